@@ -1,0 +1,119 @@
+// Labelled form fields wired to Conform's field metadata: the error text is
+// rendered by the server and linked with aria-describedby, so it reads the
+// same with and without JavaScript.
+import { useId } from "react";
+
+type Errors = string[] | undefined;
+
+export function ErrorList({ id, errors }: { id?: string; errors: Errors }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="field-error">
+      {errors.map((e) => (
+        <li key={e}>{e}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function Field({
+  label,
+  errors,
+  hint,
+  inputProps,
+  className,
+}: {
+  label: React.ReactNode;
+  errors?: Errors;
+  hint?: React.ReactNode;
+  inputProps: React.InputHTMLAttributes<HTMLInputElement> & { name: string };
+  className?: string;
+}) {
+  const fallbackId = useId();
+  const id = inputProps.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <input
+        {...inputProps}
+        id={id}
+        className="input"
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={
+          [hintId, errorId].filter(Boolean).join(" ") || undefined
+        }
+      />
+      {hint ? (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function TextareaField({
+  label,
+  errors,
+  hint,
+  textareaProps,
+}: {
+  label: React.ReactNode;
+  errors?: Errors;
+  hint?: React.ReactNode;
+  textareaProps: React.TextareaHTMLAttributes<HTMLTextAreaElement> & {
+    name: string;
+  };
+}) {
+  const fallbackId = useId();
+  const id = textareaProps.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <textarea
+        {...textareaProps}
+        id={id}
+        className="input min-h-24"
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={
+          [hintId, errorId].filter(Boolean).join(" ") || undefined
+        }
+      />
+      {hint ? (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/** A form-level message (a refused login, a conflict) in an alert region. */
+export function FormAlert({
+  title,
+  message,
+}: {
+  title?: string;
+  message?: string | null;
+}) {
+  if (!message) return null;
+  return (
+    <div
+      role="alert"
+      className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+    >
+      {title ? <p className="font-semibold">{title}</p> : null}
+      <p>{message}</p>
+    </div>
+  );
+}

@@ -1,0 +1,365 @@
+// The whole data model of Fairshake. Money is integer cents; instants are
+// integer milliseconds since the epoch (UTC). Rules that the database can
+// hold by itself (uniqueness, at most two seats per bet, one completed payment
+// per bet, immutable ledger) are written here as constraints, so a bug in the
+// model layer cannot break them.
+import { sql } from "drizzle-orm";
+import {
+  blob,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsecond') * 1000 as integer))`);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    avatarUrl: text("avatar_url"),
+    winCount: integer("win_count").notNull().default(0),
+    lossCount: integer("loss_count").notNull().default(0),
+    applePayConnected: integer("apple_pay_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    googleWalletConnected: integer("google_wallet_connected", {
+      mode: "boolean",
+    })
+      .notNull()
+      .default(false),
+    paypalConnected: integer("paypal_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    venmoConnected: integer("venmo_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    zelleConnected: integer("zelle_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    cardConnected: integer("card_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Usernames and emails are unique regardless of letter case.
+    uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    check(
+      "users_counts_non_negative",
+      sql`${t.winCount} >= 0 AND ${t.lossCount} >= 0`,
+    ),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // SHA-256 of the random token in the cookie: a leaked database does not
+    // hand out live sessions.
+    idHash: text("id_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    index("sessions_user_idx").on(t.userId),
+    index("sessions_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const avatars = sqliteTable("avatars", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  contentType: text("content_type").notNull(),
+  data: blob("data", { mode: "buffer" }).notNull(),
+  etag: text("etag").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export const BET_STATUSES = [
+  "pending",
+  "active",
+  "settled",
+  "cancelled",
+] as const;
+export type BetStatus = (typeof BET_STATUSES)[number];
+export const VISIBILITIES = ["public", "private"] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+export const bets = sqliteTable(
+  "bets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    code: text("code").notNull().unique(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    visibility: text("visibility", { enum: VISIBILITIES }).notNull(),
+    deadline: integer("deadline", { mode: "timestamp_ms" }).notNull(),
+    status: text("status", { enum: BET_STATUSES }).notNull().default("pending"),
+    creatorId: integer("creator_id")
+      .notNull()
+      .references(() => users.id),
+    winnerId: integer("winner_id").references(() => users.id),
+    settledAt: integer("settled_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    // The bet's version: a join carries the value it was shown (ruling 9).
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    check("bets_amount_positive", sql`${t.amountCents} > 0`),
+    check("bets_visibility", sql`${t.visibility} IN ('public','private')`),
+    check(
+      "bets_status",
+      sql`${t.status} IN ('pending','active','settled','cancelled')`,
+    ),
+    index("bets_feed_idx").on(t.visibility, t.status, t.createdAt),
+    index("bets_creator_idx").on(t.creatorId, t.status),
+    index("bets_status_deadline_idx").on(t.status, t.deadline),
+  ],
+);
+
+export const betParticipants = sqliteTable(
+  "bet_participants",
+  {
+    betId: integer("bet_id")
+      .notNull()
+      .references(() => bets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    // Seat 1 is the creator, seat 2 the one who joined. With (bet, seat)
+    // unique, a third participant cannot exist even if a rule is missed.
+    seat: integer("seat").notNull(),
+    joinedAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.betId, t.userId] }),
+    uniqueIndex("bet_participants_seat_unique").on(t.betId, t.seat),
+    index("bet_participants_user_idx").on(t.userId),
+    check("bet_participants_seat", sql`${t.seat} IN (1, 2)`),
+  ],
+);
+
+// Who opened a private bet by its code (ruling 13).
+export const betAccess = sqliteTable(
+  "bet_access",
+  {
+    betId: integer("bet_id")
+      .notNull()
+      .references(() => bets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    grantedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.betId, t.userId] })],
+);
+
+export const PAYMENT_STATUSES = ["pending", "completed"] as const;
+
+// One live settlement per bet, keyed by the bet's id (ruling 7).
+export const settlements = sqliteTable(
+  "settlements",
+  {
+    betId: integer("bet_id")
+      .primaryKey()
+      .references(() => bets.id, { onDelete: "cascade" }),
+    winnerId: integer("winner_id")
+      .notNull()
+      .references(() => users.id),
+    loserId: integer("loser_id")
+      .notNull()
+      .references(() => users.id),
+    proposedBy: integer("proposed_by")
+      .notNull()
+      .references(() => users.id),
+    notes: text("notes"),
+    creatorApproved: integer("creator_approved", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    participantApproved: integer("participant_approved", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    proposedAt: createdAt(),
+    settledAt: integer("settled_at", { mode: "timestamp_ms" }),
+    feeCents: integer("fee_cents"),
+    netCents: integer("net_cents"),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES })
+      .notNull()
+      .default("pending"),
+  },
+  (t) => [
+    check("settlements_winner_not_loser", sql`${t.winnerId} <> ${t.loserId}`),
+    check(
+      "settlements_payment_status",
+      sql`${t.paymentStatus} IN ('pending','completed')`,
+    ),
+  ],
+);
+
+// The history of a bet, kept even when a proposal is rejected and deleted.
+export const betEvents = sqliteTable(
+  "bet_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    betId: integer("bet_id")
+      .notNull()
+      .references(() => bets.id, { onDelete: "cascade" }),
+    actorId: integer("actor_id").references(() => users.id),
+    type: text("type").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("bet_events_bet_idx").on(t.betId, t.id)],
+);
+
+export const PROVIDERS = ["demo", "stripe"] as const;
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    betId: integer("bet_id")
+      .notNull()
+      .references(() => bets.id),
+    payerId: integer("payer_id")
+      .notNull()
+      .references(() => users.id),
+    payeeId: integer("payee_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider", { enum: PROVIDERS }).notNull(),
+    intentId: text("intent_id").notNull().unique(),
+    amountCents: integer("amount_cents").notNull(),
+    status: text("status", { enum: ["pending", "completed"] })
+      .notNull()
+      .default("pending"),
+    createdAt: createdAt(),
+    completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("payments_bet_idx").on(t.betId),
+    // At most one completed payment per bet, whatever the code does.
+    uniqueIndex("payments_one_completed_per_bet")
+      .on(t.betId)
+      .where(sql`status = 'completed'`),
+    check("payments_amount_positive", sql`${t.amountCents} > 0`),
+  ],
+);
+
+// The demo provider's own record of its intents: it plays the part of the
+// card processor, which the server asks before recording a payment.
+export const demoPaymentIntents = sqliteTable("demo_payment_intents", {
+  id: text("id").primaryKey(),
+  amountCents: integer("amount_cents").notNull(),
+  betId: integer("bet_id").notNull(),
+  status: text("status", {
+    enum: ["requires_payment_method", "succeeded", "canceled"],
+  })
+    .notNull()
+    .default("requires_payment_method"),
+  lastError: text("last_error"),
+  createdAt: createdAt(),
+});
+
+// Stripe webhook events already handled: a replay changes nothing.
+export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: createdAt(),
+});
+
+// Immutable double-entry lines; triggers in the migrations refuse UPDATE and
+// DELETE. The entries of one payment sum to zero.
+export const ledgerEntries = sqliteTable(
+  "ledger_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    betId: integer("bet_id")
+      .notNull()
+      .references(() => bets.id),
+    // null is the platform's own account.
+    userId: integer("user_id").references(() => users.id),
+    kind: text("kind", { enum: ["payment", "payout", "fee"] }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("ledger_user_time_idx").on(t.userId, t.createdAt),
+    index("ledger_payment_idx").on(t.paymentId),
+  ],
+);
+
+// A request from requester to addressee; accepted makes a symmetric
+// friendship. One row per pair, whichever way it was asked.
+export const friendships = sqliteTable(
+  "friendships",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requesterId: integer("requester_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    addresseeId: integer("addressee_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "accepted"] }).notNull(),
+    createdAt: createdAt(),
+    respondedAt: integer("responded_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    // friendships_pair_unique, on (min(a, b), max(a, b)), is created in
+    // drizzle/0001 by hand: drizzle-kit cannot write a multi-argument
+    // expression index.
+    index("friendships_addressee_idx").on(t.addresseeId, t.status),
+    index("friendships_requester_idx").on(t.requesterId, t.status),
+    check("friendships_not_self", sql`${t.requesterId} <> ${t.addresseeId}`),
+  ],
+);
+
+export const activityEvents = sqliteTable(
+  "activity_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    actorId: integer("actor_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    type: text("type").notNull(),
+    message: text("message").notNull(),
+    betId: integer("bet_id").references(() => bets.id, { onDelete: "cascade" }),
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("activity_user_time_idx").on(t.userId, t.id),
+    index("activity_user_unread_idx").on(t.userId, t.read),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Bet = typeof bets.$inferSelect;
+export type Settlement = typeof settlements.$inferSelect;
+export type Payment = typeof payments.$inferSelect;
+export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+export type ActivityEvent = typeof activityEvents.$inferSelect;

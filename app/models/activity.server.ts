@@ -1,0 +1,74 @@
+// What happened that another person should know. Written by the models that
+// change things (in the same transaction as the change), read by the
+// Activity tab and the header bell. Marking read is a POST, never a GET.
+import { and, desc, eq, sql } from "drizzle-orm";
+import { db, type Tx } from "~/db/client.server";
+import { activityEvents } from "~/db/schema";
+
+export type ActivityType =
+  | "bet_joined"
+  | "settlement_proposed"
+  | "settlement_approved"
+  | "settlement_rejected"
+  | "bet_settled"
+  | "payment_received"
+  | "friend_request_received"
+  | "friend_request_accepted";
+
+export function recordActivity(
+  tx: Tx | typeof db,
+  event: {
+    userId: number;
+    actorId: number | null;
+    type: ActivityType;
+    message: string;
+    betId?: number | null;
+  },
+) {
+  tx.insert(activityEvents)
+    .values({ ...event, betId: event.betId ?? null })
+    .run();
+}
+
+export function countUnreadActivity(userId: number): number {
+  const row = db
+    .select({ n: sql<number>`count(*)` })
+    .from(activityEvents)
+    .where(
+      and(eq(activityEvents.userId, userId), eq(activityEvents.read, false)),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
+export function listActivity(userId: number, limit = 50) {
+  return db
+    .select()
+    .from(activityEvents)
+    .where(eq(activityEvents.userId, userId))
+    .orderBy(desc(activityEvents.id))
+    .limit(limit)
+    .all();
+}
+
+export function markAllActivityRead(userId: number) {
+  return db
+    .update(activityEvents)
+    .set({ read: true })
+    .where(
+      and(eq(activityEvents.userId, userId), eq(activityEvents.read, false)),
+    )
+    .run().changes;
+}
+
+export function toActivityJson(event: typeof activityEvents.$inferSelect) {
+  return {
+    id: event.id,
+    type: event.type,
+    message: event.message,
+    betId: event.betId,
+    actorId: event.actorId,
+    createdAt: event.createdAt.toISOString(),
+    read: event.read,
+  };
+}

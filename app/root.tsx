@@ -1,0 +1,135 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { Toaster, StaticToast } from "~/components/toaster";
+import { useNonce } from "~/utils/nonce";
+import { getUser } from "~/utils/session.server";
+import { readToast } from "~/utils/toast.server";
+import { readTimeZone } from "~/utils/time-zone.server";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const [user, { toast, clear }] = await Promise.all([
+    getUser(request),
+    readToast(request),
+  ]);
+  return data(
+    {
+      user: user
+        ? { id: user.id, username: user.username, avatarUrl: user.avatarUrl }
+        : null,
+      toast,
+      timeZone: readTimeZone(request),
+    },
+    clear ? { headers: { "Set-Cookie": clear } } : undefined,
+  );
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+/** Routes that export `handle = { hydrate: false }` ship no JavaScript. */
+function useHydrates() {
+  const matches = useMatches();
+  return !matches.some(
+    (m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false,
+  );
+}
+
+// Remembers the browser's time zone in a cookie so the server can show and
+// read dates in it (ruling 17). Only on pages that run JavaScript anyway.
+const TIME_ZONE_HINT = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}`;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const hydrates = useHydrates();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta
+          name="viewport"
+          content="width=device-width, initial-scale=1, viewport-fit=cover"
+        />
+        <meta name="theme-color" content="#047857" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh">
+        {children}
+        {hydrates ? (
+          <>
+            <script
+              nonce={nonce}
+              dangerouslySetInnerHTML={{ __html: TIME_ZONE_HINT }}
+            />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  const hydrates = useHydrates();
+  return (
+    <>
+      <Outlet />
+      {hydrates ? <Toaster toast={toast} /> : <StaticToast toast={toast} />}
+    </>
+  );
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function meta() {
+  return [
+    { title: "Fairshake" },
+    { name: "description", content: "Bet with friends, not bookies." },
+  ];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = "Error";
+  let message = "An unexpected error occurred. Please try again.";
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      title = "404 Page Not Found";
+      message = "The page you are looking for does not exist.";
+    } else {
+      title = `${error.status} ${error.statusText || "Error"}`;
+      message =
+        typeof error.data === "string" && error.data ? error.data : message;
+    }
+  }
+  // Never a stack trace: the server logs it, the person gets a way back.
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-2xl font-bold">{title}</h1>
+      <p className="text-slate-700">{message}</p>
+      <Link to="/" className="btn-primary">
+        Go to Home
+      </Link>
+    </main>
+  );
+}

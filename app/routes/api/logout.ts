@@ -1,0 +1,13 @@
+import type { Route } from "./+types/logout";
+import { api, readJson } from "~/utils/api.server";
+import { endSession } from "~/utils/session.server";
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    await readJson(request);
+    return new Response(null, {
+      status: 204,
+      headers: { "Set-Cookie": await endSession(request) },
+    });
+  });
+}

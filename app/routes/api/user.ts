@@ -1,0 +1,9 @@
+import type { Route } from "./+types/user";
+import { toUserJson } from "~/models/user.server";
+import { api, requireApiUser } from "~/utils/api.server";
+
+export function loader({ request }: Route.LoaderArgs) {
+  return api(async () =>
+    Response.json(toUserJson(await requireApiUser(request))),
+  );
+}

@@ -1,0 +1,24 @@
+import { Outlet } from "react-router";
+import type { Route } from "./+types/app-layout";
+import { AppHeader, BottomNav } from "~/components/app-shell";
+import { countUnreadActivity } from "~/models/activity.server";
+import { requireUser } from "~/utils/session.server";
+
+// Every screen inside this layout is protected: the guard redirects a
+// visitor to /auth?return_to=… on the server (302).
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return { username: user.username, unread: countUnreadActivity(user.id) };
+}
+
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <AppHeader username={loaderData.username} unread={loaderData.unread} />
+      <main className="mx-auto max-w-3xl px-4 pb-28 pt-4">
+        <Outlet />
+      </main>
+      <BottomNav />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/logout";
+import { endSession } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// Logging out is a POST (a form in the header); a GET only sends you home.
+export async function loader() {
+  throw redirect("/");
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return redirectWithToast(
+    "/auth",
+    {
+      title: "Logged out",
+      description: "You have been logged out successfully.",
+    },
+    { headers: { "Set-Cookie": await endSession(request) } },
+  );
+}

@@ -1,0 +1,15 @@
+import { data } from "react-router";
+
+// Any other path: thrown so the root error boundary renders
+// '404 Page Not Found' with status 404.
+export function loader() {
+  throw data(null, { status: 404 });
+}
+
+export function action() {
+  throw data(null, { status: 404 });
+}
+
+export default function NotFound() {
+  return null;
+}

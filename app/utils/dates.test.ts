@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatDate,
+  isValidTimeZone,
+  utcToZonedParts,
+  zonedTimeToUtc,
+} from "./dates";
+
+describe("time zones", () => {
+  it("turns a wall-clock time in a zone into the UTC instant", () => {
+    expect(zonedTimeToUtc("2026-12-01", "23:59:59", "UTC")).toBe(
+      Date.UTC(2026, 11, 1, 23, 59, 59),
+    );
+    // Paris is UTC+1 in winter, UTC+2 in summer.
+    expect(zonedTimeToUtc("2026-12-01", "12:00", "Europe/Paris")).toBe(
+      Date.UTC(2026, 11, 1, 11, 0),
+    );
+    expect(zonedTimeToUtc("2026-07-01", "12:00", "Europe/Paris")).toBe(
+      Date.UTC(2026, 6, 1, 10, 0),
+    );
+    expect(zonedTimeToUtc("2026-07-01", "12:00", "America/New_York")).toBe(
+      Date.UTC(2026, 6, 1, 16, 0),
+    );
+  });
+
+  it("refuses impossible dates", () => {
+    expect(zonedTimeToUtc("2026-02-30", "12:00", "UTC")).toBeNull();
+    expect(zonedTimeToUtc("not a date", "12:00", "UTC")).toBeNull();
+    expect(zonedTimeToUtc("2026-02-10", "25:00", "UTC")).toBeNull();
+  });
+
+  it("round-trips through zoned parts", () => {
+    const instant = Date.UTC(2026, 6, 1, 16, 30);
+    expect(utcToZonedParts(instant, "America/New_York")).toMatchObject({
+      date: "2026-07-01",
+      time: "12:30",
+    });
+  });
+
+  it("validates zone names", () => {
+    expect(isValidTimeZone("Europe/Paris")).toBe(true);
+    expect(isValidTimeZone("Mars/Olympus")).toBe(false);
+    expect(isValidTimeZone("")).toBe(false);
+  });
+
+  it("formats dates as MMM d, yyyy", () => {
+    expect(formatDate(new Date(2026, 0, 5))).toBe("Jan 5, 2026");
+  });
+});

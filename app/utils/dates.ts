@@ -1,0 +1,92 @@
+import { format, formatDistanceToNow } from "date-fns";
+
+/** SPEC §9: dates read 'MMM d, yyyy'. */
+export function formatDate(date: Date | number): string {
+  return format(date, "MMM d, yyyy");
+}
+
+/** Deadlines show as relative time: "in 3 days", "2 hours ago". */
+export function relativeTime(date: Date | number): string {
+  return formatDistanceToNow(date, { addSuffix: true });
+}
+
+export function isValidTimeZone(tz: unknown): tz is string {
+  if (typeof tz !== "string" || tz.length === 0 || tz.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The offset of `timeZone` from UTC at `instant`, in minutes. */
+function offsetMinutes(timeZone: string, instant: number): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(instant);
+  const get = (type: string) =>
+    Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(
+    get("year"),
+    get("month") - 1,
+    get("day"),
+    get("hour"),
+    get("minute"),
+    get("second"),
+  );
+  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The UTC instant of a wall-clock time in a time zone: "2026-12-01" +
+ * "23:59:59" in "Europe/Paris". Returns null for an impossible date.
+ */
+export function zonedTimeToUtc(
+  date: string,
+  time: string,
+  timeZone: string,
+): number | null {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(time);
+  if (!d || !t) return null;
+  const [y, mo, da] = [Number(d[1]), Number(d[2]), Number(d[3])];
+  const [h, mi, s] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
+  if (mo < 1 || mo > 12 || da < 1 || da > 31 || h > 23 || mi > 59 || s > 59)
+    return null;
+  const naive = Date.UTC(y, mo - 1, da, h, mi, s);
+  const check = new Date(naive);
+  if (check.getUTCDate() !== da || check.getUTCMonth() !== mo - 1) return null;
+  // Two passes settle the offset across a daylight-saving change.
+  let guess = naive - offsetMinutes(timeZone, naive) * 60_000;
+  guess = naive - offsetMinutes(timeZone, guess) * 60_000;
+  return guess;
+}
+
+/** "YYYY-MM-DD" and "HH:MM" of an instant as seen in a time zone. */
+export function utcToZonedParts(instant: number, timeZone: string) {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(instant);
+  const get = (type: string) =>
+    parts.find((p) => p.type === type)?.value ?? "00";
+  return {
+    date: `${get("year")}-${get("month")}-${get("day")}`,
+    time: `${get("hour")}:${get("minute")}`,
+    seconds: get("second"),
+  };
+}

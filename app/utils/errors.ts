@@ -1,0 +1,30 @@
+// Domain errors thrown by the model layer; routes map them to a status and
+// SPEC's message. Shared by the HTML routes and the /api routes.
+
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+    /** A short title for a toast, when SPEC gives one ('Cannot edit'). */
+    readonly title?: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const notFound = (message = "Not found") =>
+  new DomainError(404, message);
+export const forbidden = (message: string, title?: string) =>
+  new DomainError(403, message, undefined, title);
+export const conflict = (message: string, title?: string) =>
+  new DomainError(409, message, undefined, title);
+export const invalid = (message: string, fieldErrors?: FieldErrors) =>
+  new DomainError(400, message, fieldErrors);
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

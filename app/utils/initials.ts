@@ -1,0 +1,4 @@
+/** The first two letters of a username in capitals (SPEC §2 header avatar). */
+export function initials(username: string): string {
+  return [...username].slice(0, 2).join("").toUpperCase();
+}

@@ -1,0 +1,122 @@
+// Sessions live in the database; the cookie carries only a random 256-bit
+// token, signed. The table stores the token's SHA-256, so logout and expiry
+// really end a session and a copied database hands out nothing.
+import { createCookie, redirect } from "react-router";
+import crypto from "node:crypto";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { sessions, users, type User } from "~/db/schema";
+import { isProduction, sessionSecret } from "./env.server";
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+// `__Host-` requires Secure, path=/ and no Domain: the browser then refuses
+// the cookie from any subdomain or plain-HTTP page.
+const sessionCookie = createCookie(
+  isProduction ? "__Host-fairshake_session" : "fairshake_session",
+  {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction,
+    path: "/",
+    maxAge: SESSION_TTL_MS / 1000,
+    secrets: [sessionSecret()],
+  },
+);
+
+const hashToken = (token: string) =>
+  crypto.createHash("sha256").update(token).digest("hex");
+
+export async function createSession(userId: number, now = Date.now()) {
+  const token = crypto.randomBytes(32).toString("base64url");
+  db.insert(sessions)
+    .values({
+      idHash: hashToken(token),
+      userId,
+      expiresAt: new Date(now + SESSION_TTL_MS),
+    })
+    .run();
+  return { token, setCookie: await sessionCookie.serialize(token) };
+}
+
+async function readToken(request: Request): Promise<string | null> {
+  const value = await sessionCookie.parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+export function findUserBySessionToken(
+  token: string,
+  now = Date.now(),
+): User | null {
+  const row = db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.idHash, hashToken(token)),
+        gt(sessions.expiresAt, new Date(now)),
+      ),
+    )
+    .get();
+  return row?.user ?? null;
+}
+
+export function revokeSessionToken(token: string) {
+  db.delete(sessions)
+    .where(eq(sessions.idHash, hashToken(token)))
+    .run();
+}
+
+export function deleteExpiredSessions(now = Date.now()) {
+  return db
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, new Date(now)))
+    .run().changes;
+}
+
+export async function getUser(request: Request): Promise<User | null> {
+  const token = await readToken(request);
+  return token ? findUserBySessionToken(token) : null;
+}
+
+export async function getUserId(request: Request): Promise<number | null> {
+  return (await getUser(request))?.id ?? null;
+}
+
+function returnToFor(request: Request) {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+}
+
+/** The guard of every protected page: a visitor is sent to /auth (302). */
+export async function requireUser(request: Request): Promise<User> {
+  const user = await getUser(request);
+  if (!user) {
+    throw redirect(
+      `/auth?return_to=${encodeURIComponent(returnToFor(request))}`,
+    );
+  }
+  return user;
+}
+
+export async function requireUserId(request: Request): Promise<number> {
+  return (await requireUser(request)).id;
+}
+
+/**
+ * Starts a fresh session for `userId`, ending the one the request carried:
+ * the id is rotated at every login so a planted cookie is worthless.
+ */
+export async function startSession(request: Request, userId: number) {
+  const old = await readToken(request);
+  if (old) revokeSessionToken(old);
+  const { setCookie } = await createSession(userId);
+  return setCookie;
+}
+
+export async function endSession(request: Request) {
+  const token = await readToken(request);
+  if (token) revokeSessionToken(token);
+  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+}

@@ -1,0 +1,16 @@
+// The browser tests use Debian's Chromium (Playwright never downloads one
+// here). Install it with apt when it is missing.
+import { execSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const CHROMIUM = "/usr/bin/chromium";
+if (!existsSync(CHROMIUM)) {
+  console.info("Installing Debian's chromium for the browser tests…");
+  const sudo = process.getuid?.() === 0 ? "" : "sudo ";
+  execSync(
+    `${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`,
+    {
+      stdio: "inherit",
+    },
+  );
+}

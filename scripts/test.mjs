@@ -1,0 +1,24 @@
+// `npm test`: typecheck, lint, build, unit + integration tests (Vitest), then
+// the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
+import { spawnSync } from "node:child_process";
+
+const steps = [
+  ["typecheck", ["npm", "run", "typecheck"]],
+  ["lint", ["npm", "run", "lint"]],
+  ["build", ["npm", "run", "build"]],
+  ["unit and integration tests", ["npx", "vitest", "run"]],
+  ["browser tests", ["npm", "run", "test:e2e"]],
+];
+
+for (const [name, [cmd, ...args]] of steps) {
+  console.info(`\n▶ ${name}`);
+  const result = spawnSync(cmd, args, {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: undefined },
+  });
+  if (result.status !== 0) {
+    console.error(`✖ ${name} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+console.info("\n✔ all checks passed");

@@ -1,0 +1,226 @@
+// One process: security headers, compression, rate limits, static files and
+// the React Router request handler. Migrations run before the first request.
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import crypto from "node:crypto";
+import express, {
+  type NextFunction,
+  type Request,
+  type Response,
+} from "express";
+import { rateLimit } from "express-rate-limit";
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import { sqlite } from "~/db/client.server";
+import { applyMigrations } from "~/db/migrate.server";
+import { seedDemoData } from "~/db/seed.server";
+import {
+  assertEnvironment,
+  isDemoMode,
+  isProduction,
+  publicOrigin,
+  rateLimitsOn,
+  stripeKeys,
+} from "~/utils/env.server";
+
+const JSON_BODY_LIMIT = 16_384;
+
+assertEnvironment();
+applyMigrations(sqlite);
+if (isDemoMode) await seedDemoData();
+
+const app = express();
+app.disable("x-powered-by");
+
+/** The visitor's address: Fly's proxy names it; every visitor is not the proxy. */
+function clientAddress(req: Request): string {
+  const fly = req.get("Fly-Client-IP");
+  return fly && fly.length < 64 ? fly : (req.socket.remoteAddress ?? "unknown");
+}
+
+// --- Security headers, with a fresh CSP nonce per request -----------------
+app.use((req, res, next) => {
+  const nonce = crypto.randomBytes(16).toString("base64");
+  res.locals.nonce = nonce;
+  const stripe = stripeKeys() !== null;
+  const csp = [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic'${stripe ? " https://js.stripe.com" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self'",
+    `connect-src 'self'${stripe ? " https://api.stripe.com" : ""}`,
+    `frame-src ${stripe ? "https://js.stripe.com https://hooks.stripe.com" : "'none'"}`,
+    `form-action 'self'${stripe ? " https://checkout.stripe.com" : ""}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+  ].join("; ");
+  res.setHeader("Content-Security-Policy", csp);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader(
+    "Permissions-Policy",
+    "camera=(), microphone=(), geolocation=()",
+  );
+  if (
+    isProduction &&
+    (req.secure || req.get("X-Forwarded-Proto") === "https")
+  ) {
+    res.setHeader(
+      "Strict-Transport-Security",
+      "max-age=31536000; includeSubDomains",
+    );
+  }
+  next();
+});
+
+app.use(compression());
+
+// --- Cross-site requests that change state are refused --------------------
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const WEBHOOK_PATHS = new Set(["/api/stripe/webhook"]);
+app.use((req, res, next) => {
+  if (SAFE_METHODS.has(req.method) || WEBHOOK_PATHS.has(req.path))
+    return next();
+  const site = req.get("Sec-Fetch-Site");
+  const origin = req.get("Origin");
+  let crossSite = site === "cross-site";
+  if (!crossSite && origin && origin !== "null") {
+    try {
+      const host = new URL(origin).host;
+      crossSite = host !== req.get("Host") && origin !== publicOrigin();
+    } catch {
+      crossSite = true;
+    }
+  }
+  if (origin === "null") crossSite = true;
+  if (crossSite) {
+    res.status(403);
+    if (req.path.startsWith("/api/"))
+      res.json({ error: "Cross-site requests are not allowed" });
+    else res.type("text/plain").send("Cross-site requests are not allowed");
+    return;
+  }
+  next();
+});
+
+// --- The JSON API's door: content type and size before any parsing ---------
+app.use("/api", (req, res, next) => {
+  if (
+    SAFE_METHODS.has(req.method) ||
+    WEBHOOK_PATHS.has(req.originalUrl.split("?")[0] ?? "")
+  )
+    return next();
+  if (!/^application\/json\s*(;|$)/i.test(req.get("Content-Type") ?? "")) {
+    res.status(415).json({ error: "Content-Type must be application/json" });
+    return;
+  }
+  if (Number(req.get("Content-Length") ?? "0") > JSON_BODY_LIMIT) {
+    res
+      .status(413)
+      .json({ error: "Request body is too large (16 KB at most)" });
+    return;
+  }
+  next();
+});
+
+// --- Rate limits on sign-in and sign-up (DESIGN §4) -----------------------
+if (rateLimitsOn) {
+  const authLimiter = rateLimit({
+    windowMs: 60_000,
+    limit: 10,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    keyGenerator: (req) => clientAddress(req),
+    handler: (req, res) => {
+      const message =
+        "Too many attempts from your network. Please wait a minute and try again.";
+      res.status(429);
+      if (req.path.startsWith("/api/")) res.json({ error: message });
+      else
+        res
+          .type("html")
+          .send(
+            `<!doctype html><meta name=viewport content="width=device-width"><title>Too many attempts</title><main style="font-family:system-ui;padding:2rem"><h1>Too many attempts</h1><p>${message}</p><p><a href="/auth">Back to login</a></p></main>`,
+          );
+    },
+  });
+  const isAuthPost = (req: Request) =>
+    req.method === "POST" &&
+    (req.path === "/auth" ||
+      req.path === "/api/login" ||
+      req.path === "/api/register");
+  app.use((req, res, next) =>
+    isAuthPost(req) ? authLimiter(req, res, next) : next(),
+  );
+}
+
+// --- Static files and the app ----------------------------------------------
+let build: ServerBuild | (() => Promise<ServerBuild>);
+
+if (isProduction) {
+  const clientDir = path.resolve("build/client");
+  // Hashed file names change with their content: cache them for a year.
+  app.use(
+    "/assets",
+    express.static(path.join(clientDir, "assets"), {
+      immutable: true,
+      maxAge: "1y",
+    }),
+  );
+  app.use(express.static(clientDir, { maxAge: "1h" }));
+  build = (await import(
+    /* @vite-ignore */ path.resolve("build/server/index.js")
+  )) as ServerBuild;
+} else {
+  const vite = await import("vite").then((v) =>
+    v.createServer({ server: { middlewareMode: true } }),
+  );
+  app.use(vite.middlewares);
+  build = () =>
+    vite.ssrLoadModule(
+      "virtual:react-router/server-build",
+    ) as Promise<ServerBuild>;
+}
+
+app.use(
+  createRequestHandler({
+    build,
+    mode: isProduction ? "production" : "development",
+    getLoadContext: (_req, res) => ({ nonce: res.locals.nonce as string }),
+  }),
+);
+
+app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  console.error(error);
+  res.status(500);
+  if (req.path.startsWith("/api/"))
+    res.json({ error: "An unexpected error occurred. Please try again." });
+  else
+    res
+      .type("text/plain")
+      .send("An unexpected error occurred. Please try again.");
+});
+
+const port = Number(process.env.PORT ?? 3000);
+const server = app.listen(port, () => {
+  const address = server.address();
+  const actualPort =
+    typeof address === "object" && address ? address.port : port;
+  console.info(`Fairshake listening on http://localhost:${actualPort}`);
+});
+
+function shutdown() {
+  server.close(() => {
+    sqlite.close();
+    process.exit(0);
+  });
+  setTimeout(() => process.exit(0), 5_000).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
