@@ -20,7 +20,7 @@ export function StaticToast({ toast }: { toast: ToastMessage | null }) {
     <div
       role="status"
       aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 top-2 z-50 flex justify-center px-3"
+      className="pointer-events-none fixed inset-x-0 bottom-20 z-40 flex justify-center px-3"
     >
       {toast ? (
         <div
@@ -69,7 +69,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
           key={current.id}
           open={open}
           onOpenChange={setOpen}
-          className={`w-full rounded-lg border-l-4 bg-white p-3 shadow-lg ${tone[current.type]}`}
+          className={`relative w-full rounded-lg border-l-4 bg-white p-3 pr-8 shadow-lg ${tone[current.type]}`}
           type={current.type === "error" ? "foreground" : "background"}
         >
           <Toast.Title className="text-sm font-semibold">
@@ -90,7 +90,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
       ) : null}
       <Toast.Viewport
         hotkey={["F8"]}
-        className="fixed inset-x-0 top-2 z-50 mx-auto flex w-full max-w-sm flex-col gap-2 px-3"
+        className="fixed inset-x-0 bottom-20 z-40 mx-auto flex w-full max-w-sm flex-col gap-2 px-3"
       />
     </Toast.Provider>
   );

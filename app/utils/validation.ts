@@ -14,7 +14,11 @@ export function maxChars(max: number, message: string) {
 
 /** A required trimmed string; missing and empty read the same. */
 export function requiredText(requiredMessage: string) {
-  return z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
+  // abort: an empty field shows only "… is required", not every rule it breaks.
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, { message: requiredMessage, abort: true });
 }
 
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {

@@ -155,7 +155,7 @@ function Calculator({
           </dd>
           <dt>Platform fee ({PLATFORM_FEE_BPS / 100}%)</dt>
           <dd className="text-right font-semibold">
-            -{formatCents(result.feeCents)}
+            {`-${formatCents(result.feeCents)}`}
           </dd>
           <dt>Winner receives</dt>
           <dd className="text-right font-semibold text-brand-700">

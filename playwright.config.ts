@@ -1,0 +1,50 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// Every journey runs twice: with JavaScript and without (DESIGN §5), at the
+// phone size the product is designed for, on Debian's Chromium.
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const phone = {
+  ...devices["Desktop Chrome"],
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  launchOptions: {
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    { name: "js", use: { ...phone, javaScriptEnabled: true } },
+    { name: "no-js", use: { ...phone, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    // The database is prepared by this command (webServer starts before globalSetup).
+    command: `node tests/e2e/serve.mjs`,
+    url: `http://localhost:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { E2E_PORT: String(PORT) },
+  },
+});

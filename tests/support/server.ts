@@ -1,0 +1,175 @@
+// Starts the built production server (build/app-server.js) on a free port
+// with its own fresh database, for API tests over real HTTP: the same
+// Express middleware, headers and limits that ship.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export type TestServer = {
+  url: string;
+  dbPath: string;
+  stop: () => Promise<void>;
+};
+
+export async function startServer(
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  if (!fs.existsSync("build/app-server.js")) {
+    throw new Error(
+      "Run `npm run build` first: API tests use the production build.",
+    );
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-api-"));
+  const dbPath = path.join(dir, "api.db");
+  const child: ChildProcess = spawn(process.execPath, ["build/app-server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      DATABASE_PATH: dbPath,
+      RATE_LIMITS: "off",
+      DEMO_MODE: "1",
+      SESSION_SECRET: "test-secret",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${output}`)),
+      20_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dbPath,
+    stop: () =>
+      new Promise((resolve) => {
+        child.removeAllListeners("exit");
+        child.once("exit", () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** A tiny HTTP client with a cookie jar: one per simulated person. */
+export class Client {
+  private cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  get cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  async request(
+    method: string,
+    urlPath: string,
+    init: {
+      json?: unknown;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      ...init.headers,
+    };
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers["Content-Type"] ??= "application/json";
+      body = JSON.stringify(init.json);
+    } else if (
+      method !== "GET" &&
+      method !== "HEAD" &&
+      body === undefined &&
+      !("Content-Type" in headers)
+    ) {
+      // State-changing API calls always declare JSON, even with no body.
+      headers["Content-Type"] = "application/json";
+    }
+    if (this.cookies.size) headers.Cookie = this.cookieHeader;
+    const res = await fetch(this.baseUrl + urlPath, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let data: unknown = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = text;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return {
+      status: res.status,
+      headers: res.headers,
+      data: data as any,
+      text,
+    };
+  }
+
+  get(p: string, headers?: Record<string, string>) {
+    return this.request("GET", p, { headers });
+  }
+  post(p: string, json?: unknown) {
+    return this.request("POST", p, json === undefined ? {} : { json });
+  }
+  put(p: string, json?: unknown) {
+    return this.request("PUT", p, json === undefined ? {} : { json });
+  }
+  patch(p: string, json?: unknown) {
+    return this.request("PATCH", p, json === undefined ? {} : { json });
+  }
+  delete(p: string) {
+    return this.request("DELETE", p);
+  }
+}
+
+let counter = 0;
+/** A unique, valid username for this test run. */
+export function uniqueName(prefix = "user") {
+  counter += 1;
+  return `${prefix}${process.pid % 10000}x${counter}${Math.floor(Math.random() * 1000)}`;
+}
+
+/** Registers a fresh user and returns a signed-in client. */
+export async function signUp(baseUrl: string, name = uniqueName()) {
+  const client = new Client(baseUrl);
+  const res = await client.post("/api/register", {
+    username: name,
+    email: `${name}@example.com`,
+    password: "secret123",
+  });
+  if (res.status !== 201)
+    throw new Error(`sign-up failed: ${res.status} ${res.text}`);
+  return { client, user: res.data as { id: number; username: string } };
+}
