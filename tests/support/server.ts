@@ -128,7 +128,6 @@ export class Client {
     } catch {
       data = text;
     }
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return {
       status: res.status,
       headers: res.headers,
