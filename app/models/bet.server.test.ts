@@ -1,0 +1,376 @@
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { sqlite } from "~/db/client.server";
+import { registerUser } from "./user.server";
+import {
+  BET_CHANGED,
+  BET_FULL,
+  cancelExpiredBets,
+  CODE_ALPHABET,
+  createBet,
+  deleteBet,
+  effectiveStatus,
+  findBetByCode,
+  getBetForViewer,
+  joinBet,
+  listPublicBets,
+  listUserBets,
+  openBetByCode,
+  parseBetInput,
+  toBetJson,
+  updateBet,
+} from "./bet.server";
+import { countUnreadActivity } from "./activity.server";
+import { DomainError } from "~/utils/errors";
+
+let n = 0;
+async function person() {
+  n += 1;
+  return registerUser({
+    username: `bettor${n}`,
+    email: `bettor${n}@example.com`,
+    password: "secret123",
+  });
+}
+
+const DAY = 86_400_000;
+function input(overrides: Partial<Record<string, unknown>> = {}) {
+  return parseBetInput(
+    {
+      title: "Who wins the derby",
+      description: "Loser buys the pizza",
+      amount: 20,
+      deadline: new Date(Date.now() + DAY).toISOString(),
+      visibility: "public",
+      ...overrides,
+    },
+    "create",
+  );
+}
+
+function expectError(fn: () => unknown, status: number, message?: string) {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).status).toBe(status);
+    if (message) expect((error as DomainError).message).toBe(message);
+    return error as DomainError;
+  }
+  throw new Error("expected an error");
+}
+
+describe("parseBetInput", () => {
+  it("applies SPEC's create messages and ruling 3's limits", () => {
+    const error = expectError(
+      () =>
+        parseBetInput(
+          {
+            title: "a",
+            description: "b",
+            amount: 0,
+            deadline: "",
+            visibility: "x",
+          },
+          "create",
+        ),
+      400,
+    );
+    expect(error.fieldErrors).toMatchObject({
+      title: ["Title must be at least 2 characters."],
+      description: ["Description must be at least 2 characters."],
+      amount: ["Amount must be a positive number."],
+      deadline: ["Please select a deadline."],
+      visibility: ["Please select visibility."],
+    });
+    expect(
+      expectError(() => input({ amount: 10.5 }), 400).fieldErrors?.amount,
+    ).toEqual(["Amount must be a whole number of dollars."]);
+    expect(
+      expectError(() => input({ amount: 10_001 }), 400).fieldErrors?.amount,
+    ).toEqual(["Amount can be at most $10,000."]);
+    expect(
+      expectError(() => input({ title: "x".repeat(101) }), 400).fieldErrors
+        ?.title,
+    ).toEqual(["Title must be at most 100 characters."]);
+    // Limits count code points: 100 emoji are 100 characters.
+    expect(input({ title: "🎲".repeat(100) }).title).toBe("🎲".repeat(100));
+  });
+
+  it("refuses a deadline in the past", () => {
+    const error = expectError(
+      () => input({ deadline: new Date(Date.now() - 1000).toISOString() }),
+      400,
+      "Deadline must be in the future",
+    );
+    expect(error.fieldErrors?.deadline).toEqual([
+      "Deadline must be in the future",
+    ]);
+  });
+
+  it("applies SPEC's edit messages", () => {
+    const error = expectError(
+      () =>
+        parseBetInput(
+          {
+            title: "ab",
+            description: "short",
+            amount: -1,
+            deadline: "garbage",
+            visibility: "public",
+          },
+          "edit",
+        ),
+      400,
+    );
+    expect(error.fieldErrors).toMatchObject({
+      title: ["Title must be at least 3 characters"],
+      description: ["Description must be at least 10 characters"],
+      amount: ["Amount must be positive"],
+      deadline: ["Invalid date format"],
+    });
+  });
+});
+
+describe("createBet", () => {
+  it("gives a unique 6-character code from the unambiguous alphabet, the creator as first participant, pending", async () => {
+    const alice = await person();
+    const codes = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const bet = createBet({ creatorId: alice.id, input: input() });
+      expect(bet.code).toMatch(new RegExp(`^[${CODE_ALPHABET}]{6}$`));
+      codes.add(bet.code);
+    }
+    expect(codes.size).toBe(30);
+    const bet = createBet({
+      creatorId: alice.id,
+      input: input({ amount: 15 }),
+    });
+    const json = toBetJson(
+      getBetForViewer({ betId: bet.id, userId: alice.id }),
+    );
+    expect(json).toMatchObject({
+      status: "pending",
+      creatorId: alice.id,
+      participantIds: [alice.id],
+      amount: 15,
+      winnerId: null,
+    });
+    expect(findBetByCode(bet.code.toLowerCase())?.id).toBe(bet.id);
+  });
+});
+
+describe("joinBet", () => {
+  it("makes the bet active with two participants and tells the creator", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const bet = createBet({ creatorId: alice.id, input: input() });
+    const before = countUnreadActivity(alice.id);
+    const view = joinBet({ betId: bet.id, userId: bob.id });
+    expect(view.status).toBe("active");
+    expect(view.participants.map((p) => p.id)).toEqual([alice.id, bob.id]);
+    expect(countUnreadActivity(alice.id)).toBe(before + 1);
+  });
+
+  it("refuses the creator, a second join, a third person, and a changed bet", async () => {
+    const [alice, bob, carol] = [
+      await person(),
+      await person(),
+      await person(),
+    ];
+    const bet = createBet({ creatorId: alice.id, input: input() });
+    expectError(
+      () => joinBet({ betId: bet.id, userId: alice.id }),
+      409,
+      "You have already joined this bet.",
+    );
+    expectError(
+      () =>
+        joinBet({
+          betId: bet.id,
+          userId: bob.id,
+          version: bet.updatedAt.getTime() - 5,
+        }),
+      409,
+      BET_CHANGED,
+    );
+    joinBet({
+      betId: bet.id,
+      userId: bob.id,
+      version: bet.updatedAt.getTime(),
+    });
+    expectError(
+      () => joinBet({ betId: bet.id, userId: bob.id }),
+      409,
+      "You have already joined this bet.",
+    );
+    expectError(
+      () => joinBet({ betId: bet.id, userId: carol.id }),
+      409,
+      BET_FULL,
+    );
+  });
+
+  it("refuses after the deadline: the bet reads as cancelled, and the sweep stores it", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const bet = createBet({ creatorId: alice.id, input: input() });
+    const later = Date.now() + 2 * DAY;
+    expect(effectiveStatus(bet, later)).toBe("cancelled");
+    expectError(
+      () => joinBet({ betId: bet.id, userId: bob.id, now: later }),
+      409,
+    );
+    expect(
+      sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
+    ).toEqual({ status: "pending" });
+    expect(cancelExpiredBets(later)).toBeGreaterThanOrEqual(1);
+    expect(
+      sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
+    ).toEqual({ status: "cancelled" });
+  });
+
+  it("lets exactly one of 20 simultaneous joiners (separate processes) in", async () => {
+    const creator = await person();
+    const bet = createBet({ creatorId: creator.id, input: input() });
+    const joiners = [];
+    for (let i = 0; i < 20; i++) joiners.push(await person());
+    const dbPath = process.env.DATABASE_PATH!;
+    const children = joiners.map((j) =>
+      spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "tests/support/join-worker.ts",
+          dbPath,
+          String(bet.id),
+          String(j.id),
+        ],
+        {
+          stdio: ["pipe", "pipe", "inherit"],
+        },
+      ),
+    );
+    const outputs = children.map(
+      (child) =>
+        new Promise<string>((resolve) => {
+          let out = "";
+          child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+          child.on("exit", () => resolve(out));
+        }),
+    );
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) =>
+            child.stdout!.once("data", () => resolve()),
+          ),
+      ),
+    );
+    for (const child of children) child.stdin!.write("go\n");
+    const results = (await Promise.all(outputs)).map((o) =>
+      JSON.parse(o.replace("ready\n", "")),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(
+      results
+        .filter((r) => !r.ok)
+        .every((r) => r.status === 409 && r.message === BET_FULL),
+    ).toBe(true);
+    const count = sqlite
+      .prepare("SELECT count(*) AS n FROM bet_participants WHERE bet_id = ?")
+      .get(bet.id) as { n: number };
+    expect(count.n).toBe(2);
+  }, 60_000);
+});
+
+describe("private bets (ruling 13)", () => {
+  it("are a 404 to strangers until opened by code, never in the public feed", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const bet = createBet({
+      creatorId: alice.id,
+      input: input({ visibility: "private" }),
+    });
+    expectError(() => getBetForViewer({ betId: bet.id, userId: bob.id }), 404);
+    expectError(() => joinBet({ betId: bet.id, userId: bob.id }), 404);
+    expect(listPublicBets().some((b) => b.id === bet.id)).toBe(false);
+    openBetByCode({ code: bet.code.toLowerCase(), userId: bob.id });
+    expect(getBetForViewer({ betId: bet.id, userId: bob.id }).id).toBe(bet.id);
+    expect(joinBet({ betId: bet.id, userId: bob.id }).status).toBe("active");
+  });
+});
+
+describe("edit and delete", () => {
+  it("are the creator's alone, and only while nobody has joined", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const bet = createBet({ creatorId: alice.id, input: input() });
+    const edit = parseBetInput(
+      {
+        title: "New title",
+        description: "A longer description",
+        amount: 30,
+        deadline: new Date(Date.now() + DAY).toISOString(),
+        visibility: "public",
+      },
+      "edit",
+    );
+    const denied = expectError(
+      () => updateBet({ betId: bet.id, userId: bob.id, input: edit }),
+      403,
+      "You can only edit bets you've created.",
+    );
+    expect(denied.title).toBe("Access denied");
+    const updated = updateBet({ betId: bet.id, userId: alice.id, input: edit });
+    expect(updated.title).toBe("New title");
+    expect(updated.amountCents).toBe(3000);
+    expect(updated.updatedAt.getTime()).toBeGreaterThan(
+      bet.updatedAt.getTime(),
+    );
+    // A join that saw the old terms is refused.
+    expectError(
+      () =>
+        joinBet({
+          betId: bet.id,
+          userId: bob.id,
+          version: bet.updatedAt.getTime(),
+        }),
+      409,
+      BET_CHANGED,
+    );
+    joinBet({
+      betId: bet.id,
+      userId: bob.id,
+      version: updated.updatedAt.getTime(),
+    });
+    const joined = expectError(
+      () => updateBet({ betId: bet.id, userId: alice.id, input: edit }),
+      409,
+    );
+    expect(joined.title).toBe("Cannot edit");
+    expectError(() => deleteBet({ betId: bet.id, userId: alice.id }), 409);
+  });
+
+  it("deletes a bet nobody joined", async () => {
+    const alice = await person();
+    const bet = createBet({ creatorId: alice.id, input: input() });
+    deleteBet({ betId: bet.id, userId: alice.id });
+    expectError(
+      () => getBetForViewer({ betId: bet.id, userId: alice.id }),
+      404,
+    );
+  });
+});
+
+describe("lists", () => {
+  it("splits created, joined and completed as ruling 5 says", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const a = createBet({ creatorId: alice.id, input: input() });
+    const b = createBet({ creatorId: bob.id, input: input() });
+    joinBet({ betId: b.id, userId: alice.id });
+    expect(listUserBets(alice.id, "created").map((x) => x.id)).toContain(a.id);
+    expect(listUserBets(alice.id, "created").map((x) => x.id)).not.toContain(
+      b.id,
+    );
+    expect(listUserBets(alice.id, "joined").map((x) => x.id)).toEqual([b.id]);
+    expect(listUserBets(alice.id, "completed")).toEqual([]);
+  });
+});

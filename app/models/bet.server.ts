@@ -1,0 +1,700 @@
+// Bets: create, read, join, edit, delete, lists. Every rule about who may
+// see or change a bet lives here, shared by the pages and the /api routes.
+import crypto from "node:crypto";
+import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { db, immediate, type Tx } from "~/db/client.server";
+import {
+  betAccess,
+  betEvents,
+  betParticipants,
+  bets,
+  users,
+  type Bet,
+  type BetStatus,
+} from "~/db/schema";
+import { recordActivity } from "./activity.server";
+import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
+import { centsToDollars, MAX_BET_DOLLARS } from "~/utils/money";
+import { fieldErrorsOf, maxChars } from "~/utils/validation";
+
+// --- Codes ------------------------------------------------------------------
+
+/** No 0/O, 1/I/L: a code read aloud or off a screen cannot be misread. */
+export const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+export const CODE_LENGTH = 6;
+
+export function generateCode(): string {
+  let code = "";
+  for (let i = 0; i < CODE_LENGTH; i++)
+    code += CODE_ALPHABET[crypto.randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+export function normalizeCode(raw: string): string {
+  return raw.trim().toUpperCase();
+}
+
+// --- Validation (SPEC §5 create and edit rules, ruling 3) -------------------
+
+export const TITLE_MAX = 100;
+export const DESCRIPTION_MAX = 1000;
+
+type Mode = "create" | "edit";
+
+const MESSAGES = {
+  create: {
+    title: "Title must be at least 2 characters.",
+    titleMin: 2,
+    description: "Description must be at least 2 characters.",
+    descriptionMin: 2,
+    amount: "Amount must be a positive number.",
+    deadline: "Please select a deadline.",
+  },
+  edit: {
+    title: "Title must be at least 3 characters",
+    titleMin: 3,
+    description: "Description must be at least 10 characters",
+    descriptionMin: 10,
+    amount: "Amount must be positive",
+    deadline: "Invalid date format",
+  },
+} as const;
+
+function betInputSchema(mode: Mode) {
+  const m = MESSAGES[mode];
+  return z.object({
+    title: z
+      .string({ error: m.title })
+      .trim()
+      .min(m.titleMin, m.title)
+      .superRefine(
+        maxChars(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters.`),
+      ),
+    description: z
+      .string({ error: m.description })
+      .trim()
+      .min(m.descriptionMin, m.description)
+      .superRefine(
+        maxChars(
+          DESCRIPTION_MAX,
+          "Description must be at most 1,000 characters.",
+        ),
+      ),
+    amount: z.coerce
+      .number({ error: m.amount })
+      .refine(Number.isFinite, m.amount)
+      .refine((n) => n > 0, { message: m.amount, abort: true })
+      .refine((n) => Number.isInteger(n), {
+        message: "Amount must be a whole number of dollars.",
+        abort: true,
+      })
+      .refine((n) => n <= MAX_BET_DOLLARS, "Amount can be at most $10,000."),
+    deadline: z
+      .union([z.string(), z.number(), z.date()], { error: m.deadline })
+      .transform((value, ctx) => {
+        const ms =
+          value instanceof Date
+            ? value.getTime()
+            : typeof value === "number"
+              ? value
+              : Date.parse(value);
+        if (typeof value === "string" && value.trim() === "") {
+          ctx.addIssue({ code: "custom", message: MESSAGES[mode].deadline });
+          return z.NEVER;
+        }
+        if (!Number.isFinite(ms)) {
+          ctx.addIssue({ code: "custom", message: m.deadline });
+          return z.NEVER;
+        }
+        return ms;
+      }),
+    visibility: z.enum(["public", "private"], {
+      error: "Please select visibility.",
+    }),
+  });
+}
+
+export type BetInput = {
+  title: string;
+  description: string;
+  amountCents: number;
+  deadline: number;
+  visibility: "public" | "private";
+};
+
+/**
+ * Validates bet fields from the API or a form (`amount` in dollars,
+ * `deadline` an ISO string or epoch ms). Throws 400 with SPEC's messages.
+ */
+export function parseBetInput(
+  input: unknown,
+  mode: Mode,
+  now = Date.now(),
+): BetInput {
+  const parsed = betInputSchema(mode).safeParse(input);
+  if (!parsed.success) {
+    throw invalid(
+      mode === "create"
+        ? "Please check your form inputs and try again"
+        : "Error updating bet",
+      fieldErrorsOf(parsed.error),
+    );
+  }
+  const { title, description, amount, deadline, visibility } = parsed.data;
+  if (deadline <= now) {
+    // Ruling 6: the deadline must be in the future at create and edit.
+    throw invalid("Deadline must be in the future", {
+      deadline: ["Deadline must be in the future"],
+    });
+  }
+  return {
+    title,
+    description,
+    amountCents: Math.round(amount * 100),
+    deadline,
+    visibility,
+  };
+}
+
+// --- Reading ----------------------------------------------------------------
+
+export type Participant = {
+  id: number;
+  username: string;
+  avatarUrl: string | null;
+  seat: number;
+};
+export type BetView = Bet & {
+  participants: Participant[];
+  status: BetStatus;
+  creatorName: string | null;
+};
+
+/** A pending bet past its deadline reads as cancelled; a read never writes. */
+export function effectiveStatus(
+  bet: Pick<Bet, "status" | "deadline">,
+  now = Date.now(),
+): BetStatus {
+  return bet.status === "pending" && bet.deadline.getTime() <= now
+    ? "cancelled"
+    : bet.status;
+}
+
+function participantsOf(betIds: number[]): Map<number, Participant[]> {
+  const map = new Map<number, Participant[]>();
+  if (betIds.length === 0) return map;
+  const rows = db
+    .select({
+      betId: betParticipants.betId,
+      id: users.id,
+      username: users.username,
+      avatarUrl: users.avatarUrl,
+      seat: betParticipants.seat,
+    })
+    .from(betParticipants)
+    .innerJoin(users, eq(users.id, betParticipants.userId))
+    .where(inArray(betParticipants.betId, betIds))
+    .orderBy(betParticipants.seat)
+    .all();
+  for (const { betId, ...p } of rows) {
+    const list = map.get(betId) ?? [];
+    list.push(p);
+    map.set(betId, list);
+  }
+  return map;
+}
+
+function toViews(rows: Bet[], now = Date.now()): BetView[] {
+  const participants = participantsOf(rows.map((b) => b.id));
+  return rows.map((bet) => {
+    const list = participants.get(bet.id) ?? [];
+    return {
+      ...bet,
+      status: effectiveStatus(bet, now),
+      participants: list,
+      creatorName: list.find((p) => p.id === bet.creatorId)?.username ?? null,
+    };
+  });
+}
+
+function findBet(betId: number): Bet | undefined {
+  return db.select().from(bets).where(eq(bets.id, betId)).get();
+}
+
+export function getBetView(betId: number): BetView | null {
+  const bet = findBet(betId);
+  return bet ? toViews([bet])[0]! : null;
+}
+
+function isParticipant(betId: number, userId: number, tx: Tx | typeof db = db) {
+  return (
+    tx
+      .select({ u: betParticipants.userId })
+      .from(betParticipants)
+      .where(
+        and(
+          eq(betParticipants.betId, betId),
+          eq(betParticipants.userId, userId),
+        ),
+      )
+      .get() !== undefined
+  );
+}
+
+/** Ruling 13: a private bet is seen by its participants and those who opened it by code. */
+export function canViewBet(
+  bet: Pick<Bet, "id" | "visibility">,
+  userId: number | null,
+): boolean {
+  if (bet.visibility === "public") return true;
+  if (userId === null) return false;
+  if (isParticipant(bet.id, userId)) return true;
+  return (
+    db
+      .select({ u: betAccess.userId })
+      .from(betAccess)
+      .where(and(eq(betAccess.betId, bet.id), eq(betAccess.userId, userId)))
+      .get() !== undefined
+  );
+}
+
+export const BET_NOT_FOUND = "This bet could not be found or has expired.";
+
+/** The bet as `userId` may see it; a private bet without access is a 404. */
+export function getBetForViewer({
+  betId,
+  userId,
+}: {
+  betId: number;
+  userId: number | null;
+}): BetView {
+  const view = getBetView(betId);
+  if (!view || !canViewBet(view, userId)) throw notFound(BET_NOT_FOUND);
+  return view;
+}
+
+export function findBetByCode(code: string): Bet | null {
+  const normalized = normalizeCode(code);
+  if (normalized.length !== CODE_LENGTH) return null;
+  return db.select().from(bets).where(eq(bets.code, normalized)).get() ?? null;
+}
+
+/**
+ * Opening a bet by its code (/join/{code}, the code search, a share link
+ * with ?code=) grants access to a private bet from then on.
+ */
+export function openBetByCode({
+  code,
+  userId,
+}: {
+  code: string;
+  userId: number;
+}): BetView {
+  const bet = findBetByCode(code);
+  if (!bet)
+    throw notFound("No bet found with that code. Please check and try again.");
+  if (bet.visibility === "private") {
+    db.insert(betAccess)
+      .values({ betId: bet.id, userId })
+      .onConflictDoNothing()
+      .run();
+  }
+  return toViews([bet])[0]!;
+}
+
+/** A share link's `?code=` unlocks a private bet for whoever holds the link. */
+export function codeMatches(
+  bet: Pick<Bet, "code">,
+  code: string | null | undefined,
+) {
+  return typeof code === "string" && normalizeCode(code) === bet.code;
+}
+
+// --- Creating ---------------------------------------------------------------
+
+export function createBet({
+  creatorId,
+  input,
+}: {
+  creatorId: number;
+  input: BetInput;
+}): Bet {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const code = generateCode();
+    try {
+      return immediate((tx) => {
+        const now = new Date();
+        const bet = tx
+          .insert(bets)
+          .values({
+            code,
+            title: input.title,
+            description: input.description,
+            amountCents: input.amountCents,
+            visibility: input.visibility,
+            deadline: new Date(input.deadline),
+            creatorId,
+            status: "pending",
+            updatedAt: now,
+          })
+          .returning()
+          .get();
+        tx.insert(betParticipants)
+          .values({ betId: bet.id, userId: creatorId, seat: 1 })
+          .run();
+        tx.insert(betEvents)
+          .values({ betId: bet.id, actorId: creatorId, type: "created" })
+          .run();
+        return bet;
+      });
+    } catch (error) {
+      if (String(error).includes("bets.code")) continue; // a code collision: draw again
+      throw error;
+    }
+  }
+  throw new Error("Could not draw a unique bet code");
+}
+
+// --- Joining ----------------------------------------------------------------
+
+export const BET_FULL = "Bet already has the maximum number of participants.";
+export const BET_CHANGED =
+  "This bet changed while you were looking. Please review it again.";
+
+/**
+ * Joins a bet as its second participant, in one immediate transaction with a
+ * conditional update: of any number of simultaneous joins exactly one wins.
+ */
+export function joinBet({
+  betId,
+  userId,
+  version,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  version?: number | null;
+  now?: number;
+}) {
+  return immediate((tx) => {
+    const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
+    if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+    if (isParticipant(betId, userId, tx))
+      throw conflict("You have already joined this bet.");
+    const status = effectiveStatus(bet, now);
+    if (status === "cancelled")
+      throw conflict(
+        "This bet has been cancelled: its deadline passed before anyone joined.",
+      );
+    if (status === "settled")
+      throw conflict("This bet has already been settled.");
+    if (status !== "pending") throw conflict(BET_FULL);
+    if (
+      version !== undefined &&
+      version !== null &&
+      version !== bet.updatedAt.getTime()
+    )
+      throw conflict(BET_CHANGED);
+
+    const updated = tx
+      .update(bets)
+      .set({
+        status: "active",
+        updatedAt: new Date(Math.max(now, bet.updatedAt.getTime() + 1)),
+      })
+      .where(
+        and(
+          eq(bets.id, betId),
+          eq(bets.status, "pending"),
+          gt(bets.deadline, new Date(now)),
+        ),
+      )
+      .run();
+    if (updated.changes !== 1) throw conflict(BET_FULL);
+    tx.insert(betParticipants).values({ betId, userId, seat: 2 }).run();
+    tx.insert(betEvents)
+      .values({ betId, actorId: userId, type: "joined" })
+      .run();
+    const joiner = tx
+      .select({ username: users.username })
+      .from(users)
+      .where(eq(users.id, userId))
+      .get();
+    recordActivity(tx, {
+      userId: bet.creatorId,
+      actorId: userId,
+      type: "bet_joined",
+      message: `${joiner?.username ?? "Someone"} joined your bet "${bet.title}"`,
+      betId,
+    });
+    return getBetViewTx(tx, betId);
+  });
+}
+
+function getBetViewTx(tx: Tx, betId: number): BetView {
+  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get()!;
+  return toViews([bet])[0]!;
+}
+
+// --- Editing and deleting ----------------------------------------------------
+
+/** Creator only, still pending, nobody else in (SPEC §6). */
+function assertEditable(
+  tx: Tx,
+  betId: number,
+  userId: number,
+  now: number,
+  verb: "edit" | "delete",
+) {
+  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
+  if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+  if (bet.creatorId !== userId) {
+    throw forbidden(
+      verb === "edit"
+        ? "You can only edit bets you've created."
+        : "You can only delete bets you've created.",
+      "Access denied",
+    );
+  }
+  if (effectiveStatus(bet, now) !== "pending") {
+    throw conflict(
+      verb === "edit"
+        ? "You can only edit bets that are still pending."
+        : "You can only delete bets that are still pending.",
+      "Cannot edit",
+    );
+  }
+  const others = tx
+    .select({ n: sql<number>`count(*)` })
+    .from(betParticipants)
+    .where(
+      and(
+        eq(betParticipants.betId, betId),
+        sql`${betParticipants.userId} <> ${userId}`,
+      ),
+    )
+    .get();
+  if ((others?.n ?? 0) > 0) {
+    throw conflict(
+      verb === "edit"
+        ? "You cannot edit a bet that has been joined by others."
+        : "You cannot delete a bet that has been joined by others.",
+      "Cannot edit",
+    );
+  }
+  return bet;
+}
+
+const untouchedByOthers = (betId: number) =>
+  sql`NOT EXISTS (SELECT 1 FROM ${betParticipants} WHERE ${betParticipants.betId} = ${betId} AND ${betParticipants.seat} = 2)`;
+
+export function updateBet({
+  betId,
+  userId,
+  input,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  input: BetInput;
+  now?: number;
+}) {
+  return immediate((tx) => {
+    const bet = assertEditable(tx, betId, userId, now, "edit");
+    const result = tx
+      .update(bets)
+      .set({
+        title: input.title,
+        description: input.description,
+        amountCents: input.amountCents,
+        deadline: new Date(input.deadline),
+        visibility: input.visibility,
+        // Strictly increasing, so a join that saw the old terms is refused.
+        updatedAt: new Date(Math.max(now, bet.updatedAt.getTime() + 1)),
+      })
+      .where(
+        and(
+          eq(bets.id, betId),
+          eq(bets.status, "pending"),
+          untouchedByOthers(betId),
+        ),
+      )
+      .run();
+    if (result.changes !== 1)
+      throw conflict(
+        "You cannot edit a bet that has been joined by others.",
+        "Cannot edit",
+      );
+    tx.insert(betEvents)
+      .values({
+        betId,
+        actorId: userId,
+        type: "edited",
+        data: { before: { title: bet.title, amountCents: bet.amountCents } },
+      })
+      .run();
+    return getBetViewTx(tx, betId);
+  });
+}
+
+export function deleteBet({
+  betId,
+  userId,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  now?: number;
+}) {
+  immediate((tx) => {
+    assertEditable(tx, betId, userId, now, "delete");
+    const result = tx
+      .delete(bets)
+      .where(
+        and(
+          eq(bets.id, betId),
+          eq(bets.status, "pending"),
+          untouchedByOthers(betId),
+        ),
+      )
+      .run();
+    if (result.changes !== 1)
+      throw conflict(
+        "You cannot delete a bet that has been joined by others.",
+        "Cannot edit",
+      );
+  });
+}
+
+// --- Lists ------------------------------------------------------------------
+
+export const PUBLIC_FEED_LIMIT = 50;
+
+/** Public, pending, still open, newest first (DESIGN §3a). Never a private bet. */
+export function listPublicBets(
+  now = Date.now(),
+  limit = PUBLIC_FEED_LIMIT,
+): BetView[] {
+  const rows = db
+    .select()
+    .from(bets)
+    .where(
+      and(
+        eq(bets.visibility, "public"),
+        eq(bets.status, "pending"),
+        gt(bets.deadline, new Date(now)),
+      ),
+    )
+    .orderBy(desc(bets.createdAt), desc(bets.id))
+    .limit(limit)
+    .all();
+  return toViews(rows, now);
+}
+
+export type BetListKind = "created" | "joined" | "completed";
+
+/**
+ * Ruling 5: created = bets I created, joined = bets I joined second, both
+ * pending or active; completed = settled bets I am in.
+ */
+export function listUserBets(
+  userId: number,
+  kind: BetListKind,
+  now = Date.now(),
+): BetView[] {
+  const mine = db
+    .select({ betId: betParticipants.betId })
+    .from(betParticipants)
+    .where(
+      and(
+        eq(betParticipants.userId, userId),
+        kind === "joined" ? eq(betParticipants.seat, 2) : sql`1`,
+      ),
+    );
+  const open = or(
+    and(eq(bets.status, "pending"), gt(bets.deadline, new Date(now))),
+    eq(bets.status, "active"),
+  );
+  const where =
+    kind === "created"
+      ? and(eq(bets.creatorId, userId), open)
+      : kind === "joined"
+        ? and(inArray(bets.id, mine), sql`${bets.creatorId} <> ${userId}`, open)
+        : and(inArray(bets.id, mine), eq(bets.status, "settled"));
+  const rows = db
+    .select()
+    .from(bets)
+    .where(where)
+    .orderBy(
+      kind === "completed" ? desc(bets.settledAt) : desc(bets.createdAt),
+      desc(bets.id),
+    )
+    .all();
+  return toViews(rows, now);
+}
+
+/** Every bet I am in, of any status, newest first (My Bets' All tab). */
+export function listAllUserBets(userId: number, now = Date.now()): BetView[] {
+  const mine = db
+    .select({ betId: betParticipants.betId })
+    .from(betParticipants)
+    .where(eq(betParticipants.userId, userId));
+  const rows = db
+    .select()
+    .from(bets)
+    .where(inArray(bets.id, mine))
+    .orderBy(desc(bets.createdAt), desc(bets.id))
+    .all();
+  return toViews(rows, now);
+}
+
+// --- Background sweep -------------------------------------------------------
+
+/** Stores what reads already show: pending bets past their deadline are cancelled. */
+export function cancelExpiredBets(now = Date.now()): number {
+  return db
+    .update(bets)
+    .set({ status: "cancelled", updatedAt: new Date(now) })
+    .where(and(eq(bets.status, "pending"), lte(bets.deadline, new Date(now))))
+    .run().changes;
+}
+
+// --- JSON -------------------------------------------------------------------
+
+/** A join's `version` is the bet's `updatedAt` as shown: ISO text or epoch ms. */
+export function parseVersion(value: unknown): number | null | "invalid" {
+  if (value === undefined || value === null || value === "") return null;
+  const ms =
+    typeof value === "number"
+      ? value
+      : typeof value === "string"
+        ? Date.parse(value)
+        : NaN;
+  return Number.isFinite(ms) ? ms : "invalid";
+}
+
+export function toBetJson(bet: BetView) {
+  return {
+    id: bet.id,
+    code: bet.code,
+    title: bet.title,
+    description: bet.description,
+    amount: centsToDollars(bet.amountCents),
+    visibility: bet.visibility,
+    deadline: bet.deadline.toISOString(),
+    status: bet.status,
+    creatorId: bet.creatorId,
+    participantIds: bet.participants.map((p) => p.id),
+    winnerId: bet.winnerId,
+    createdAt: bet.createdAt.toISOString(),
+    updatedAt: bet.updatedAt.toISOString(),
+  };
+}
+
+export function toBetListJson(bet: BetView, userId: number) {
+  return {
+    ...toBetJson(bet),
+    type: bet.creatorId === userId ? ("created" as const) : ("joined" as const),
+  };
+}
