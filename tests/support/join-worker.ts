@@ -1,3 +1,5 @@
+export {};
+
 // One competitor in the concurrent-join test: its own process and its own
 // database connection. It waits for "go" on stdin so all start together.
 const [, , dbPath, betId, userId] = process.argv;
