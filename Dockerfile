@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# Multi-stage: build with dev dependencies, run with production ones only,
+# as a non-root user, with the database on a mounted volume.
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+# better-sqlite3 compiles from source: it needs a compiler and Python.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci
+
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim AS prod-deps
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --omit=dev
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=8080 \
+    DATABASE_PATH=/data/fairshake.db
+WORKDIR /app
+RUN groupadd --system fairshake && useradd --system --gid fairshake --home /app fairshake \
+  && mkdir -p /data && chown fairshake:fairshake /data
+COPY --from=prod-deps --chown=fairshake:fairshake /app/node_modules ./node_modules
+COPY --from=build --chown=fairshake:fairshake /app/build ./build
+COPY --chown=fairshake:fairshake package.json ./
+COPY --chown=fairshake:fairshake drizzle ./drizzle
+USER fairshake
+EXPOSE 8080
+# DEMO_MODE is never set here; SESSION_SECRET must come from `fly secrets set`.
+# The server applies migrations before it listens.
+CMD ["node", "build/app-server.js"]
