@@ -34,6 +34,8 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${PORT}`,
     trace: "retain-on-failure",
+    // Journeys run without the offline service worker; tests/e2e/pwa.spec.ts allows it.
+    serviceWorkers: "block",
   },
   projects: [
     { name: "js", use: { ...phone, javaScriptEnabled: true } },

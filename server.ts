@@ -173,7 +173,15 @@ if (isProduction) {
       maxAge: "1y",
     }),
   );
-  app.use(express.static(clientDir, { maxAge: "1h" }));
+  app.use(
+    express.static(clientDir, {
+      maxAge: "1h",
+      // The service worker must be re-checked on every visit to update.
+      setHeaders: (res, file) => {
+        if (file.endsWith("sw.js")) res.setHeader("Cache-Control", "no-cache");
+      },
+    }),
+  );
   build = (await import(
     /* @vite-ignore */ path.resolve("build/server/index.js")
   )) as ServerBuild;

@@ -22,6 +22,8 @@ import { readTimeZone } from "~/utils/time-zone.server";
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icon-192.png" },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -53,7 +55,8 @@ function useHydrates() {
 
 // Remembers the browser's time zone in a cookie so the server can show and
 // read dates in it (ruling 17). Only on pages that run JavaScript anyway.
-const TIME_ZONE_HINT = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}`;
+// Also registers the offline-page service worker (public/sw.js).
+const BOOT_SCRIPT = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}if("serviceWorker"in navigator)addEventListener("load",function(){navigator.serviceWorker.register("/sw.js").catch(function(){})});`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
@@ -76,7 +79,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <>
             <script
               nonce={nonce}
-              dangerouslySetInnerHTML={{ __html: TIME_ZONE_HINT }}
+              dangerouslySetInnerHTML={{ __html: BOOT_SCRIPT }}
             />
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
