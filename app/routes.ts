@@ -17,6 +17,7 @@ export default [
 
   route("logout", "routes/auth/logout.tsx"),
   route("healthz", "routes/healthz.ts"),
+  route("bench/bare", "routes/bench/bare.tsx"),
 
   // The JSON API (DESIGN.md §3, §3a).
   ...prefix("api", [

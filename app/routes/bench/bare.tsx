@@ -1,0 +1,16 @@
+import { data } from "react-router";
+
+// The yardstick for `npm run bench`: a bare hydrated React Router page served
+// by the same server in the same run. Absent (404) unless BENCH_BARE=1.
+export function loader() {
+  if (process.env.BENCH_BARE !== "1") throw data(null, { status: 404 });
+  return { now: Date.now() };
+}
+
+export default function Bare() {
+  return (
+    <main>
+      <h1>Bare page</h1>
+    </main>
+  );
+}

@@ -1,0 +1,183 @@
+// `npm run test:crash`: the production server under write load is killed
+// with SIGKILL at random moments (≥ 100 times). After each kill the database
+// must be whole: integrity_check ok, the ledger sums to zero globally and per
+// payment, no settlement is final without its bet being settled (and the
+// reverse), no payment is completed without its ledger entries (and the
+// reverse), and no bet has more than two participants.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { Person, startServer, tomorrow } from "./lib/harness.mjs";
+
+const KILLS = Number(process.env.CRASH_KILLS ?? 100);
+const PAIRS = 4;
+const PORT = Number(process.env.CRASH_PORT ?? 3460);
+const base = `http://localhost:${PORT}`;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-crash-"));
+const dbPath = path.join(dir, "crash.db");
+
+function checkDatabase() {
+  const db = new Database(dbPath);
+  const problems = [];
+  const integrity = db.pragma("integrity_check", { simple: true });
+  if (integrity !== "ok") problems.push(`integrity_check: ${integrity}`);
+  const total = db
+    .prepare("SELECT coalesce(sum(amount_cents), 0) AS s FROM ledger_entries")
+    .get().s;
+  if (total !== 0) problems.push(`ledger sums to ${total}`);
+  const badPayments = db
+    .prepare(
+      "SELECT payment_id FROM ledger_entries GROUP BY payment_id HAVING sum(amount_cents) <> 0",
+    )
+    .all();
+  if (badPayments.length)
+    problems.push(
+      `payments not summing to zero: ${badPayments.map((r) => r.payment_id)}`,
+    );
+  const finalNotSettled = db
+    .prepare(
+      `SELECT s.bet_id FROM settlements s JOIN bets b ON b.id = s.bet_id
+       WHERE s.creator_approved = 1 AND s.participant_approved = 1
+         AND (b.status <> 'settled' OR b.winner_id IS NOT s.winner_id OR s.settled_at IS NULL)`,
+    )
+    .all();
+  if (finalNotSettled.length)
+    problems.push(
+      `approved settlements without their bet update: ${finalNotSettled.map((r) => r.bet_id)}`,
+    );
+  const settledWithout = db
+    .prepare(
+      `SELECT b.id FROM bets b LEFT JOIN settlements s ON s.bet_id = b.id
+       WHERE b.status = 'settled' AND (s.bet_id IS NULL OR s.settled_at IS NULL)`,
+    )
+    .all();
+  if (settledWithout.length)
+    problems.push(
+      `settled bets without a final settlement: ${settledWithout.map((r) => r.id)}`,
+    );
+  const completedWithoutEntries = db
+    .prepare(
+      `SELECT p.id FROM payments p WHERE p.status = 'completed' AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.payment_id = p.id)`,
+    )
+    .all();
+  if (completedWithoutEntries.length)
+    problems.push(
+      `completed payments without entries: ${completedWithoutEntries.map((r) => r.id)}`,
+    );
+  const entriesWithoutCompleted = db
+    .prepare(
+      `SELECT DISTINCT l.payment_id FROM ledger_entries l JOIN payments p ON p.id = l.payment_id WHERE p.status <> 'completed'`,
+    )
+    .all();
+  if (entriesWithoutCompleted.length)
+    problems.push(
+      `entries for uncompleted payments: ${entriesWithoutCompleted.map((r) => r.payment_id)}`,
+    );
+  const paidMismatch = db
+    .prepare(
+      `SELECT s.bet_id FROM settlements s WHERE (s.payment_status = 'completed') <>
+         EXISTS (SELECT 1 FROM payments p WHERE p.bet_id = s.bet_id AND p.status = 'completed')`,
+    )
+    .all();
+  if (paidMismatch.length)
+    problems.push(
+      `settlement payment status disagrees with payments: ${paidMismatch.map((r) => r.bet_id)}`,
+    );
+  const over = db
+    .prepare(
+      "SELECT bet_id FROM bet_participants GROUP BY bet_id HAVING count(*) > 2",
+    )
+    .all();
+  if (over.length)
+    problems.push(`bets over two participants: ${over.map((r) => r.bet_id)}`);
+  const stats = db
+    .prepare(
+      "SELECT (SELECT count(*) FROM bets) AS bets, (SELECT count(*) FROM payments WHERE status = 'completed') AS paid, (SELECT count(*) FROM ledger_entries) AS entries",
+    )
+    .get();
+  db.close();
+  return { problems, stats };
+}
+
+/** One pair's life: bet, join, propose, approve, pay — over and over. */
+async function cycle(a, b, stopped) {
+  while (!stopped()) {
+    try {
+      const bet = await a.call("POST", "/api/bets", {
+        title: "Crash bet",
+        description: "Killed at random",
+        amount: 7,
+        deadline: tomorrow(),
+        visibility: "public",
+      });
+      if (bet.status !== 201) continue;
+      const id = bet.data.id;
+      await b.call("POST", `/api/bets/${id}/join`, {});
+      await a.call("POST", `/api/bets/${id}/propose-settlement`, {
+        winnerId: a.id,
+      });
+      await b.call("POST", `/api/settlements/${id}/approve`, {});
+      const intent = await b.call("POST", "/api/create-payment-intent", {
+        betId: id,
+      });
+      if (intent.status !== 200) continue;
+      const paymentIntentId = intent.data.paymentIntentId;
+      await b.call("POST", "/api/payments/demo/confirm", {
+        paymentIntentId,
+        cardNumber: "4242424242424242",
+        expiry: "12/40",
+        cvc: "123",
+      });
+      await b.call("POST", `/api/bets/${id}/record-payment`, {
+        paymentIntentId,
+        amount: 7,
+      });
+    } catch {
+      // The server died mid-request: expected, it is being killed.
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+let server = startServer({ dbPath, port: PORT });
+await server.ready;
+const stamp = Date.now().toString(36);
+const pairs = [];
+for (let i = 0; i < PAIRS; i++) {
+  pairs.push([
+    await new Person(base).register(`crash${stamp}a${i}`),
+    await new Person(base).register(`crash${stamp}b${i}`),
+  ]);
+}
+
+let failures = 0;
+let last;
+for (let kill = 1; kill <= KILLS; kill++) {
+  let stop = false;
+  const loops = pairs.map(([a, b]) => cycle(a, b, () => stop));
+  await new Promise((r) => setTimeout(r, 150 + Math.random() * 600));
+  server.child.kill("SIGKILL");
+  await new Promise((r) => server.child.once("exit", r));
+  stop = true;
+  await Promise.all(loops);
+  const { problems, stats } = checkDatabase();
+  last = stats;
+  if (problems.length) {
+    failures += 1;
+    console.error(`after kill ${kill}: ${problems.join("; ")}`);
+  }
+  server = startServer({ dbPath, port: PORT });
+  await server.ready;
+}
+server.child.kill("SIGTERM");
+fs.rmSync(dir, { recursive: true, force: true });
+console.info(
+  `Crash safety: ${KILLS} SIGKILLs under load; ${last.bets} bets, ${last.paid} completed payments, ${last.entries} ledger entries at the end`,
+);
+console.info(
+  failures
+    ? `CRASH TEST FAILED after ${failures} kills`
+    : "crash test passed: every invariant held after every kill",
+);
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,40 @@
+export {};
+
+// A process writing to the storm's database directly through the models:
+// it creates bets and joins them with its own users until told to stop.
+const [, , dbPath, index] = process.argv;
+process.env.DATABASE_PATH = dbPath;
+const { registerUser } = await import("~/models/user.server");
+const { createBet, joinBet } = await import("~/models/bet.server");
+
+const tag = `w${index}x${Date.now().toString(36)}`;
+const a = await registerUser({
+  username: `${tag}a`,
+  email: `${tag}a@example.com`,
+  password: "secret123",
+});
+const b = await registerUser({
+  username: `${tag}b`,
+  email: `${tag}b@example.com`,
+  password: "secret123",
+});
+let stop = false;
+let ops = 0;
+process.stdin.on("data", () => (stop = true));
+while (!stop) {
+  const bet = createBet({
+    creatorId: a.id,
+    input: {
+      title: "Direct",
+      description: "Written directly",
+      amountCents: 500,
+      deadline: Date.now() + 86_400_000,
+      visibility: "public",
+    },
+  });
+  joinBet({ betId: bet.id, userId: b.id });
+  ops += 2;
+  await new Promise((r) => setImmediate(r));
+}
+process.stdout.write(`writer ${index}: ${ops} writes`);
+process.exit(0);

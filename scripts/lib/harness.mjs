@@ -1,0 +1,73 @@
+// Shared by the storm and crash scripts: start the production server on a
+// given database and talk JSON to it as several people.
+import { spawn } from "node:child_process";
+
+export function startServer({ dbPath, port, env = {} }) {
+  const child = spawn(process.execPath, ["build/app-server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DEMO_MODE: "1",
+      RATE_LIMITS: "off",
+      SESSION_SECRET: "harness-secret",
+      PORT: String(port),
+      DATABASE_PATH: dbPath,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stderr.on("data", (c) => (log += c));
+  const ready = new Promise((resolve, reject) => {
+    child.stdout.on("data", (c) => {
+      log += c;
+      if (String(c).includes("listening")) resolve();
+    });
+    child.on("exit", (code, signal) =>
+      reject(new Error(`server exited (${code ?? signal}):\n${log}`)),
+    );
+  });
+  return { child, ready, log: () => log };
+}
+
+export class Person {
+  constructor(base) {
+    this.base = base;
+    this.cookie = "";
+  }
+  async call(method, path, body) {
+    const res = await fetch(this.base + path, {
+      method,
+      headers: {
+        "Content-Type": "application/json",
+        ...(this.cookie ? { Cookie: this.cookie } : {}),
+      },
+      body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
+    });
+    const set = res.headers.getSetCookie?.()[0];
+    if (set && !/Max-Age=0/i.test(set)) this.cookie = set.split(";")[0];
+    const text = await res.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = text;
+    }
+    return { status: res.status, data, text };
+  }
+  async register(username) {
+    const r = await this.call("POST", "/api/register", {
+      username,
+      email: `${username}@example.com`,
+      password: "secret123",
+    });
+    if (r.status !== 201)
+      throw new Error(`register ${username}: ${r.status} ${r.text}`);
+    this.id = r.data.id;
+    return this;
+  }
+}
+
+export function tomorrow() {
+  return new Date(Date.now() + 86_400_000).toISOString();
+}
