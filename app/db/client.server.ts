@@ -19,11 +19,12 @@ export function openDatabase(file = databasePath()) {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 10000");
-  // FULL on the whole database, not just the ledger path: every write here is
-  // small and rare next to reads, and a completed payment must survive power
-  // loss together with the bet and settlement rows written in its transaction
-  // (docs/decisions/0004-sqlite-durability.md).
-  sqlite.pragma("synchronous = FULL");
+  // NORMAL by default: in WAL mode every commit is atomic and survives a
+  // process crash; only a power cut can lose the newest commits, never half of
+  // one. Money commits (`immediate(fn, { durable: true })`) switch to FULL,
+  // which fsyncs the WAL at commit: that payment, and everything before it,
+  // survives power loss too (docs/decisions/0004-sqlite-durability.md).
+  sqlite.pragma("synchronous = NORMAL");
   return sqlite;
 }
 
@@ -36,7 +37,20 @@ export const db = drizzle(sqlite, { schema });
 export type Db = typeof db;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Runs `fn` in one BEGIN IMMEDIATE transaction (money and membership). */
-export function immediate<T>(fn: (tx: Tx) => T): T {
-  return db.transaction(fn, { behavior: "immediate" });
+/**
+ * Runs `fn` in one BEGIN IMMEDIATE transaction (money and membership).
+ * `durable`: the commit is fsynced (synchronous=FULL) before it returns —
+ * for settlements, payments and ledger entries.
+ */
+export function immediate<T>(
+  fn: (tx: Tx) => T,
+  options: { durable?: boolean } = {},
+): T {
+  if (!options.durable) return db.transaction(fn, { behavior: "immediate" });
+  sqlite.pragma("synchronous = FULL");
+  try {
+    return db.transaction(fn, { behavior: "immediate" });
+  } finally {
+    sqlite.pragma("synchronous = NORMAL");
+  }
 }

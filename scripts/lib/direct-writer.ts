@@ -34,7 +34,9 @@ while (!stop) {
   });
   joinBet({ betId: bet.id, userId: b.id });
   ops += 2;
-  await new Promise((r) => setImmediate(r));
+  // A steady writer, not a spin loop: SQLite's lock has no queue, and a
+  // process that retakes it at once starves every other writer.
+  await new Promise((r) => setTimeout(r, 10));
 }
 process.stdout.write(`writer ${index}: ${ops} writes`);
 process.exit(0);
