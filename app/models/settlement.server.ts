@@ -43,9 +43,8 @@ export const NOTES_MAX = 500;
 
 const optionalText = (field: string) =>
   z
-    .union([z.string(), z.null(), z.undefined()], {
-      error: `${field} must be text.`,
-    })
+    .string({ error: `${field} must be text.` })
+    .nullish()
     .transform((v) => (v ?? "").trim())
     .superRefine(
       maxChars(NOTES_MAX, `${field} must be at most ${NOTES_MAX} characters.`),
