@@ -24,6 +24,14 @@ export default [
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),
     route("logout", "routes/api/logout.ts"),
+    // --- Bets (issue 3) ---
+    route("bets", "routes/api/bets/index.ts"),
+    route("bets/:id", "routes/api/bets/bet.ts"),
+    route("bets/code/:code", "routes/api/bets/code.ts"),
+    route("bets/:id/join", "routes/api/bets/join.ts"),
+    route("user/bets/:kind", "routes/api/bets/user-bets.ts"),
+    route("users/:id", "routes/api/users-id.ts"),
+    // --- end Bets ---
     route("*", "routes/api/not-found.ts"),
   ]),
 
