@@ -123,7 +123,7 @@ async function seedSettlements(ids: {
     betId: ids.betThree,
     userId: ids.bob,
     winnerId: ids.bob,
-    notes: "No snow this year, but the flurries on the 20th count!",
+    notes: "Flurries on the 20th: it snowed before December.",
   });
   approveSettlement({ betId: ids.betThree, userId: ids.alice });
 }

@@ -25,8 +25,10 @@ import {
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { centsToDollars, splitPayout } from "~/utils/money";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
+import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 
-export const SETTLEMENT_NOT_FOUND = "Settlement Not Found";
+export { NOTES_MAX, SETTLEMENT_NOT_FOUND };
+
 export const NO_WINNER_TITLE = "No winner selected";
 export const NO_WINNER = "Please select a winner to settle the bet.";
 export const NOT_CREATOR = "Only the bet creator can settle this bet";
@@ -37,7 +39,6 @@ export const ALREADY_SETTLED = "This bet has already been settled.";
 export const LIVE_PROPOSAL =
   "A settlement has already been proposed for this bet.";
 export const ALREADY_APPROVED = "You have already approved this settlement.";
-export const NOTES_MAX = 500;
 
 // --- Input ------------------------------------------------------------------
 

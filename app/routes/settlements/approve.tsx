@@ -6,10 +6,10 @@ import {
   NoticeCard,
 } from "~/components/settlement/money-summary";
 import {
-  SETTLEMENT_NOT_FOUND,
   approveSettlement,
   getSettlementView,
 } from "~/models/settlement.server";
+import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

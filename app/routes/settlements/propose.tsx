@@ -4,12 +4,12 @@ import { FormAlert, TextareaField } from "~/components/forms";
 import { NoticeCard } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
-  NOTES_MAX,
   NO_WINNER_TITLE,
   getSettlementView,
   parseProposalInput,
   proposeSettlement,
 } from "~/models/settlement.server";
+import { NOTES_MAX } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/form-errors.server";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";

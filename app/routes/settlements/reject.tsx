@@ -3,12 +3,11 @@ import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
 import { NoticeCard } from "~/components/settlement/money-summary";
 import {
-  NOTES_MAX,
-  SETTLEMENT_NOT_FOUND,
   getSettlementView,
   parseRejectionInput,
   rejectSettlement,
 } from "~/models/settlement.server";
+import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
