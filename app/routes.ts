@@ -15,6 +15,14 @@ export default [
   // Protected screens inside the app shell (header + bottom navigation).
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
+    // --- Bets (issue 3) ---
+    route("search", "routes/bets/search.tsx"),
+    route("create-bet", "routes/bets/create-bet.tsx"),
+    route("my-bets", "routes/bets/my-bets.tsx"),
+    route("bet/:id", "routes/bets/bet-detail.tsx"),
+    route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
+    route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
+    // --- end Bets ---
     // --- Settlement, payment, finances (issue 4) ---
     route("settle-bet/:id", "routes/settlements/settle-bet.tsx"),
     route("propose-settlement/:id", "routes/settlements/propose.tsx"),
@@ -25,6 +33,12 @@ export default [
     route("financial-history", "routes/payments/financial-history.tsx"),
     // --- end Settlement ---
   ]),
+
+  // --- Bets (issue 3): public, no JavaScript (ruling 18) ---
+  route("join/:code", "routes/bets/join.tsx"),
+  route("share/:id", "routes/bets/share.tsx"),
+  route("bets/:id", "routes/bets/bets-redirect.ts"),
+  // --- end Bets ---
 
   route("logout", "routes/auth/logout.tsx"),
   route("healthz", "routes/healthz.ts"),
@@ -40,6 +54,8 @@ export default [
     route("bets/:id", "routes/api/bets/bet.ts"),
     route("bets/code/:code", "routes/api/bets/code.ts"),
     route("bets/:id/join", "routes/api/bets/join.ts"),
+    route("bets/:id/share-meta", "routes/api/bets/share-meta.ts"),
+    route("bets/:id/share-image", "routes/api/bets/share-image.ts"),
     route("user/bets/:kind", "routes/api/bets/user-bets.ts"),
     route("users/:id", "routes/api/users-id.ts"),
     // --- end Bets ---
