@@ -113,7 +113,7 @@ test("propose, approve, pay with 4242, see the money on both sides", async ({
   await expect(page).toHaveURL(new RegExp(`/payment/${betId}$`));
   await toast(page, "Settlement approved");
   const summary = page.getByRole("region", { name: "Payment summary" });
-  await expect(summary.getByText("You pay")).toBeVisible();
+  await expect(summary.getByText("You pay", { exact: true })).toBeVisible();
   await expect(summary.getByText("$100.00").first()).toBeVisible();
   await expect(summary.getByText("$97.50")).toBeVisible();
   await expect(page.getByLabel("Apple Pay")).toBeDisabled();
