@@ -82,12 +82,19 @@ function Approval({ name, approved }: { name: string; approved: boolean }) {
 export function SettlementCard({
   data,
   demoPayment = false,
+  showOutcome = true,
 }: {
   data: SettlementCardData;
   /** Bet #3 in demo mode shows 'Demo Payment Process' (ruling 15). */
   demoPayment?: boolean;
+  /**
+   * Whether a settled bet shows the winner card and Pay Winnings here; turn
+   * it off where the page already shows them.
+   */
+  showOutcome?: boolean;
 }) {
   if (data.settled) {
+    if (!showOutcome) return null;
     return (
       <section className="card space-y-3" aria-labelledby="winner-heading">
         <h2 id="winner-heading" className="font-semibold">

@@ -281,3 +281,26 @@ describe("Stripe webhook path", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("demo seed (ruling 15)", () => {
+  it("bet #3 is settled: bob won, alice owes, payment pending", async () => {
+    const alice = new Client(server.url);
+    const login = await alice.post("/api/login", {
+      username: "alice",
+      password: "password123",
+    });
+    expect(login.status).toBe(200);
+    const s = await alice.get("/api/settlements/3");
+    expect(s.status).toBe(200);
+    const bob = (await alice.get(`/api/users/${s.data.winnerId}`)).data;
+    expect(bob.username).toBe("bob");
+    expect(s.data).toMatchObject({
+      loserId: login.data.id,
+      paymentStatus: "pending",
+      creatorApproved: true,
+      participantApproved: true,
+    });
+    const bet = await alice.get("/api/bets/3");
+    expect(bet.data).toMatchObject({ status: "settled", winnerId: bob.id });
+  });
+});
