@@ -4,15 +4,9 @@
 import { invalid } from "./errors";
 import { utcToZonedParts, zonedTimeToUtc } from "./dates";
 
-export const PRESETS = [
-  { id: "week", label: "This Week" },
-  { id: "month", label: "This Month" },
-  { id: "quarter", label: "This Quarter" },
-  { id: "year", label: "This Year" },
-  { id: "all", label: "All Time" },
-] as const;
-export type Preset = (typeof PRESETS)[number]["id"];
-export const DEFAULT_PRESET: Preset = "month";
+import { DEFAULT_PRESET, PRESETS, type Preset } from "./finance-presets";
+
+export { DEFAULT_PRESET, PRESETS, type Preset };
 
 export const START_AFTER_END = "Start date cannot be after end date.";
 export const DATE_IN_FUTURE = "Dates cannot be in the future.";

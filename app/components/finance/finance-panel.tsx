@@ -4,7 +4,7 @@
 import { Form, Link } from "react-router";
 import { ErrorList } from "~/components/forms";
 import { centsToSignedString, formatCents } from "~/utils/money";
-import { PRESETS } from "~/utils/date-range";
+import { PRESETS } from "~/utils/finance-presets";
 import type { Finances } from "~/utils/finances.server";
 
 const STATUS_TONE: Record<string, string> = {
