@@ -185,6 +185,14 @@ test("a declined card records nothing", async ({ page, context, baseURL }) => {
   await expect(
     page.getByRole("button", { name: "Continue to card payment" }),
   ).toBeVisible();
+  // A method that is only 'Coming soon', forced past the disabled radio.
+  const forged = await page.request.post(`/payment/${betId}`, {
+    form: { method: "paypal" },
+  });
+  expect(forged.status()).toBe(400);
+  expect(await forged.text()).toContain(
+    "Only card payments are supported in the demo...",
+  );
 });
 
 test("a rejection, then a new proposal", async ({ page, context, baseURL }) => {
