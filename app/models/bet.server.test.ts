@@ -418,3 +418,34 @@ describe("getDashboard (ruling 5)", () => {
     expect(d.atStakeCents).toBe(0);
   });
 });
+
+describe("history", () => {
+  it("writes a bet event for create, edit and join, in order", async () => {
+    const { db } = await import("~/db/client.server");
+    const { betEvents } = await import("~/db/schema");
+    const { eq } = await import("drizzle-orm");
+    const creator = await person();
+    const joiner = await person();
+    const bet = createBet({ creatorId: creator.id, input: input() });
+    updateBet({
+      betId: bet.id,
+      userId: creator.id,
+      input: input({ title: "New title here" }),
+    });
+    joinBet({ betId: bet.id, userId: joiner.id });
+    const events = db
+      .select()
+      .from(betEvents)
+      .where(eq(betEvents.betId, bet.id))
+      .orderBy(betEvents.id)
+      .all();
+    expect(events.map((e) => [e.type, e.actorId])).toEqual([
+      ["created", creator.id],
+      ["edited", creator.id],
+      ["joined", joiner.id],
+    ]);
+    expect(events[1]!.data).toMatchObject({
+      before: { title: "Who wins the derby" },
+    });
+  });
+});

@@ -226,3 +226,145 @@ describe("bet pages", () => {
     }
   });
 });
+
+describe("no-JS form posts", () => {
+  const form = (client: Client, path: string, fields: Record<string, string>) =>
+    client.request("POST", path, {
+      body: new URLSearchParams(fields).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+
+  it("create-bet: 'Authentication required' when the session has gone", async () => {
+    const res = await form(new Client(server.url), "/create-bet", {
+      title: "Anything",
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/auth?return_to=%2Fcreate-bet");
+    expect(res.headers.get("set-cookie")).toMatch(/fairshake_toast=/);
+  });
+
+  it("create-bet: 400 with the field messages, then 302 to /bet/{id} with the toast", async () => {
+    const { client } = await signUp(server.url);
+    const bad = await form(client, "/create-bet", {
+      title: "x",
+      description: "ok",
+      amount: "10",
+      visibility: "public",
+      deadlineDate: "",
+      timeZone: "UTC",
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("Error creating bet");
+    expect(bad.text).toContain("Title must be at least 2 characters.");
+    expect(bad.text).toContain("Please select a date.");
+    const date = new Date(Date.now() + 3 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const ok = await form(client, "/create-bet", {
+      title: "Form bet",
+      description: "Made by a plain form",
+      amount: "12",
+      visibility: "private",
+      deadlineDate: date,
+      deadlineTime: "09:15",
+      includeTime: "on",
+      timeZone: "Europe/Paris",
+    });
+    expect(ok.status).toBe(302);
+    const id = /^\/bet\/(\d+)$/.exec(ok.headers.get("location") ?? "")?.[1];
+    expect(id).toBeDefined();
+    const bet = await client.get(`/api/bets/${id}`);
+    expect(bet.data).toMatchObject({
+      title: "Form bet",
+      amount: 12,
+      visibility: "private",
+    });
+    const paris = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Paris",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date(bet.data.deadline));
+    expect(paris).toBe("09:15");
+  });
+
+  it("a stale join from /bet/{id} answers 409 with the message on the page", async () => {
+    const { client } = await signUp(server.url);
+    const bet = await newBet(client);
+    const shown = (await client.get(`/api/bets/${bet.id}`)).data.updatedAt;
+    await client.put(`/api/bets/${bet.id}`, {
+      title: "Changed terms",
+      description: "Somebody wins, somebody pays.",
+      amount: 99,
+      deadline: future(),
+      visibility: "public",
+    });
+    const { client: other } = await signUp(server.url);
+    const res = await form(other, `/bet/${bet.id}`, {
+      intent: "join",
+      version: shown,
+    });
+    expect(res.status).toBe(409);
+    expect(res.text).toContain("Failed to join bet");
+    expect(res.text).toContain(
+      "This bet changed while you were looking. Please review it again.",
+    );
+    const fresh = (await other.get(`/api/bets/${bet.id}`)).data.updatedAt;
+    const ok = await form(other, `/bet/${bet.id}`, {
+      intent: "join",
+      version: fresh,
+    });
+    expect(ok.status).toBe(302);
+    const third = await signUp(server.url);
+    const full = await form(third.client, `/bet/${bet.id}`, { intent: "join" });
+    expect(full.status).toBe(409);
+    expect(full.text).toContain(
+      "Bet already has the maximum number of participants.",
+    );
+  });
+
+  it("search by code: 400 empty, 400 wrong length, 404 unknown, 302 found", async () => {
+    const { client } = await signUp(server.url);
+    const bet = await newBet(client);
+    const empty = await form(client, "/search", { code: "" });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain(
+      "You need to enter a 6-character bet code to search",
+    );
+    const short = await form(client, "/search", { code: "abc" });
+    expect(short.status).toBe(400);
+    expect(short.text).toContain("Bet codes must be exactly 6 characters");
+    const unknown = await form(client, "/search", { code: "ZZZZZZ" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain(
+      "No bet found with that code. Please check and try again.",
+    );
+    const found = await form(client, "/search", {
+      code: bet.code.toLowerCase(),
+    });
+    expect(found.status).toBe(302);
+    expect(found.headers.get("location")).toBe(`/bet/${bet.id}`);
+  });
+
+  it("edit and delete forms: others are refused, the creator deletes", async () => {
+    const { client } = await signUp(server.url);
+    const bet = await newBet(client);
+    const { client: other } = await signUp(server.url);
+    const page = await other.get(`/bet/${bet.id}/edit`);
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe("/my-bets");
+    // SPEC §6: 'Access denied' sends them to /my-bets; the bet stays.
+    const refused = await form(other, `/bet/${bet.id}/edit`, {
+      intent: "delete",
+    });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toBe("/my-bets");
+    expect((await client.get(`/api/bets/${bet.id}`)).status).toBe(200);
+    const deleted = await form(client, `/edit-bet/${bet.id}`, {
+      intent: "delete",
+    });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("location")).toBe("/my-bets");
+    expect((await client.get(`/api/bets/${bet.id}`)).status).toBe(404);
+  });
+});

@@ -76,6 +76,12 @@ test.describe("bets", () => {
       await page.getByLabel("Wager amount ($)").fill("100");
       await expect(page.getByTestId("fee-preview")).toContainText("-$2.50");
       await expect(page.getByTestId("fee-preview")).toContainText("$97.50");
+      await page
+        .getByRole("button", { name: "About the platform fee" })
+        .hover();
+      await expect(page.getByRole("tooltip")).toHaveText(
+        "A small fee covers payment processing and platform maintenance.",
+      );
       // The time switch fills the time with now and clears it when turned off.
       const time = page.getByLabel("Deadline time");
       await expect(time).toBeDisabled();

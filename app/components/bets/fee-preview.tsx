@@ -1,6 +1,6 @@
-import { Tooltip } from "radix-ui";
 import { Link } from "react-router";
 import { formatCents, splitPayout } from "~/utils/money";
+import { Tooltip } from "./tooltip";
 
 const FEE_EXPLAINED =
   "A small fee covers payment processing and platform maintenance.";
@@ -19,37 +19,14 @@ export function FeePreview({ amount }: { amount: string }) {
     >
       <p className="flex items-center gap-1 font-medium text-slate-800">
         If you win, you&apos;ll receive
-        <Tooltip.Provider delayDuration={700} skipDelayDuration={300}>
-          <Tooltip.Root>
-            <Tooltip.Trigger asChild>
-              <button
-                type="button"
-                className="inline-flex size-11 items-center justify-center rounded-full text-slate-500"
-                aria-label="About the platform fee"
-                title={FEE_EXPLAINED}
-              >
-                <span
-                  aria-hidden="true"
-                  className="inline-flex size-5 items-center justify-center rounded-full border border-slate-400 text-xs"
-                >
-                  ?
-                </span>
-              </button>
-            </Tooltip.Trigger>
-            <Tooltip.Portal>
-              <Tooltip.Content
-                sideOffset={4}
-                className="z-50 max-w-64 rounded-md bg-slate-900 px-3 py-2 text-xs text-white"
-              >
-                {FEE_EXPLAINED}{" "}
-                <Link to="/help/fees" className="underline">
-                  Learn more
-                </Link>
-                <Tooltip.Arrow className="fill-slate-900" />
-              </Tooltip.Content>
-            </Tooltip.Portal>
-          </Tooltip.Root>
-        </Tooltip.Provider>
+        <Tooltip label="About the platform fee" content={FEE_EXPLAINED}>
+          <span
+            aria-hidden="true"
+            className="inline-flex size-5 items-center justify-center rounded-full border border-slate-400 text-xs"
+          >
+            ?
+          </span>
+        </Tooltip>
       </p>
       <dl className="mt-1 grid grid-cols-2 gap-y-1">
         <dt className="text-slate-600">Bet amount</dt>
