@@ -86,6 +86,11 @@ export async function action({ request, params }: Route.ActionArgs) {
     let intentId: string;
     if (provider.name === "stripe") {
       intentId = String(form.get("paymentIntentId") ?? "");
+      if (intent !== "stripe-record" || !/^pi_\w{1,200}$/.test(intentId))
+        return fail(400, {
+          title: "Payment error",
+          message: "Something went wrong while processing your payment.",
+        });
     } else {
       const card = {
         cardNumber: form.get("cardNumber"),
