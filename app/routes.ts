@@ -23,6 +23,15 @@ export default [
     route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
     route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
     // --- end Bets ---
+    // --- Settlement, payment, finances (issue 4) ---
+    route("settle-bet/:id", "routes/settlements/settle-bet.tsx"),
+    route("propose-settlement/:id", "routes/settlements/propose.tsx"),
+    route("settlements/:id/approve", "routes/settlements/approve.tsx"),
+    route("settlements/:id/reject", "routes/settlements/reject.tsx"),
+    route("payment/:id", "routes/payments/payment.tsx"),
+    route("checkout/:id", "routes/payments/checkout.tsx"),
+    route("financial-history", "routes/payments/financial-history.tsx"),
+    // --- end Settlement ---
   ]),
 
   // --- Bets (issue 3): public, no JavaScript (ruling 18) ---
@@ -51,6 +60,22 @@ export default [
     route("user/bets/:kind", "routes/api/bets/user-bets.ts"),
     route("users/:id", "routes/api/users-id.ts"),
     // --- end Bets ---
+    // --- Settlement, payment, finances (issue 4) ---
+    route("settlements/:id", "routes/api/settlements/settlement.ts"),
+    route("settlements/:id/approve", "routes/api/settlements/approve.ts"),
+    route("settlements/:id/reject", "routes/api/settlements/reject.ts"),
+    route("bets/:id/propose-settlement", "routes/api/settlements/propose.ts"),
+    route("bets/:id/settle", "routes/api/settlements/settle.ts"),
+    route("create-payment-intent", "routes/api/payments/create-intent.ts"),
+    route("bets/:id/record-payment", "routes/api/payments/record.ts"),
+    route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
+    route("stripe/webhook", "routes/api/payments/stripe-webhook.ts"),
+    route("financial-history", "routes/api/payments/financial-history.ts"),
+    route(
+      "financial-history.csv",
+      "routes/api/payments/financial-history-csv.ts",
+    ),
+    // --- end Settlement ---
     route("*", "routes/api/not-found.ts"),
   ]),
 
