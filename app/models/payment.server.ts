@@ -201,92 +201,100 @@ export function completePayment({
   provider: "demo" | "stripe";
   event?: { id: string; type: string };
 }): { settlement: Settlement; recorded: boolean } {
-  return immediate((tx) => {
-    const current = () =>
-      tx.select().from(settlements).where(eq(settlements.betId, betId)).get();
-    if (event) {
-      const fresh = tx
-        .insert(processedWebhookEvents)
-        .values(event)
-        .onConflictDoNothing()
-        .run();
-      if (fresh.changes === 0) {
-        const s = current();
-        if (!s) throw notFound(BET_NOT_FOUND);
-        return { settlement: s, recorded: false };
+  return immediate(
+    (tx) => {
+      const current = () =>
+        tx.select().from(settlements).where(eq(settlements.betId, betId)).get();
+      if (event) {
+        const fresh = tx
+          .insert(processedWebhookEvents)
+          .values(event)
+          .onConflictDoNothing()
+          .run();
+        if (fresh.changes === 0) {
+          const s = current();
+          if (!s) throw notFound(BET_NOT_FOUND);
+          return { settlement: s, recorded: false };
+        }
       }
-    }
-    const existing = tx
-      .select()
-      .from(payments)
-      .where(eq(payments.intentId, intentId))
-      .get();
-    const settlement = current();
-    if (!settlement?.settledAt) throw conflict(NOT_SETTLED);
-    if (existing?.status === "completed")
-      return { settlement, recorded: false };
-    if (existing && (existing.betId !== betId || existing.payerId !== payerId))
-      throw conflict(INTENT_UNKNOWN);
-    if (settlement.loserId !== payerId) throw forbidden(NOT_LOSER);
-    const bet = tx.select().from(bets).where(eq(bets.id, betId)).get()!;
-    if (amountCents !== bet.amountCents) throw conflict(AMOUNT_MISMATCH);
-    if (settlement.paymentStatus === "completed") throw conflict(ALREADY_PAID);
-
-    const paymentId =
-      existing?.id ??
-      tx
-        .insert(payments)
-        .values({
-          betId,
-          payerId,
-          payeeId: settlement.winnerId,
-          provider,
-          intentId,
-          amountCents,
-        })
-        .returning({ id: payments.id })
-        .get().id;
-    const now = new Date();
-    const done = tx
-      .update(payments)
-      .set({ status: "completed", completedAt: now })
-      .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")))
-      .run();
-    const paid = tx
-      .update(settlements)
-      .set({ paymentStatus: "completed" })
-      .where(
-        and(
-          eq(settlements.betId, betId),
-          eq(settlements.paymentStatus, "pending"),
-        ),
+      const existing = tx
+        .select()
+        .from(payments)
+        .where(eq(payments.intentId, intentId))
+        .get();
+      const settlement = current();
+      if (!settlement?.settledAt) throw conflict(NOT_SETTLED);
+      if (existing?.status === "completed")
+        return { settlement, recorded: false };
+      if (
+        existing &&
+        (existing.betId !== betId || existing.payerId !== payerId)
       )
-      .run();
-    if (done.changes !== 1 || paid.changes !== 1) throw conflict(ALREADY_PAID);
-    writePaymentEntries(tx, {
-      paymentId,
-      betId,
-      loserId: payerId,
-      winnerId: settlement.winnerId,
-      amountCents,
-    });
-    tx.insert(betEvents)
-      .values({ betId, actorId: payerId, type: "paid", data: { paymentId } })
-      .run();
-    const payer = tx
-      .select({ username: users.username })
-      .from(users)
-      .where(eq(users.id, payerId))
-      .get();
-    recordActivity(tx, {
-      userId: settlement.winnerId,
-      actorId: payerId,
-      type: "payment_received",
-      message: `${payer?.username ?? "Someone"} paid ${formatCents(amountCents)} for "${bet.title}"`,
-      betId,
-    });
-    return { settlement: current()!, recorded: true };
-  });
+        throw conflict(INTENT_UNKNOWN);
+      if (settlement.loserId !== payerId) throw forbidden(NOT_LOSER);
+      const bet = tx.select().from(bets).where(eq(bets.id, betId)).get()!;
+      if (amountCents !== bet.amountCents) throw conflict(AMOUNT_MISMATCH);
+      if (settlement.paymentStatus === "completed")
+        throw conflict(ALREADY_PAID);
+
+      const paymentId =
+        existing?.id ??
+        tx
+          .insert(payments)
+          .values({
+            betId,
+            payerId,
+            payeeId: settlement.winnerId,
+            provider,
+            intentId,
+            amountCents,
+          })
+          .returning({ id: payments.id })
+          .get().id;
+      const now = new Date();
+      const done = tx
+        .update(payments)
+        .set({ status: "completed", completedAt: now })
+        .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")))
+        .run();
+      const paid = tx
+        .update(settlements)
+        .set({ paymentStatus: "completed" })
+        .where(
+          and(
+            eq(settlements.betId, betId),
+            eq(settlements.paymentStatus, "pending"),
+          ),
+        )
+        .run();
+      if (done.changes !== 1 || paid.changes !== 1)
+        throw conflict(ALREADY_PAID);
+      writePaymentEntries(tx, {
+        paymentId,
+        betId,
+        loserId: payerId,
+        winnerId: settlement.winnerId,
+        amountCents,
+      });
+      tx.insert(betEvents)
+        .values({ betId, actorId: payerId, type: "paid", data: { paymentId } })
+        .run();
+      const payer = tx
+        .select({ username: users.username })
+        .from(users)
+        .where(eq(users.id, payerId))
+        .get();
+      recordActivity(tx, {
+        userId: settlement.winnerId,
+        actorId: payerId,
+        type: "payment_received",
+        message: `${payer?.username ?? "Someone"} paid ${formatCents(amountCents)} for "${bet.title}"`,
+        betId,
+      });
+      return { settlement: current()!, recorded: true };
+    },
+    { durable: true },
+  );
 }
 
 /** Marks a webhook event handled without acting on it; false if seen before. */

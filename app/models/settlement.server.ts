@@ -279,59 +279,64 @@ export function approveSettlement({
   betId: number;
   userId: number;
 }): { bet: BetView; settlement: Settlement } {
-  const settlement = immediate((tx) => {
-    const { bet, parties } = loadBet(tx, betId, userId);
-    const live = tx
-      .select()
-      .from(settlements)
-      .where(eq(settlements.betId, betId))
-      .get();
-    if (!isParty(parties, userId)) {
+  const settlement = immediate(
+    (tx) => {
+      const { bet, parties } = loadBet(tx, betId, userId);
+      const live = tx
+        .select()
+        .from(settlements)
+        .where(eq(settlements.betId, betId))
+        .get();
+      if (!isParty(parties, userId)) {
+        if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
+        throw forbidden("Only the two people in this bet can approve it.");
+      }
       if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
-      throw forbidden("Only the two people in this bet can approve it.");
-    }
-    if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
-    if (live.settledAt) throw conflict(ALREADY_SETTLED);
-    const side =
-      userId === parties!.creatorId ? "creatorApproved" : "participantApproved";
-    if (live[side]) throw conflict(ALREADY_APPROVED);
-    const changed = tx
-      .update(settlements)
-      .set({ [side]: true })
-      .where(
-        and(
-          eq(settlements.betId, betId),
-          eq(settlements[side], false),
-          sql`${settlements.settledAt} IS NULL`,
-        ),
-      )
-      .run();
-    if (changed.changes !== 1) throw conflict(ALREADY_APPROVED);
-    tx.insert(betEvents)
-      .values({ betId, actorId: userId, type: "settlement_approved" })
-      .run();
-    const other =
-      userId === parties!.creatorId
-        ? parties!.participantId
-        : parties!.creatorId;
-    const current = tx
-      .select()
-      .from(settlements)
-      .where(eq(settlements.betId, betId))
-      .get()!;
-    if (!(current.creatorApproved && current.participantApproved)) {
-      return current;
-    }
-    const final = finalise(tx, bet, current, userId);
-    recordActivity(tx, {
-      userId: other,
-      actorId: userId,
-      type: "settlement_approved",
-      message: `${usernameOf(tx, userId)} approved the settlement of "${bet.title}": ${usernameOf(tx, final.winnerId)} won`,
-      betId,
-    });
-    return final;
-  });
+      if (live.settledAt) throw conflict(ALREADY_SETTLED);
+      const side =
+        userId === parties!.creatorId
+          ? "creatorApproved"
+          : "participantApproved";
+      if (live[side]) throw conflict(ALREADY_APPROVED);
+      const changed = tx
+        .update(settlements)
+        .set({ [side]: true })
+        .where(
+          and(
+            eq(settlements.betId, betId),
+            eq(settlements[side], false),
+            sql`${settlements.settledAt} IS NULL`,
+          ),
+        )
+        .run();
+      if (changed.changes !== 1) throw conflict(ALREADY_APPROVED);
+      tx.insert(betEvents)
+        .values({ betId, actorId: userId, type: "settlement_approved" })
+        .run();
+      const other =
+        userId === parties!.creatorId
+          ? parties!.participantId
+          : parties!.creatorId;
+      const current = tx
+        .select()
+        .from(settlements)
+        .where(eq(settlements.betId, betId))
+        .get()!;
+      if (!(current.creatorApproved && current.participantApproved)) {
+        return current;
+      }
+      const final = finalise(tx, bet, current, userId);
+      recordActivity(tx, {
+        userId: other,
+        actorId: userId,
+        type: "settlement_approved",
+        message: `${usernameOf(tx, userId)} approved the settlement of "${bet.title}": ${usernameOf(tx, final.winnerId)} won`,
+        betId,
+      });
+      return final;
+    },
+    { durable: true },
+  );
   return { bet: getBetView(betId)!, settlement };
 }
 
@@ -413,46 +418,49 @@ export function settleBet({
   userId: number;
   winnerId: number;
 }): DirectSettleResult {
-  const result = immediate((tx) => {
-    const { bet, parties } = loadBet(tx, betId, userId);
-    if (bet.creatorId !== userId) throw forbidden(NOT_CREATOR);
-    assertSettleable(tx, bet);
-    if (!parties) throw conflict(NOT_ACTIVE);
-    assertWinner(parties, winnerId);
-    const proposal = insertProposal(tx, bet, parties, {
-      proposerId: userId,
-      winnerId,
-      notes: null,
-    });
-    if (winnerId === userId) {
+  const result = immediate(
+    (tx) => {
+      const { bet, parties } = loadBet(tx, betId, userId);
+      if (bet.creatorId !== userId) throw forbidden(NOT_CREATOR);
+      assertSettleable(tx, bet);
+      if (!parties) throw conflict(NOT_ACTIVE);
+      assertWinner(parties, winnerId);
+      const proposal = insertProposal(tx, bet, parties, {
+        proposerId: userId,
+        winnerId,
+        notes: null,
+      });
+      if (winnerId === userId) {
+        recordActivity(tx, {
+          userId: parties.participantId,
+          actorId: userId,
+          type: "settlement_proposed",
+          message: `${usernameOf(tx, userId)} proposed themself as the winner of "${bet.title}"`,
+          betId,
+        });
+        return { kind: "proposed" as const, settlement: proposal };
+      }
+      tx.update(settlements)
+        .set({ participantApproved: true })
+        .where(eq(settlements.betId, betId))
+        .run();
+      const final = finalise(
+        tx,
+        bet,
+        { ...proposal, participantApproved: true },
+        userId,
+      );
       recordActivity(tx, {
-        userId: parties.participantId,
+        userId: winnerId,
         actorId: userId,
-        type: "settlement_proposed",
-        message: `${usernameOf(tx, userId)} proposed themself as the winner of "${bet.title}"`,
+        type: "bet_settled",
+        message: `${usernameOf(tx, userId)} conceded "${bet.title}": you won`,
         betId,
       });
-      return { kind: "proposed" as const, settlement: proposal };
-    }
-    tx.update(settlements)
-      .set({ participantApproved: true })
-      .where(eq(settlements.betId, betId))
-      .run();
-    const final = finalise(
-      tx,
-      bet,
-      { ...proposal, participantApproved: true },
-      userId,
-    );
-    recordActivity(tx, {
-      userId: winnerId,
-      actorId: userId,
-      type: "bet_settled",
-      message: `${usernameOf(tx, userId)} conceded "${bet.title}": you won`,
-      betId,
-    });
-    return { kind: "settled" as const, settlement: final };
-  });
+      return { kind: "settled" as const, settlement: final };
+    },
+    { durable: true },
+  );
   return result.kind === "settled"
     ? { ...result, bet: getBetView(betId)! }
     : result;
