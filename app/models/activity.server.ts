@@ -78,8 +78,7 @@ export function activityHref(
   event: Pick<typeof activityEvents.$inferSelect, "type" | "betId">,
 ): string | null {
   if (event.betId !== null) return `/bet/${event.betId}`;
-  if (event.type === "friend_request_received")
-    return "/friends?tab=requests";
+  if (event.type === "friend_request_received") return "/friends?tab=requests";
   if (event.type === "friend_request_accepted") return "/friends";
   return null;
 }

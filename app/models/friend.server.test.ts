@@ -127,10 +127,7 @@ describe("friend requests", () => {
       FRIEND_MESSAGES.requestNotFound,
     );
     // a third person cannot accept it
-    expectError(
-      () => acceptFriendRequest({ userId: c, requesterId: a }),
-      404,
-    );
+    expectError(() => acceptFriendRequest({ userId: c, requesterId: a }), 404);
     expect(listFriends(a)).toEqual([]);
   });
 

@@ -301,7 +301,10 @@ export function updateProfile({
       if (values.email && emailTaken(values.email, userId))
         throw conflict("Email already registered");
       // An avatar replaced by a link (or removed) frees the stored image.
-      if ("avatarUrl" in values && !OWN_AVATAR_PATH.test(values.avatarUrl ?? ""))
+      if (
+        "avatarUrl" in values &&
+        !OWN_AVATAR_PATH.test(values.avatarUrl ?? "")
+      )
         tx.delete(avatars).where(eq(avatars.userId, userId)).run();
       return tx
         .update(users)
