@@ -43,6 +43,14 @@ export default [
     route("user/payment-methods", "routes/api/social/user-payment-methods.ts"),
     route("activity", "routes/api/social/activity.ts"),
     route("activity/read", "routes/api/social/activity-read.ts"),
+    // --- Bets (issue 3) ---
+    route("bets", "routes/api/bets/index.ts"),
+    route("bets/:id", "routes/api/bets/bet.ts"),
+    route("bets/code/:code", "routes/api/bets/code.ts"),
+    route("bets/:id/join", "routes/api/bets/join.ts"),
+    route("user/bets/:kind", "routes/api/bets/user-bets.ts"),
+    route("users/:id", "routes/api/users-id.ts"),
+    // --- end Bets ---
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { db } from "./client.server";
 import { bets, users } from "./schema";
 import { registerUser } from "~/models/user.server";
-import { createBet, joinBet } from "~/models/bet.server";
+import { createBet, joinBet, openBetByCode } from "~/models/bet.server";
 
 export const DEMO_PASSWORD = "password123";
 export const DEMO_USERS = ["alice", "bob", "carol"] as const;
@@ -64,6 +64,8 @@ export async function seedDemoData() {
     30,
     "private",
   );
+  // Private: bob opens it by its code first, as a friend given the code would.
+  openBetByCode({ code: two.code, userId: bob!.id });
   joinBet({ betId: two.id, userId: bob!.id });
   // #3 will be settled, alice losing (ruling 15), by the settlement seed below.
   const three = bet(

@@ -1,0 +1,43 @@
+// GET, PUT and DELETE /api/bets/{id} (DESIGN §3a).
+import type { Route } from "./+types/bet";
+import {
+  BET_NOT_FOUND,
+  deleteBet,
+  getBetForViewer,
+  parseBetInput,
+  toBetJson,
+  updateBet,
+} from "~/models/bet.server";
+import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+function betIdOf(raw: string | undefined) {
+  const id = parseId(raw);
+  if (id === null) throw notFound(BET_NOT_FOUND);
+  return id;
+}
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const bet = getBetForViewer({ betId: betIdOf(params.id), userId: user.id });
+    return Response.json(toBetJson(bet));
+  });
+}
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const betId = betIdOf(params.id);
+    if (request.method === "PUT") {
+      const input = parseBetInput(await readJson(request), "edit");
+      const bet = updateBet({ betId, userId: user.id, input });
+      return Response.json(toBetJson(bet));
+    }
+    if (request.method === "DELETE") {
+      deleteBet({ betId, userId: user.id });
+      return new Response(null, { status: 204 });
+    }
+    return Response.json({ error: "Method not allowed" }, { status: 405 });
+  });
+}

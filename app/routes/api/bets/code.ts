@@ -1,0 +1,12 @@
+// GET /api/bets/code/{code}: opening by code records access (ruling 13).
+import type { Route } from "./+types/code";
+import { openBetByCode, toBetJson } from "~/models/bet.server";
+import { api, requireApiUser } from "~/utils/api.server";
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const bet = openBetByCode({ code: params.code ?? "", userId: user.id });
+    return Response.json(toBetJson(bet));
+  });
+}

@@ -1,0 +1,25 @@
+// GET /api/bets: the public feed (no session needed). POST /api/bets: create.
+import type { Route } from "./+types/index";
+import {
+  createBet,
+  getBetView,
+  listPublicBets,
+  parseBetInput,
+  toBetJson,
+} from "~/models/bet.server";
+import { api, readJson, requireApiUser } from "~/utils/api.server";
+
+export function loader() {
+  return api(() => Response.json(listPublicBets().map(toBetJson)));
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    if (request.method !== "POST")
+      return Response.json({ error: "Method not allowed" }, { status: 405 });
+    const user = await requireApiUser(request);
+    const input = parseBetInput(await readJson(request), "create");
+    const bet = createBet({ creatorId: user.id, input });
+    return Response.json(toBetJson(getBetView(bet.id)!), { status: 201 });
+  });
+}

@@ -1,0 +1,27 @@
+// POST /api/bets/{id}/join {version?}: one immediate transaction; 409 when
+// full, already in, not pending, past the deadline or changed (ruling 9).
+import type { Route } from "./+types/join";
+import {
+  BET_NOT_FOUND,
+  joinBet,
+  parseVersion,
+  toBetJson,
+} from "~/models/bet.server";
+import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { invalid, notFound } from "~/utils/errors";
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const betId = parseId(params.id);
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    const body = await readJson(request);
+    const version = parseVersion(body.version);
+    if (version === "invalid")
+      throw invalid("Invalid version", {
+        version: ["Version must be the bet's updatedAt."],
+      });
+    const bet = joinBet({ betId, userId: user.id, version });
+    return Response.json(toBetJson(bet));
+  });
+}

@@ -1,0 +1,22 @@
+// GET /api/user/bets/created|joined|completed: my lists, each bet with `type`.
+import type { Route } from "./+types/user-bets";
+import {
+  listUserBets,
+  toBetListJson,
+  type BetListKind,
+} from "~/models/bet.server";
+import { api, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+const KINDS: BetListKind[] = ["created", "joined", "completed"];
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const kind = KINDS.find((k) => k === params.kind);
+    if (!kind) throw notFound("Not found");
+    return Response.json(
+      listUserBets(user.id, kind).map((b) => toBetListJson(b, user.id)),
+    );
+  });
+}

@@ -1,0 +1,15 @@
+// GET /api/users/{id}: public fields only (DESIGN §3).
+import type { Route } from "./+types/users-id";
+import { getPublicUser } from "~/models/user.server";
+import { api, parseId, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  return api(async () => {
+    await requireApiUser(request);
+    const id = parseId(params.id);
+    const user = id === null ? null : getPublicUser(id);
+    if (!user) throw notFound("User not found");
+    return Response.json(user);
+  });
+}
