@@ -12,10 +12,12 @@ import { DomainError, invalid } from "~/utils/errors";
 
 /** SPEC §9: avatar upload max 2 MB. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-/** The multipart envelope around the file (boundaries, field headers, intent). */
-export const AVATAR_ENVELOPE_BYTES = 8 * 1024;
-/** The most a whole upload request may carry; checked before parsing. */
-export const AVATAR_BODY_LIMIT = AVATAR_MAX_BYTES + AVATAR_ENVELOPE_BYTES;
+/**
+ * The most a whole upload request may carry, checked before parsing: the
+ * image and its few hundred bytes of form envelope fit in 2 MB together, so
+ * any image above 2 MB is refused unread (docs/decisions/0301).
+ */
+export const AVATAR_BODY_LIMIT = AVATAR_MAX_BYTES;
 /** Past this many pixels an image is refused before it is decoded (a decompression bomb). */
 export const AVATAR_MAX_INPUT_PIXELS = 40_000_000;
 export const AVATAR_SIZE = 256;

@@ -19,7 +19,9 @@ export async function readLimitedBody(
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      // Stop reading, but do not cancel: cancelling destroys the socket and
+      // the refusal could never be sent. The 413 answer closes the connection.
+      reader.releaseLock();
       throw new DomainError(413, message);
     }
     chunks.push(value);

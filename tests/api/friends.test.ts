@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, signUp, startServer, type TestServer } from "../support/server";
+import {
+  Client,
+  signUp,
+  startServer,
+  type TestServer,
+} from "../support/server";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -145,7 +150,9 @@ describe("GET /api/users/search", () => {
     const stem = `srch${Date.now().toString(36)}`;
     const me = await signUp(server.url, `${stem}me`);
     const other = await signUp(server.url, `${stem}other`);
-    const res = await me.client.get(`/api/users/search?q=${stem.toUpperCase()}`);
+    const res = await me.client.get(
+      `/api/users/search?q=${stem.toUpperCase()}`,
+    );
     expect(res.status).toBe(200);
     expect(res.data).toEqual([
       {
@@ -180,7 +187,10 @@ describe("activity", () => {
     await b.client.post("/api/friends", { friendId: a.user.id });
     await c.client.post("/api/friends", { friendId: a.user.id });
     const list = await a.client.get("/api/activity");
-    expect(list.data.map((e: any) => e.actorId)).toEqual([c.user.id, b.user.id]);
+    expect(list.data.map((e: any) => e.actorId)).toEqual([
+      c.user.id,
+      b.user.id,
+    ]);
     expect(list.data[0]).toMatchObject({
       type: "friend_request_received",
       message: `${c.user.username} sent you a friend request`,

@@ -52,7 +52,11 @@ function failure(
     fieldErrors: error.fieldErrors ?? {},
     values,
   };
-  return data(result, { status: error.status });
+  // After a refused upload the rest of the body is not read: close the connection.
+  return data(result, {
+    status: error.status,
+    headers: error.status === 413 ? { Connection: "close" } : undefined,
+  });
 }
 
 export async function action({ request }: Route.ActionArgs) {
