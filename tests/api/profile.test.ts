@@ -141,7 +141,7 @@ describe("POST /api/user/payment-methods", () => {
 
 function upload(client: Client, bytes: Uint8Array, name: string, type: string) {
   const form = new FormData();
-  form.append("avatar", new Blob([bytes], { type }), name);
+  form.append("avatar", new Blob([new Uint8Array(bytes)], { type }), name);
   return client.request("POST", "/profile/edit", {
     body: form,
     headers: { Accept: "text/html" },
