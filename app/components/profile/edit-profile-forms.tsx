@@ -30,15 +30,22 @@ export function EditProfileForms({
   user,
   result,
   inDialog = false,
+  dialogSession = 0,
   onDone,
 }: {
   user: { username: string; email: string; avatarUrl: string | null };
   result?: ProfileFormResult | null;
   inDialog?: boolean;
+  /** Changes each time the dialog opens, so old refusals are not shown again. */
+  dialogSession?: number;
   onDone?: () => void;
 }) {
-  const details = useFetcher<ProfileFormResult>({ key: "edit-profile" });
-  const upload = useFetcher<ProfileFormResult>({ key: "upload-avatar" });
+  const details = useFetcher<ProfileFormResult>({
+    key: `edit-profile-${dialogSession}`,
+  });
+  const upload = useFetcher<ProfileFormResult>({
+    key: `upload-avatar-${dialogSession}`,
+  });
   const navigation = useNavigation();
   const DetailsForm = inDialog ? details.Form : Form;
   const UploadForm = inDialog ? upload.Form : Form;
@@ -175,21 +182,25 @@ function Failure({ result }: { result: ProfileFormResult }) {
   );
 }
 
-/** Calls onDone when a fetcher finishes without a refusal (it redirected). */
+/**
+ * Calls onDone when a fetcher's submission ends without a new refusal: it
+ * redirected (a redirect leaves the previous data in place, so compare).
+ */
 function useCloseWhenDone(
   state: string,
   data: ProfileFormResult | undefined,
   onDone?: () => void,
 ) {
-  const busy = useRef(false);
+  const before = useRef<{ data: ProfileFormResult | undefined } | null>(null);
   useEffect(() => {
     if (state !== "idle") {
-      busy.current = true;
+      before.current ??= { data };
       return;
     }
-    if (busy.current) {
-      busy.current = false;
-      if (!data || data.ok !== false) onDone?.();
+    if (before.current) {
+      const unchanged = before.current.data === data;
+      before.current = null;
+      if (unchanged || !data || data.ok !== false) onDone?.();
     }
   }, [state, data, onDone]);
 }

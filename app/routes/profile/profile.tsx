@@ -75,6 +75,11 @@ export default function Profile({
 }: Route.ComponentProps) {
   const { user, methods, records } = loaderData;
   const [editing, setEditing] = useState(false);
+  const [session, setSession] = useState(0);
+  const open = () => {
+    setSession((n) => n + 1);
+    setEditing(true);
+  };
   const close = useCallback(() => setEditing(false), []);
   const total = user.wins + user.losses;
   const connected = methods.filter((m) => m.connected);
@@ -92,7 +97,7 @@ export default function Profile({
           className="rounded-full"
           onClick={(event) => {
             event.preventDefault();
-            setEditing(true);
+            open();
           }}
         >
           <UserAvatar
@@ -193,7 +198,12 @@ export default function Profile({
             <Dialog.Description className="sr-only">
               Change your username, email or picture.
             </Dialog.Description>
-            <EditProfileForms user={user} inDialog onDone={close} />
+            <EditProfileForms
+              user={user}
+              inDialog
+              dialogSession={session}
+              onDone={close}
+            />
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
