@@ -340,3 +340,31 @@ test.describe("activity", () => {
     ).toBeVisible();
   });
 });
+
+test.describe("small screens", () => {
+  test("the social pages fit 320 px without horizontal scrolling", async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
+    const me = await createPerson(request, "sm");
+    await switchTo(context, baseURL!, me);
+    await page.setViewportSize({ width: 320, height: 700 });
+    for (const path of [
+      "/friends",
+      "/friends?tab=requests",
+      `/friends?tab=add&q=${me.username.slice(0, 3)}`,
+      "/profile",
+      "/profile/edit",
+      "/notifications",
+      "/help",
+    ]) {
+      await page.goto(path);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+  });
+});

@@ -82,3 +82,15 @@ export function FriendsPanel({
     </div>
   );
 }
+
+/** The links and wording of /search?tab=friends (sub-tabs in `sub`). */
+export const SEARCH_FRIENDS_LINKS: FriendsPanelLinks = {
+  tabHref: (tab) =>
+    tab === "friends"
+      ? "/search?tab=friends"
+      : `/search?tab=friends&sub=${tab}`,
+  findLabel: "Find",
+  searchAction: "/search",
+  searchHidden: { tab: "friends", sub: "find" },
+  shortHint: "Please enter at least 2 characters to search for friends.",
+};

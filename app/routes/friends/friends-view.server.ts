@@ -37,6 +37,12 @@ export type FriendsView = {
   search: { q: string; results: SearchResult[] | null; tooShort: boolean };
 };
 
+/** /search's Friends sub-tab from `?sub=` (friends | requests | find). */
+export function friendsSubTab(params: URLSearchParams): FriendsTab {
+  const sub = params.get("sub");
+  return sub === "requests" || sub === "find" ? sub : "friends";
+}
+
 function messageOf(error: unknown) {
   return error instanceof Error ? error.message : "Unknown error";
 }
