@@ -209,3 +209,23 @@ describe("activity", () => {
     expect(again.data[0].read).toBe(false);
   });
 });
+
+describe("wrong paths and methods", () => {
+  it("answers 404 for an unknown friend action and 405 for a GET on an action", async () => {
+    const a = await signUp(server.url);
+    const unknown = await a.client.post("/api/friends/befriend", {
+      friendId: 1,
+    });
+    expect(unknown.status).toBe(404);
+    for (const path of [
+      "/api/friends/accept",
+      "/api/activity/read",
+      "/api/user/profile",
+      "/api/user/payment-methods",
+    ]) {
+      const res = await a.client.get(path);
+      expect(res.status).toBe(405);
+      expect(res.data).toEqual({ error: "Method not allowed" });
+    }
+  });
+});

@@ -3,6 +3,11 @@ import { setPaymentMethod, toUserJson } from "~/models/user.server";
 import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
 
 // POST /api/user/payment-methods {method, connected}: sets the flag (SPEC §4).
+// A GET here is the wrong method, answered in the API's JSON shape.
+export function loader() {
+  return jsonError(405, "Method not allowed");
+}
+
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {
     if (request.method !== "POST") return jsonError(405, "Method not allowed");
