@@ -229,3 +229,25 @@ describe("wrong paths and methods", () => {
     }
   });
 });
+
+describe("simultaneous requests", () => {
+  it("two people asking each other at once make one request; ten repeats make one", async () => {
+    const a = await signUp(server.url);
+    const b = await signUp(server.url);
+    const [ab, ba] = await Promise.all([
+      a.client.post("/api/friends", { friendId: b.user.id }),
+      b.client.post("/api/friends", { friendId: a.user.id }),
+    ]);
+    expect([ab.status, ba.status].sort()).toEqual([201, 409]);
+    const c = await signUp(server.url);
+    const d = await signUp(server.url);
+    const repeats = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        c.client.post("/api/friends", { friendId: d.user.id }),
+      ),
+    );
+    expect(repeats.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(repeats.filter((r) => r.status === 409)).toHaveLength(9);
+    expect((await d.client.get("/api/friend-requests")).data).toHaveLength(1);
+  });
+});
