@@ -6,18 +6,20 @@ export function FriendRow({ entry }: { entry: FriendEntry }) {
   const { friend, headToHead } = entry;
   const played = headToHead.wins + headToHead.losses;
   return (
-    <li className="card flex flex-wrap items-center gap-3">
-      <UserAvatar username={friend.username} avatarUrl={friend.avatarUrl} />
-      <div className="min-w-0 flex-1">
-        <p className="truncate font-semibold">{friend.username}</p>
-        <p className="text-sm text-slate-600">
-          {friend.winCount} wins · {friend.lossCount} losses
-        </p>
-        <p className="text-sm text-slate-700">
-          {played === 0
-            ? "No settled bets between you yet"
-            : `You vs ${friend.username}: ${headToHead.wins} - ${headToHead.losses}`}
-        </p>
+    <li className="card space-y-3">
+      <div className="flex items-center gap-3">
+        <UserAvatar username={friend.username} avatarUrl={friend.avatarUrl} />
+        <div className="min-w-0 flex-1">
+          <p className="truncate font-semibold">{friend.username}</p>
+          <p className="text-sm text-slate-600">
+            {friend.winCount} wins · {friend.lossCount} losses
+          </p>
+          <p className="text-sm text-slate-700">
+            {played === 0
+              ? "No settled bets between you yet"
+              : `You vs ${friend.username}: ${headToHead.wins} - ${headToHead.losses}`}
+          </p>
+        </div>
       </div>
       {/* SPEC: Invite to Bet only says 'Feature coming soon' (ruling 20). */}
       <details className="text-sm">

@@ -24,15 +24,20 @@ export function RequestList({
   return (
     <ul aria-label="Friend requests" className="space-y-2">
       {requests.map(({ id, friend }) => (
-        <li key={id} className="card flex flex-wrap items-center gap-3">
-          <UserAvatar username={friend.username} avatarUrl={friend.avatarUrl} />
-          <div className="min-w-0 flex-1">
-            <p className="truncate font-semibold">{friend.username}</p>
-            <p className="text-sm text-slate-600">
-              {friend.winCount} wins · {friend.lossCount} losses
-            </p>
+        <li key={id} className="card space-y-3">
+          <div className="flex items-center gap-3">
+            <UserAvatar
+              username={friend.username}
+              avatarUrl={friend.avatarUrl}
+            />
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-semibold">{friend.username}</p>
+              <p className="text-sm text-slate-600">
+                {friend.winCount} wins · {friend.lossCount} losses
+              </p>
+            </div>
           </div>
-          <div className="flex gap-2">
+          <div className="grid grid-cols-2 gap-2 [&_button]:w-full">
             <FriendForm
               intent="accept"
               friendId={friend.id}

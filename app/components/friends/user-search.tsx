@@ -69,16 +69,18 @@ export function UserSearch({
       {results && results.length > 0 ? (
         <ul aria-label="Search results" className="space-y-2">
           {results.map((user) => (
-            <li
-              key={user.id}
-              className="card flex flex-wrap items-center gap-3"
-            >
-              <UserAvatar username={user.username} avatarUrl={user.avatarUrl} />
-              <div className="min-w-0 flex-1">
-                <p className="truncate font-semibold">{user.username}</p>
-                <p className="text-sm text-slate-600">
-                  {user.winCount} wins · {user.lossCount} losses
-                </p>
+            <li key={user.id} className="card space-y-3">
+              <div className="flex items-center gap-3">
+                <UserAvatar
+                  username={user.username}
+                  avatarUrl={user.avatarUrl}
+                />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-semibold">{user.username}</p>
+                  <p className="text-sm text-slate-600">
+                    {user.winCount} wins · {user.lossCount} losses
+                  </p>
+                </div>
               </div>
               <Relation user={user} />
             </li>
