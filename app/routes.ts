@@ -23,7 +23,21 @@ export default [
     route("profile", "routes/profile/profile.tsx"),
     route("profile/edit", "routes/profile/edit.tsx"),
     route("notifications", "routes/notifications/notifications.tsx"),
+    // --- Bets (issue 3) ---
+    route("search", "routes/bets/search.tsx"),
+    route("create-bet", "routes/bets/create-bet.tsx"),
+    route("my-bets", "routes/bets/my-bets.tsx"),
+    route("bet/:id", "routes/bets/bet-detail.tsx"),
+    route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
+    route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
+    // --- end Bets ---
   ]),
+
+  // --- Bets (issue 3): public, no JavaScript (ruling 18) ---
+  route("join/:code", "routes/bets/join.tsx"),
+  route("share/:id", "routes/bets/share.tsx"),
+  route("bets/:id", "routes/bets/bets-redirect.ts"),
+  // --- end Bets ---
 
   route("logout", "routes/auth/logout.tsx"),
   route("healthz", "routes/healthz.ts"),
@@ -48,6 +62,8 @@ export default [
     route("bets/:id", "routes/api/bets/bet.ts"),
     route("bets/code/:code", "routes/api/bets/code.ts"),
     route("bets/:id/join", "routes/api/bets/join.ts"),
+    route("bets/:id/share-meta", "routes/api/bets/share-meta.ts"),
+    route("bets/:id/share-image", "routes/api/bets/share-image.ts"),
     route("user/bets/:kind", "routes/api/bets/user-bets.ts"),
     route("users/:id", "routes/api/users-id.ts"),
     // --- end Bets ---

@@ -374,3 +374,78 @@ describe("lists", () => {
     expect(listUserBets(alice.id, "completed")).toEqual([]);
   });
 });
+
+describe("getDashboard (ruling 5)", () => {
+  it("counts created + joined open bets and sums At Stake over active bets only", async () => {
+    const { getDashboard } = await import("./bet.server");
+    const me = await person();
+    const other = await person();
+    const pendingMine = createBet({
+      creatorId: me.id,
+      input: input({ amount: 10 }),
+    });
+    const activeMine = createBet({
+      creatorId: me.id,
+      input: input({ amount: 30 }),
+    });
+    joinBet({ betId: activeMine.id, userId: other.id });
+    const theirs = createBet({
+      creatorId: other.id,
+      input: input({ amount: 45 }),
+    });
+    joinBet({ betId: theirs.id, userId: me.id });
+    createBet({ creatorId: other.id, input: input({ amount: 99 }) });
+
+    const d = getDashboard(me.id);
+    expect(d.createdCount).toBe(2);
+    expect(d.joinedCount).toBe(1);
+    expect(d.atStakeCount).toBe(2);
+    expect(d.atStakeCents).toBe(7500);
+    expect(d.bets.map((b) => [b.id, b.type])).toEqual([
+      [theirs.id, "joined"],
+      [activeMine.id, "created"],
+      [pendingMine.id, "created"],
+    ]);
+  });
+
+  it("leaves out a pending bet past its deadline (it reads as cancelled)", async () => {
+    const { getDashboard } = await import("./bet.server");
+    const me = await person();
+    createBet({ creatorId: me.id, input: input() });
+    const later = Date.now() + 2 * DAY;
+    const d = getDashboard(me.id, later);
+    expect(d.createdCount).toBe(0);
+    expect(d.atStakeCents).toBe(0);
+  });
+});
+
+describe("history", () => {
+  it("writes a bet event for create, edit and join, in order", async () => {
+    const { db } = await import("~/db/client.server");
+    const { betEvents } = await import("~/db/schema");
+    const { eq } = await import("drizzle-orm");
+    const creator = await person();
+    const joiner = await person();
+    const bet = createBet({ creatorId: creator.id, input: input() });
+    updateBet({
+      betId: bet.id,
+      userId: creator.id,
+      input: input({ title: "New title here" }),
+    });
+    joinBet({ betId: bet.id, userId: joiner.id });
+    const events = db
+      .select()
+      .from(betEvents)
+      .where(eq(betEvents.betId, bet.id))
+      .orderBy(betEvents.id)
+      .all();
+    expect(events.map((e) => [e.type, e.actorId])).toEqual([
+      ["created", creator.id],
+      ["edited", creator.id],
+      ["joined", joiner.id],
+    ]);
+    expect(events[1]!.data).toMatchObject({
+      before: { title: "Who wins the derby" },
+    });
+  });
+});

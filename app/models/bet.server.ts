@@ -698,3 +698,34 @@ export function toBetListJson(bet: BetView, userId: number) {
     type: bet.creatorId === userId ? ("created" as const) : ("joined" as const),
   };
 }
+
+// --- Dashboard ----------------------------------------------------------------
+
+export type Dashboard = {
+  /** Created and joined bets (pending or active), newest first, each with my role. */
+  bets: (BetView & { type: "created" | "joined" })[];
+  createdCount: number;
+  joinedCount: number;
+  /** Ruling 5: the sum and count over my active bets (two participants, not settled). */
+  atStakeCents: number;
+  atStakeCount: number;
+};
+
+export function getDashboard(userId: number, now = Date.now()): Dashboard {
+  const created = listUserBets(userId, "created", now);
+  const joined = listUserBets(userId, "joined", now);
+  const bets = [
+    ...created.map((b) => ({ ...b, type: "created" as const })),
+    ...joined.map((b) => ({ ...b, type: "joined" as const })),
+  ].sort(
+    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id,
+  );
+  const active = bets.filter((b) => b.status === "active");
+  return {
+    bets,
+    createdCount: created.length,
+    joinedCount: joined.length,
+    atStakeCents: active.reduce((sum, b) => sum + b.amountCents, 0),
+    atStakeCount: active.length,
+  };
+}

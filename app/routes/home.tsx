@@ -1,33 +1,146 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { PullToRefresh } from "~/components/bets/pull-to-refresh";
+import { getDashboard } from "~/models/bet.server";
 import { requireUser } from "~/utils/session.server";
-import { winRate } from "~/utils/money";
+import { formatCents, formatCentsShort, winRate } from "~/utils/money";
+
+const HOME_LIST_LIMIT = 3;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
+  const dashboard = getDashboard(user.id);
   return {
     username: user.username,
     wins: user.winCount,
     losses: user.lossCount,
+    createdCount: dashboard.createdCount,
+    joinedCount: dashboard.joinedCount,
+    atStakeCents: dashboard.atStakeCents,
+    atStakeCount: dashboard.atStakeCount,
+    total: dashboard.bets.length,
+    rows: dashboard.bets.slice(0, HOME_LIST_LIMIT).map((b) => ({
+      id: b.id,
+      code: b.code,
+      title: b.title,
+      amountCents: b.amountCents,
+      type: b.type,
+      creatorName: b.creatorName,
+    })),
   };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { username, wins, losses } = loaderData;
+  const d = loaderData;
+  const activeCount = d.createdCount + d.joinedCount;
+  const more = d.total - d.rows.length;
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Hi, {username}</h1>
-      <section className="card" aria-labelledby="record-heading">
-        <h2 id="record-heading" className="text-sm font-medium text-slate-600">
-          Win/Loss Record
-        </h2>
-        <p className="text-3xl font-bold">
-          {wins} - {losses}
-        </p>
-        <p className="text-sm text-slate-600">
-          Win rate {winRate(wins, losses)}%
-        </p>
+      <PullToRefresh />
+      <h1 className="text-2xl font-bold">Hi, {d.username}</h1>
+      <section className="card" aria-labelledby="active-heading">
+        <details>
+          <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2">
+            <span>
+              <span
+                id="active-heading"
+                className="block text-sm font-medium text-slate-600"
+              >
+                Active Bets
+              </span>
+              <span className="text-3xl font-bold">{activeCount}</span>
+            </span>
+            <span className="text-right text-xs text-slate-600">
+              {d.createdCount} created · {d.joinedCount} joined
+              <span className="block text-brand-700">Show bets ▾</span>
+            </span>
+          </summary>
+          {activeCount === 0 ? (
+            <div className="mt-3 space-y-2 text-center">
+              <p className="text-slate-700">
+                You don&apos;t have any active bets
+              </p>
+              <Link to="/create-bet" className="btn-primary">
+                Create a Bet
+              </Link>
+            </div>
+          ) : (
+            <div className="mt-3 space-y-2">
+              <ul
+                className="divide-y divide-slate-100"
+                aria-label="Active bets"
+              >
+                {d.rows.map((b) => (
+                  <li key={b.id}>
+                    <Link
+                      to={`/bet/${b.id}`}
+                      className="flex min-h-11 items-center justify-between gap-2 py-2"
+                    >
+                      <span className="min-w-0">
+                        <span className="flex items-center gap-2 text-xs">
+                          <span
+                            className={`badge ${b.type === "created" ? "bg-brand-100 text-brand-800" : "bg-sky-100 text-sky-900"}`}
+                          >
+                            {b.type === "created" ? "Created" : "Joined"}
+                          </span>
+                          <span className="font-mono text-slate-600">
+                            {b.code}
+                          </span>
+                        </span>
+                        <span className="block truncate font-medium">
+                          {b.title}
+                        </span>
+                        <span className="block text-xs text-slate-600">
+                          with {b.creatorName ?? "Unknown"}
+                        </span>
+                      </span>
+                      <span className="font-semibold">
+                        {formatCentsShort(b.amountCents)}
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+              {more > 0 ? (
+                <Link
+                  to="/my-bets"
+                  className="block text-sm font-medium text-brand-700"
+                >
+                  View {more} more bets
+                </Link>
+              ) : null}
+              <Link to="/my-bets" className="btn-secondary w-full">
+                View All
+              </Link>
+            </div>
+          )}
+        </details>
       </section>
+      <div className="grid grid-cols-2 gap-4">
+        <section className="card" aria-labelledby="record-heading">
+          <h2
+            id="record-heading"
+            className="text-sm font-medium text-slate-600"
+          >
+            Win/Loss Record
+          </h2>
+          <p className="text-3xl font-bold">
+            {d.wins} - {d.losses}
+          </p>
+          <p className="text-sm text-slate-600">
+            Win rate {winRate(d.wins, d.losses)}%
+          </p>
+        </section>
+        <section className="card" aria-labelledby="stake-heading">
+          <h2 id="stake-heading" className="text-sm font-medium text-slate-600">
+            At Stake
+          </h2>
+          <p className="text-3xl font-bold">{formatCents(d.atStakeCents)}</p>
+          <p className="text-sm text-slate-600">
+            {d.atStakeCount} active {d.atStakeCount === 1 ? "bet" : "bets"}
+          </p>
+        </section>
+      </div>
       <section className="card" aria-labelledby="quick-heading">
         <h2 id="quick-heading" className="mb-3 font-semibold">
           Quick Actions

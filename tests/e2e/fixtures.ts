@@ -45,7 +45,10 @@ export async function signIn(
     {
       name: cookie.slice(0, eq),
       value: cookie.slice(eq + 1),
-      url: baseURL,
+      // Chromium refuses a `__Host-` cookie given by `url` ("Invalid cookie
+      // fields"); a host-only domain with path "/" is accepted and sent.
+      domain: new URL(baseURL).hostname,
+      path: "/",
       httpOnly: true,
       secure: true,
       sameSite: "Lax",

@@ -1,0 +1,64 @@
+import { Link } from "react-router";
+import { STATUS_CARD, StatusBadge } from "./status-badge";
+import type { BetStatus } from "~/db/schema";
+import { formatCentsShort } from "~/utils/money";
+
+export type BetCardData = {
+  id: number;
+  title: string;
+  amountCents: number;
+  status: BetStatus;
+  participantCount: number;
+  deadline: number;
+  deadlineLabel: string;
+  won: boolean | null;
+  canEdit: boolean;
+};
+
+/** A My Bets card (SPEC §2): the whole card opens the bet. */
+export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
+  return (
+    <li className={`card relative space-y-2 ${STATUS_CARD[bet.status]}`}>
+      <div className="flex items-start justify-between gap-2">
+        <h3 className="break-words font-semibold">
+          <Link
+            to={`/bet/${bet.id}`}
+            className="after:absolute after:inset-0 after:content-['']"
+          >
+            {bet.title}
+          </Link>
+        </h3>
+        <StatusBadge status={bet.status} />
+      </div>
+      <p className="flex flex-wrap gap-x-3 text-sm text-slate-700">
+        <span className="font-semibold">
+          {formatCentsShort(bet.amountCents)}
+        </span>
+        <span>{bet.participantCount}/2 participants</span>
+        <span>
+          {bet.deadline <= now
+            ? "Deadline passed"
+            : `Ends ${bet.deadlineLabel}`}
+        </span>
+      </p>
+      {bet.won === true ? (
+        <p className="font-semibold text-emerald-700">You won this bet!</p>
+      ) : bet.won === false ? (
+        <p className="font-semibold text-red-700">You lost this bet</p>
+      ) : null}
+      {bet.canEdit ? (
+        <div className="relative z-10 flex gap-2">
+          <Link to={`/bet/${bet.id}/edit`} className="btn-secondary">
+            Edit
+          </Link>
+          <Link
+            to={`/bet/${bet.id}/edit?confirm=delete`}
+            className="btn-secondary text-red-700"
+          >
+            Delete
+          </Link>
+        </div>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,220 @@
+// The fields the create and edit screens share: every one a native input with
+// native constraints, validated again on the server. JavaScript only adds the
+// live fee preview, the time switch behaviour and the browser's time zone.
+import { useEffect, useState } from "react";
+import { ErrorList, Field, TextareaField } from "~/components/forms";
+import { FeePreview } from "./fee-preview";
+import { useHydrated } from "./use-hydrated";
+
+export type BetFormDefaults = {
+  title: string;
+  description: string;
+  amount: string;
+  visibility: string;
+  deadlineDate: string;
+  deadlineTime: string;
+  includeTime: boolean;
+  timeZone: string;
+};
+
+export const COMMON_TIME_ZONES = [
+  "UTC",
+  "America/Los_Angeles",
+  "America/Denver",
+  "America/Chicago",
+  "America/New_York",
+  "America/Sao_Paulo",
+  "Europe/London",
+  "Europe/Paris",
+  "Europe/Berlin",
+  "Africa/Johannesburg",
+  "Asia/Dubai",
+  "Asia/Kolkata",
+  "Asia/Singapore",
+  "Asia/Tokyo",
+  "Australia/Sydney",
+  "Pacific/Auckland",
+];
+
+function nowHHMM() {
+  const d = new Date();
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+export function BetFormFields({
+  defaults,
+  errors,
+  mode,
+  todayDate,
+}: {
+  defaults: BetFormDefaults;
+  errors: Record<string, string[] | undefined>;
+  mode: "create" | "edit";
+  todayDate: string;
+}) {
+  const hydrated = useHydrated();
+  const [amount, setAmount] = useState(defaults.amount);
+  const [includeTime, setIncludeTime] = useState(defaults.includeTime);
+  const [time, setTime] = useState(defaults.deadlineTime);
+  const [browserZone, setBrowserZone] = useState<string | null>(null);
+  useEffect(() => {
+    try {
+      setBrowserZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    } catch {
+      setBrowserZone(null);
+    }
+  }, []);
+  const zones = COMMON_TIME_ZONES.includes(defaults.timeZone)
+    ? COMMON_TIME_ZONES
+    : [defaults.timeZone, ...COMMON_TIME_ZONES];
+  const titleMin = mode === "create" ? 2 : 3;
+  const descriptionMin = mode === "create" ? 2 : 10;
+
+  return (
+    <>
+      <Field
+        label="Title"
+        errors={errors.title}
+        inputProps={{
+          name: "title",
+          id: "bet-title",
+          required: true,
+          minLength: titleMin,
+          maxLength: 100,
+          defaultValue: defaults.title,
+          placeholder: "e.g. Lakers win tonight",
+        }}
+      />
+      <TextareaField
+        label="Description"
+        errors={errors.description}
+        textareaProps={{
+          name: "description",
+          id: "bet-description",
+          required: true,
+          minLength: descriptionMin,
+          maxLength: 1000,
+          defaultValue: defaults.description,
+          placeholder: "What exactly has to happen to win?",
+        }}
+      />
+      <div>
+        <Field
+          label="Wager amount ($)"
+          errors={errors.amount}
+          inputProps={{
+            name: "amount",
+            id: "bet-amount",
+            type: "number",
+            inputMode: "numeric",
+            required: true,
+            min: 1,
+            max: 10000,
+            step: 1,
+            defaultValue: defaults.amount,
+            onChange: (e) => setAmount(e.currentTarget.value),
+          }}
+        />
+        <FeePreview amount={amount} />
+      </div>
+      <fieldset className="space-y-3">
+        <legend className="label">Deadline</legend>
+        <Field
+          label="Deadline date"
+          errors={errors.deadline}
+          hint="Set when the bet will close for new participants"
+          inputProps={{
+            name: "deadlineDate",
+            id: "bet-deadline-date",
+            type: "date",
+            required: true,
+            min: todayDate,
+            defaultValue: defaults.deadlineDate,
+          }}
+        />
+        <label className="flex min-h-11 cursor-pointer items-center gap-3 text-sm font-medium">
+          <input
+            type="checkbox"
+            name="includeTime"
+            role="switch"
+            className="peer sr-only"
+            checked={includeTime}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              setIncludeTime(on);
+              setTime(on ? nowHHMM() : "");
+            }}
+          />
+          <span
+            aria-hidden="true"
+            className="relative inline-flex h-6 w-11 shrink-0 rounded-full bg-slate-300 transition-colors peer-checked:bg-brand-600 peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600 after:absolute after:left-0.5 after:top-0.5 after:size-5 after:rounded-full after:bg-white after:transition-transform peer-checked:after:translate-x-5"
+          />
+          Include specific time
+        </label>
+        <Field
+          label="Deadline time"
+          errors={errors.deadlineTime}
+          hint={
+            hydrated
+              ? undefined
+              : "Used only when 'Include specific time' is on; otherwise 23:59:59."
+          }
+          inputProps={{
+            name: "deadlineTime",
+            id: "bet-deadline-time",
+            type: "time",
+            value: time,
+            // Without JavaScript the checkbox decides on the server instead.
+            disabled: hydrated && !includeTime,
+            onChange: (e) => setTime(e.currentTarget.value),
+          }}
+        />
+        {hydrated && browserZone ? (
+          <input type="hidden" name="timeZone" value={browserZone} />
+        ) : (
+          <div>
+            <label htmlFor="bet-time-zone" className="label">
+              Time zone
+            </label>
+            <select
+              id="bet-time-zone"
+              name="timeZone"
+              className="input"
+              defaultValue={defaults.timeZone}
+            >
+              {zones.map((z) => (
+                <option key={z} value={z}>
+                  {z.replace(/_/g, " ")}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </fieldset>
+      <fieldset>
+        <legend className="label">Visibility</legend>
+        <div className="grid grid-cols-2 gap-2">
+          {(["public", "private"] as const).map((v) => (
+            <label
+              key={v}
+              className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+            >
+              <input
+                type="radio"
+                name="visibility"
+                value={v}
+                required
+                defaultChecked={defaults.visibility === v}
+              />
+              {v === "public" ? "Public" : "Private"}
+            </label>
+          ))}
+        </div>
+        <p className="hint">
+          Public bets will appear in the public feed for anyone to join.
+        </p>
+        <ErrorList errors={errors.visibility} />
+      </fieldset>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { Link } from "react-router";
+import { formatCents, splitPayout } from "~/utils/money";
+import { Tooltip } from "./tooltip";
+
+const FEE_EXPLAINED =
+  "A small fee covers payment processing and platform maintenance.";
+
+/** SPEC §2: what the winner receives, by the shared fee function (ruling 2). */
+export function FeePreview({ amount }: { amount: string }) {
+  const dollars = Number(amount);
+  const cents =
+    Number.isFinite(dollars) && dollars > 0 ? Math.round(dollars * 100) : 0;
+  const { feeCents, netCents } = splitPayout(cents);
+  return (
+    <div
+      className="mt-2 rounded-lg bg-slate-50 p-3 text-sm"
+      aria-live="polite"
+      data-testid="fee-preview"
+    >
+      <p className="flex items-center gap-1 font-medium text-slate-800">
+        If you win, you&apos;ll receive
+        <Tooltip label="About the platform fee" content={FEE_EXPLAINED}>
+          <span
+            aria-hidden="true"
+            className="inline-flex size-5 items-center justify-center rounded-full border border-slate-400 text-xs"
+          >
+            ?
+          </span>
+        </Tooltip>
+      </p>
+      <dl className="mt-1 grid grid-cols-2 gap-y-1">
+        <dt className="text-slate-600">Bet amount</dt>
+        <dd className="text-right">{formatCents(cents)}</dd>
+        <dt className="text-slate-600">Platform fee (2.5%)</dt>
+        <dd className="text-right text-red-700">-{formatCents(feeCents)}</dd>
+        <dt className="font-semibold">You&apos;ll receive</dt>
+        <dd className="text-right font-semibold">{formatCents(netCents)}</dd>
+      </dl>
+      <p className="mt-1 text-xs text-slate-600">
+        {FEE_EXPLAINED}{" "}
+        <Link to="/help/fees" className="font-medium text-brand-700 underline">
+          Learn more
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import type { BetStatus } from "~/db/schema";
+
+export const STATUS_LABEL: Record<BetStatus, string> = {
+  pending: "Pending",
+  active: "Active",
+  settled: "Settled",
+  cancelled: "Cancelled",
+};
+
+export const STATUS_TONE: Record<BetStatus, string> = {
+  pending: "bg-amber-100 text-amber-900",
+  active: "bg-sky-100 text-sky-900",
+  settled: "bg-emerald-100 text-emerald-900",
+  cancelled: "bg-slate-200 text-slate-700",
+};
+
+/** Card accents follow the status (SPEC §2 My Bets). */
+export const STATUS_CARD: Record<BetStatus, string> = {
+  pending: "border-l-4 border-l-amber-400",
+  active: "border-l-4 border-l-sky-500",
+  settled: "border-l-4 border-l-emerald-500",
+  cancelled: "border-l-4 border-l-slate-400",
+};
+
+export function StatusBadge({ status }: { status: BetStatus }) {
+  return (
+    <span className={`badge ${STATUS_TONE[status]}`}>
+      {STATUS_LABEL[status]}
+    </span>
+  );
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { DomainError } from "~/utils/errors";
+import {
+  formDeadline,
+  parseBetForm,
+  type BetFormValues,
+} from "./bet-form.server";
+
+const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
+
+function values(over: Partial<BetFormValues> = {}): BetFormValues {
+  return {
+    title: "Who wins the derby",
+    description: "Home team wins on Sunday",
+    amount: "10",
+    visibility: "public",
+    deadlineDate: "2026-06-02",
+    deadlineTime: "",
+    includeTime: false,
+    timeZone: "UTC",
+    ...over,
+  };
+}
+
+function refusal(fn: () => unknown) {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("formDeadline (ruling 17)", () => {
+  it("is 23:59:59 on the chosen day in the person's zone without the time switch", () => {
+    expect(formDeadline(values())).toBe(Date.UTC(2026, 5, 2, 23, 59, 59));
+    expect(formDeadline(values({ timeZone: "Europe/Paris" }))).toBe(
+      Date.UTC(2026, 5, 2, 21, 59, 59),
+    );
+    expect(formDeadline(values({ timeZone: "America/New_York" }))).toBe(
+      Date.UTC(2026, 5, 3, 3, 59, 59),
+    );
+  });
+
+  it("uses the time only when the switch is on", () => {
+    expect(formDeadline(values({ deadlineTime: "08:30" }))).toBe(
+      Date.UTC(2026, 5, 2, 23, 59, 59),
+    );
+    expect(
+      formDeadline(values({ deadlineTime: "08:30", includeTime: true })),
+    ).toBe(Date.UTC(2026, 5, 2, 8, 30, 0));
+  });
+
+  it("falls back to UTC for an unknown zone and is null for an impossible date", () => {
+    expect(formDeadline(values({ timeZone: "Mars/Base" }))).toBe(
+      Date.UTC(2026, 5, 2, 23, 59, 59),
+    );
+    expect(formDeadline(values({ deadlineDate: "2026-02-31" }))).toBeNull();
+    expect(formDeadline(values({ deadlineDate: "" }))).toBeNull();
+  });
+});
+
+describe("parseBetForm", () => {
+  it("gives the model's input in cents with the zoned deadline", () => {
+    expect(parseBetForm(values({ amount: "25" }), "create", NOW)).toEqual({
+      title: "Who wins the derby",
+      description: "Home team wins on Sunday",
+      amountCents: 2500,
+      deadline: Date.UTC(2026, 5, 2, 23, 59, 59),
+      visibility: "public",
+    });
+  });
+
+  it("says 'Please select a date.' for an empty date and keeps the other field errors", () => {
+    const error = refusal(() =>
+      parseBetForm(values({ deadlineDate: "", title: "x" }), "create", NOW),
+    );
+    expect(error.status).toBe(400);
+    expect(error.message).toBe("Please check your form inputs and try again");
+    expect(error.fieldErrors).toEqual({
+      title: ["Title must be at least 2 characters."],
+      deadline: ["Please select a date."],
+    });
+  });
+
+  it("refuses a deadline in the past with 'Deadline must be in the future'", () => {
+    const error = refusal(() =>
+      parseBetForm(values({ deadlineDate: "2026-05-31" }), "create", NOW),
+    );
+    expect(error.message).toBe("Deadline must be in the future");
+  });
+
+  it("says 'Please select visibility.' and 'Amount must be a positive number.' for missing values", () => {
+    const error = refusal(() =>
+      parseBetForm(values({ visibility: "", amount: "" }), "create", NOW),
+    );
+    expect(error.fieldErrors).toEqual({
+      amount: ["Amount must be a positive number."],
+      visibility: ["Please select visibility."],
+    });
+  });
+
+  it("uses the edit messages in edit mode, including 'Invalid date format'", () => {
+    const error = refusal(() =>
+      parseBetForm(
+        values({ title: "ab", deadlineDate: "2026-13-40" }),
+        "edit",
+        NOW,
+      ),
+    );
+    expect(error.message).toBe("Error updating bet");
+    expect(error.fieldErrors).toEqual({
+      title: ["Title must be at least 3 characters"],
+      deadline: ["Invalid date format"],
+    });
+  });
+});

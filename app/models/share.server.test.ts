@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { registerUser } from "./user.server";
+import { createBet, parseBetInput } from "./bet.server";
+import { getSharePreview, shareLinks, shareMeta } from "./share.server";
+
+async function bet(visibility: "public" | "private") {
+  const user = await registerUser({
+    username: `sharer${visibility}`,
+    email: `sharer${visibility}@example.com`,
+    password: "secret123",
+  });
+  return createBet({
+    creatorId: user.id,
+    input: parseBetInput(
+      {
+        title: "Share me",
+        description: "A bet to share",
+        amount: 12,
+        deadline: new Date(Date.now() + 86_400_000).toISOString(),
+        visibility,
+      },
+      "create",
+    ),
+  });
+}
+
+describe("share previews (ruling 13a)", () => {
+  it("shows a public bet to anyone, with plain links", async () => {
+    const b = await bet("public");
+    const preview = getSharePreview(b.id, null);
+    expect(preview?.title).toBe("Share me");
+    const links = shareLinks(b);
+    expect(links.shareUrl).toMatch(new RegExp(`/share/${b.id}$`));
+    expect(links.joinUrl).toMatch(new RegExp(`/join/${b.code}$`));
+    expect(shareMeta(preview!)).toEqual({
+      title: "Share me",
+      description: "A bet to share",
+      image: expect.stringMatching(
+        new RegExp(`^https?://.+/api/bets/${b.id}/share-image$`),
+      ),
+      url: links.shareUrl,
+      code: b.code,
+    });
+  });
+
+  it("shows a private bet only with its code, and its links carry the code", async () => {
+    const b = await bet("private");
+    expect(getSharePreview(b.id, null)).toBeNull();
+    expect(getSharePreview(b.id, "WRONG1")).toBeNull();
+    expect(getSharePreview(b.id, b.code.toLowerCase())?.id).toBe(b.id);
+    const links = shareLinks(b);
+    expect(links.shareUrl).toMatch(
+      new RegExp(`/share/${b.id}\\?code=${b.code}$`),
+    );
+    expect(links.imagePath).toBe(
+      `/api/bets/${b.id}/share-image?code=${b.code}`,
+    );
+  });
+
+  it("is null for a missing bet", () => {
+    expect(getSharePreview(987654, null)).toBeNull();
+  });
+});

@@ -1,0 +1,68 @@
+// Share links and previews (ruling 13a). A private bet's links carry its code:
+// whoever holds the link holds the code, and nobody else learns the bet exists.
+import { and, eq } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { bets, type Bet } from "~/db/schema";
+import { publicOrigin } from "~/utils/env.server";
+import { codeMatches } from "./bet.server";
+
+type Shareable = Pick<Bet, "id" | "code" | "visibility">;
+
+export function shareLinks(bet: Shareable, request?: Request) {
+  const origin = publicOrigin(request);
+  const query = bet.visibility === "private" ? `?code=${bet.code}` : "";
+  return {
+    shareUrl: `${origin}/share/${bet.id}${query}`,
+    joinUrl: `${origin}/join/${bet.code}`,
+    imagePath: `/api/bets/${bet.id}/share-image${query}`,
+    imageUrl: `${origin}/api/bets/${bet.id}/share-image${query}`,
+  };
+}
+
+export type SharePreview = {
+  id: number;
+  code: string;
+  title: string;
+  description: string;
+  amountCents: number;
+  visibility: Bet["visibility"];
+  updatedAt: Date;
+};
+
+/**
+ * The bet as an anonymous link preview may see it: a public bet, or a private
+ * one when the link's `?code=` matches. Anything else is null (a 404).
+ */
+export function getSharePreview(
+  betId: number,
+  code: string | null,
+): SharePreview | null {
+  const bet = db
+    .select({
+      id: bets.id,
+      code: bets.code,
+      title: bets.title,
+      description: bets.description,
+      amountCents: bets.amountCents,
+      visibility: bets.visibility,
+      updatedAt: bets.updatedAt,
+    })
+    .from(bets)
+    .where(and(eq(bets.id, betId)))
+    .get();
+  if (!bet) return null;
+  if (bet.visibility === "private" && !codeMatches(bet, code)) return null;
+  return bet;
+}
+
+/** DESIGN §3a share-meta: `{title, description, image, url, code}`. */
+export function shareMeta(preview: SharePreview, request?: Request) {
+  const links = shareLinks(preview, request);
+  return {
+    title: preview.title,
+    description: preview.description,
+    image: links.imageUrl,
+    url: links.shareUrl,
+    code: preview.code,
+  };
+}

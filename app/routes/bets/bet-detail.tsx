@@ -1,0 +1,287 @@
+import QRCode from "qrcode";
+import {
+  data,
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useNavigation,
+} from "react-router";
+import type { Route } from "./+types/bet-detail";
+import { CopyButton, SharePanel } from "~/components/bets/share-panel";
+import { StatusBadge } from "~/components/bets/status-badge";
+import { FormAlert } from "~/components/forms";
+import {
+  BET_NOT_FOUND,
+  getBetForViewer,
+  joinBet,
+  parseVersion,
+} from "~/models/bet.server";
+import { shareLinks } from "~/models/share.server";
+import { parseId } from "~/utils/api.server";
+import { formatDate, relativeTime } from "~/utils/dates";
+import { isDemoMode } from "~/utils/env.server";
+import { isDomainError, notFound } from "~/utils/errors";
+import { formFailure } from "~/utils/form-errors.server";
+import { initials } from "~/utils/initials";
+import { formatCents } from "~/utils/money";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+function loadBet(rawId: string | undefined, userId: number) {
+  const betId = parseId(rawId);
+  try {
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    return getBetForViewer({ betId, userId });
+  } catch (error) {
+    if (isDomainError(error) && error.status === 404)
+      throw data("Bet not found", { status: 404 });
+    throw error;
+  }
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const bet = loadBet(params.id, user.id);
+  const links = shareLinks(bet, request);
+  const qrSvg = await QRCode.toString(links.joinUrl, {
+    type: "svg",
+    margin: 1,
+    width: 176,
+  });
+  const isCreator = bet.creatorId === user.id;
+  const isParticipant = bet.participants.some((p) => p.id === user.id);
+  return {
+    bet: {
+      id: bet.id,
+      code: bet.code,
+      title: bet.title,
+      description: bet.description,
+      amountCents: bet.amountCents,
+      status: bet.status,
+      visibility: bet.visibility,
+      deadline: bet.deadline.toISOString(),
+      deadlineLabel: `${bet.deadline.getTime() <= Date.now() ? "Closed" : "Closes"} ${relativeTime(bet.deadline)}`,
+      created: formatDate(bet.createdAt),
+      version: bet.updatedAt.toISOString(),
+      winnerId: bet.winnerId,
+      creatorName: bet.creatorName,
+      participants: bet.participants.map((p) => ({
+        id: p.id,
+        username: p.username,
+      })),
+    },
+    me: user.id,
+    isCreator,
+    isParticipant,
+    canEdit:
+      isCreator && bet.status === "pending" && bet.participants.length <= 1,
+    canJoin:
+      !isParticipant && bet.status === "pending" && bet.participants.length < 2,
+    showDemoPayment: isDemoMode && bet.id === 3,
+    links,
+    qrSvg,
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "join")
+    return data(
+      {
+        ok: false as const,
+        status: 400,
+        title: "Error",
+        message: "Unknown action",
+        fieldErrors: {},
+      },
+      { status: 400 },
+    );
+  const betId = parseId(params.id);
+  try {
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    const version = parseVersion(form.get("version"));
+    const bet = joinBet({
+      betId,
+      userId: user.id,
+      version: version === "invalid" ? -1 : version,
+    });
+    return redirectWithToast(`/bet/${bet.id}`, {
+      title: "You joined the bet!",
+      description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
+    });
+  } catch (error) {
+    return formFailure(error, "Failed to join bet");
+  }
+}
+
+export default function BetDetail({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { bet, me, isCreator, isParticipant, canEdit, canJoin, links } =
+    loaderData;
+  const navigation = useNavigation();
+  const joining =
+    navigation.state !== "idle" &&
+    navigation.formData?.get("intent") === "join";
+  const winner = bet.participants.find((p) => p.id === bet.winnerId);
+  return (
+    <article className="space-y-4" aria-labelledby="bet-title">
+      <section className="card space-y-3">
+        <div className="flex items-start justify-between gap-2">
+          <h1 id="bet-title" className="break-words text-xl font-bold">
+            {bet.title}
+          </h1>
+          <StatusBadge status={bet.status} />
+        </div>
+        <p className="whitespace-pre-wrap break-words text-slate-700">
+          {bet.description}
+        </p>
+        <dl className="grid grid-cols-2 gap-2 text-sm">
+          <dt className="text-slate-600">Amount</dt>
+          <dd className="text-right text-lg font-bold">
+            {formatCents(bet.amountCents)}
+          </dd>
+          <dt className="text-slate-600">Deadline</dt>
+          <dd className="text-right">
+            <time dateTime={bet.deadline}>{bet.deadlineLabel}</time>
+          </dd>
+          <dt className="text-slate-600">Created</dt>
+          <dd className="text-right">{bet.created}</dd>
+          <dt className="text-slate-600">Visibility</dt>
+          <dd className="text-right capitalize">{bet.visibility}</dd>
+        </dl>
+        <div className="flex items-center gap-2">
+          <ul className="flex -space-x-2" aria-label="Participants">
+            {bet.participants.map((p) => (
+              <li
+                key={p.id}
+                title={p.username}
+                className="inline-flex size-9 items-center justify-center rounded-full border-2 border-white bg-brand-600 text-xs font-bold text-white"
+              >
+                <span aria-hidden="true">{initials(p.username)}</span>
+                <span className="sr-only">{p.username}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="text-sm text-slate-700">
+            {bet.participants.length}/2 participants
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2 rounded-lg bg-slate-50 p-3">
+          <span className="text-sm text-slate-600">Bet code</span>
+          <output
+            className="select-all font-mono text-lg font-bold tracking-widest"
+            aria-label="Bet code"
+          >
+            {bet.code}
+          </output>
+          <CopyButton text={bet.code} label="Copy code" />
+        </div>
+      </section>
+
+      {winner ? (
+        <section className="card border-emerald-300 bg-emerald-50">
+          <h2 className="font-semibold">Winner</h2>
+          <p className="text-lg">
+            {winner.id === me ? "You won this bet!" : `${winner.username} won`}
+          </p>
+        </section>
+      ) : null}
+
+      {/* SETTLEMENT CARD: wired in by the lead */}
+
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+
+      <section className="flex flex-col gap-2" aria-label="Actions">
+        {canJoin ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="join" />
+            <input type="hidden" name="version" value={bet.version} />
+            <button
+              type="submit"
+              className="btn-primary w-full"
+              disabled={joining}
+            >
+              {joining
+                ? "Joining..."
+                : `Join Bet for ${formatCents(bet.amountCents)}`}
+            </button>
+          </Form>
+        ) : null}
+        {canEdit ? (
+          <div className="grid grid-cols-2 gap-2">
+            <Link to={`/bet/${bet.id}/edit`} className="btn-secondary">
+              Edit Bet
+            </Link>
+            <Link
+              to={`/bet/${bet.id}/edit?confirm=delete`}
+              className="btn-secondary text-red-700"
+            >
+              Delete Bet
+            </Link>
+          </div>
+        ) : null}
+        {bet.status === "active" && isCreator ? (
+          <Link to={`/settle-bet/${bet.id}`} className="btn-primary">
+            Settle Bet
+          </Link>
+        ) : null}
+        {bet.status === "active" && isParticipant ? (
+          <Link to={`/propose-settlement/${bet.id}`} className="btn-secondary">
+            Propose Settlement
+          </Link>
+        ) : null}
+        {bet.status === "settled" && isParticipant && bet.winnerId !== me ? (
+          <Link to={`/payment/${bet.id}`} className="btn-primary">
+            Pay Winnings
+          </Link>
+        ) : null}
+        {loaderData.showDemoPayment ? (
+          <Link to="/payment/3" className="btn-secondary">
+            Demo Payment Process
+          </Link>
+        ) : null}
+      </section>
+
+      <SharePanel
+        title={bet.title}
+        shareUrl={links.shareUrl}
+        imageUrl={links.imagePath}
+        joinUrl={links.joinUrl}
+        qrSvg={loaderData.qrSvg}
+      />
+    </article>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  {
+    title: data ? `${data.bet.title} · Fairshake` : "Bet not found · Fairshake",
+  },
+];
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="card space-y-3 text-center">
+      <h1 className="text-xl font-bold">
+        {missing ? "Bet not found" : "Error"}
+      </h1>
+      <p className="text-slate-700">
+        {missing
+          ? "This bet could not be found or has expired."
+          : "Failed to load bet details. Please try again."}
+      </p>
+      <div className="flex justify-center gap-2">
+        <Link to="/" className="btn-primary">
+          Go to Home
+        </Link>
+        <Link to="/my-bets" className="btn-secondary">
+          My Bets
+        </Link>
+      </div>
+    </section>
+  );
+}

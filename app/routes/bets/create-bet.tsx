@@ -1,0 +1,143 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/create-bet";
+import {
+  BetFormFields,
+  type BetFormDefaults,
+} from "~/components/bets/bet-form-fields";
+import { FormAlert } from "~/components/forms";
+import {
+  parseBetForm,
+  readBetForm,
+  type BetFormValues,
+} from "~/models/bet-form.server";
+import { createBet } from "~/models/bet.server";
+import { utcToZonedParts } from "~/utils/dates";
+import { isDomainError } from "~/utils/errors";
+import { getUser, requireUser } from "~/utils/session.server";
+import { readTimeZone } from "~/utils/time-zone.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const DAY = 86_400_000;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request);
+  const timeZone = readTimeZone(request);
+  const now = Date.now();
+  // SPEC §4: the deadline defaults to tomorrow at 23:59:59 in my zone.
+  const defaults: BetFormDefaults = {
+    title: "",
+    description: "",
+    amount: "10",
+    visibility: "public",
+    deadlineDate: utcToZonedParts(now + DAY, timeZone).date,
+    deadlineTime: "",
+    includeTime: false,
+    timeZone,
+  };
+  return { defaults, todayDate: utcToZonedParts(now, timeZone).date };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await getUser(request);
+  if (!user) {
+    return redirectWithToast("/auth?return_to=%2Fcreate-bet", {
+      title: "Authentication required",
+      description: "Please log in to create a bet",
+      type: "error",
+    });
+  }
+  const values = readBetForm(await request.formData());
+  try {
+    const bet = createBet({
+      creatorId: user.id,
+      input: parseBetForm(values, "create"),
+    });
+    return redirectWithToast(`/bet/${bet.id}`, {
+      title: "Bet created!",
+      description: `Your bet has been created successfully with code ${bet.code}`,
+    });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const pastDeadline = error.message === "Deadline must be in the future";
+    return data(
+      {
+        title: pastDeadline
+          ? "Invalid deadline"
+          : error.status === 400
+            ? "Error creating bet"
+            : "Failed to create bet",
+        message: error.message,
+        fieldErrors: error.fieldErrors ?? {},
+        values,
+      },
+      { status: error.status },
+    );
+  }
+}
+
+function toDefaults(values: BetFormValues): BetFormDefaults {
+  return { ...values };
+}
+
+export default function CreateBet({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting =
+    navigation.state !== "idle" && navigation.formAction === "/create-bet";
+  const defaults = actionData
+    ? toDefaults(actionData.values)
+    : loaderData.defaults;
+  return (
+    <div className="mx-auto max-w-lg">
+      <header className="mb-4 flex items-center justify-between">
+        <h1 className="text-2xl font-bold">Create a Bet</h1>
+        <Link
+          to="/"
+          aria-label="Close"
+          className="inline-flex size-11 items-center justify-center rounded-full text-2xl text-slate-600 hover:bg-slate-100"
+        >
+          <span aria-hidden="true">×</span>
+        </Link>
+      </header>
+      <Form
+        method="post"
+        className="card space-y-4"
+        aria-label="Create a bet"
+        key={actionData ? JSON.stringify(actionData.values) : "new"}
+      >
+        <FormAlert title={actionData?.title} message={actionData?.message} />
+        <BetFormFields
+          mode="create"
+          defaults={defaults}
+          errors={actionData?.fieldErrors ?? {}}
+          todayDate={loaderData.todayDate}
+        />
+        <p className="text-sm text-slate-600">
+          A 2.5% fee applies to winnings only.{" "}
+          <Link
+            to="/help/fees"
+            className="font-medium text-brand-700 underline"
+          >
+            Learn more about our fees
+          </Link>
+        </p>
+        <button
+          type="submit"
+          className="btn-primary w-full"
+          disabled={submitting}
+        >
+          {submitting ? "Creating Bet..." : "Create Bet"}
+        </button>
+        <Link to="/" className="btn-secondary w-full">
+          Go to Home
+        </Link>
+      </Form>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Create a Bet · Fairshake" },
+];

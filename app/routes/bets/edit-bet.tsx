@@ -1,0 +1,212 @@
+// /bet/{id}/edit and /edit-bet/{id}: one screen (ruling 12). Delete asks a
+// second time with a confirmation form (?confirm=delete), no JS needed.
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/edit-bet";
+import {
+  BetFormFields,
+  type BetFormDefaults,
+} from "~/components/bets/bet-form-fields";
+import { FormAlert } from "~/components/forms";
+import {
+  END_OF_DAY,
+  parseBetForm,
+  readBetForm,
+} from "~/models/bet-form.server";
+import {
+  BET_NOT_FOUND,
+  deleteBet,
+  getBetForViewer,
+  updateBet,
+} from "~/models/bet.server";
+import { parseId } from "~/utils/api.server";
+import { utcToZonedParts } from "~/utils/dates";
+import { isDomainError, notFound } from "~/utils/errors";
+import { requireUser } from "~/utils/session.server";
+import { readTimeZone } from "~/utils/time-zone.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const betId = parseId(params.id);
+  let bet;
+  try {
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    bet = getBetForViewer({ betId, userId: user.id });
+  } catch (error) {
+    if (isDomainError(error) && error.status === 404)
+      throw data("Bet not found", { status: 404 });
+    throw error;
+  }
+  // SPEC §8: refusals toast and send the person to /my-bets.
+  if (bet.creatorId !== user.id)
+    throw await redirectWithToast("/my-bets", {
+      title: "Access denied",
+      description: "You can only edit bets you've created.",
+      type: "error",
+    });
+  if (bet.status !== "pending")
+    throw await redirectWithToast("/my-bets", {
+      title: "Cannot edit",
+      description: "You can only edit bets that are still pending.",
+      type: "error",
+    });
+  if (bet.participants.length > 1)
+    throw await redirectWithToast("/my-bets", {
+      title: "Cannot edit",
+      description: "You cannot edit a bet that has been joined by others.",
+      type: "error",
+    });
+  const timeZone = readTimeZone(request);
+  const parts = utcToZonedParts(bet.deadline.getTime(), timeZone);
+  const endOfDay = `${parts.time}:${parts.seconds}` === END_OF_DAY;
+  const defaults: BetFormDefaults = {
+    title: bet.title,
+    description: bet.description,
+    amount: String(bet.amountCents / 100),
+    visibility: bet.visibility,
+    deadlineDate: parts.date,
+    deadlineTime: endOfDay ? "" : parts.time,
+    includeTime: !endOfDay,
+    timeZone,
+  };
+  return {
+    id: bet.id,
+    title: bet.title,
+    defaults,
+    todayDate: utcToZonedParts(Date.now(), timeZone).date,
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const betId = parseId(params.id) ?? 0;
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "delete") {
+    try {
+      deleteBet({ betId, userId: user.id });
+      return redirectWithToast("/my-bets", {
+        title: "Bet deleted",
+        description: "Your bet has been deleted.",
+      });
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return data(
+        {
+          title: "Error deleting bet",
+          message: error.message || "An error occurred while deleting the bet.",
+          fieldErrors: {} as Record<string, string[]>,
+          values: null,
+        },
+        { status: error.status },
+      );
+    }
+  }
+  const values = readBetForm(form);
+  try {
+    const bet = updateBet({
+      betId,
+      userId: user.id,
+      input: parseBetForm(values, "edit"),
+    });
+    return redirectWithToast(`/bet/${bet.id}`, {
+      title: "Bet updated",
+      description: "Your changes have been saved.",
+    });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return data(
+      {
+        title: error.title ?? "Error updating bet",
+        message: error.message || "An error occurred while updating the bet.",
+        fieldErrors: error.fieldErrors ?? {},
+        values,
+      },
+      { status: error.status },
+    );
+  }
+}
+
+export default function EditBet({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const pendingIntent =
+    navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  const confirming = params.get("confirm") === "delete";
+  const defaults = actionData?.values ?? loaderData.defaults;
+  return (
+    <div className="mx-auto max-w-lg space-y-4">
+      <header className="flex items-center gap-2">
+        <Link
+          to="/my-bets"
+          className="btn-secondary"
+          aria-label="Back to My Bets"
+        >
+          ← Back
+        </Link>
+        <h1 className="text-2xl font-bold">Edit Bet</h1>
+      </header>
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+      {confirming ? (
+        <section
+          className="card space-y-3 border-red-300"
+          aria-labelledby="confirm-heading"
+        >
+          <h2 id="confirm-heading" className="font-semibold">
+            Delete this bet?
+          </h2>
+          <p className="text-sm text-slate-700">
+            &ldquo;{loaderData.title}&rdquo; will be deleted for good. Nobody
+            has joined it yet.
+          </p>
+          <Form method="post" className="grid grid-cols-2 gap-2">
+            <input type="hidden" name="intent" value="delete" />
+            <Link to="?" className="btn-secondary" replace>
+              Cancel
+            </Link>
+            <button
+              type="submit"
+              className="btn-danger"
+              disabled={pendingIntent === "delete"}
+            >
+              {pendingIntent === "delete" ? "Deleting..." : "Yes, delete bet"}
+            </button>
+          </Form>
+        </section>
+      ) : null}
+      <Form
+        method="post"
+        className="card space-y-4"
+        aria-label="Edit bet"
+        key={actionData?.values ? JSON.stringify(actionData.values) : "bet"}
+      >
+        <input type="hidden" name="intent" value="update" />
+        <BetFormFields
+          mode="edit"
+          defaults={defaults}
+          errors={actionData?.fieldErrors ?? {}}
+          todayDate={loaderData.todayDate}
+        />
+        <button
+          type="submit"
+          className="btn-primary w-full"
+          disabled={pendingIntent === "update"}
+        >
+          {pendingIntent === "update" ? "Saving..." : "Save Changes"}
+        </button>
+      </Form>
+      {confirming ? null : (
+        <Link to="?confirm=delete" className="btn-danger w-full">
+          Delete Bet
+        </Link>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Edit Bet · Fairshake" },
+];

@@ -1,0 +1,176 @@
+// /join/{code}: no JavaScript (ruling 18). Opening records access to a
+// private bet (ruling 13); the Join form carries the version it showed (9).
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/join";
+import { StatusBadge } from "~/components/bets/status-badge";
+import { FormAlert } from "~/components/forms";
+import { Logo } from "~/components/logo";
+import { joinBet, openBetByCode, parseVersion } from "~/models/bet.server";
+import { isDomainError } from "~/utils/errors";
+import { formFailure } from "~/utils/form-errors.server";
+import { formatCents } from "~/utils/money";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const handle = { hydrate: false };
+
+function open(code: string, userId: number) {
+  try {
+    return openBetByCode({ code, userId });
+  } catch (error) {
+    if (isDomainError(error) && error.status === 404)
+      throw data(
+        {
+          title: "Bet not found",
+          message: "No bet found with that code. Please check and try again.",
+        },
+        { status: 404 },
+      );
+    throw error;
+  }
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const bet = open(params.code, user.id);
+  const isParticipant = bet.participants.some((p) => p.id === user.id);
+  return {
+    code: params.code.toUpperCase(),
+    bet: {
+      id: bet.id,
+      title: bet.title,
+      description: bet.description,
+      amountCents: bet.amountCents,
+      status: bet.status,
+      count: bet.participants.length,
+      creatorName: bet.creatorName,
+      version: bet.updatedAt.toISOString(),
+    },
+    isParticipant,
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  try {
+    const bet = open(params.code, user.id);
+    const version = parseVersion(form.get("version"));
+    joinBet({
+      betId: bet.id,
+      userId: user.id,
+      version: version === "invalid" ? -1 : version,
+    });
+    return redirectWithToast(`/bet/${bet.id}`, {
+      title: "You joined the bet!",
+      description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
+    });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return formFailure(error, "Failed to join bet");
+  }
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="mx-auto min-h-dvh max-w-lg px-4 py-6">
+      <header className="mb-6">
+        <Link to="/" aria-label="Fairshake home">
+          <Logo />
+        </Link>
+      </header>
+      <main className="space-y-4">{children}</main>
+    </div>
+  );
+}
+
+export default function JoinByCode({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { bet, code, isParticipant } = loaderData;
+  const closed = bet.status === "settled" || bet.status === "cancelled";
+  return (
+    <Shell>
+      <p className="text-sm text-slate-600">
+        Bet code{" "}
+        <span className="font-mono text-lg font-bold tracking-widest text-slate-900">
+          {code}
+        </span>
+      </p>
+      <section className="card space-y-3" aria-labelledby="join-title">
+        <div className="flex items-start justify-between gap-2">
+          <h1 id="join-title" className="break-words text-xl font-bold">
+            {bet.title}
+          </h1>
+          <StatusBadge status={bet.status} />
+        </div>
+        <p className="whitespace-pre-wrap break-words text-slate-700">
+          {bet.description}
+        </p>
+        <p className="text-2xl font-bold">{formatCents(bet.amountCents)}</p>
+        <p className="text-sm text-slate-600">
+          Created by {bet.creatorName ?? "Unknown"} · {bet.count}/2 participants
+        </p>
+      </section>
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+      {closed ? (
+        <p role="status" className="card text-slate-700">
+          This bet has been settled or cancelled and can no longer be joined.
+        </p>
+      ) : isParticipant ? (
+        <p className="card text-slate-700">You are already in this bet.</p>
+      ) : bet.status === "pending" ? (
+        <Form method="post">
+          <input type="hidden" name="version" value={bet.version} />
+          <button type="submit" className="btn-primary w-full">
+            Join This Bet
+          </button>
+        </Form>
+      ) : (
+        <p className="card text-slate-700">
+          Bet already has the maximum number of participants.
+        </p>
+      )}
+      <Link to={`/bet/${bet.id}`} className="btn-secondary w-full">
+        View bet details
+      </Link>
+    </Shell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const payload =
+    error && typeof error === "object" && "data" in error
+      ? (error.data as { title?: string; message?: string } | undefined)
+      : undefined;
+  return (
+    <Shell>
+      <section className="card space-y-3 text-center">
+        <h1 className="text-xl font-bold">
+          {payload?.title ?? "Error joining bet"}
+        </h1>
+        <p className="text-slate-700">
+          {payload?.message ??
+            "An unexpected error occurred. Please try again."}
+        </p>
+        <div className="grid grid-cols-2 gap-2">
+          <Link to="/" className="btn-secondary">
+            Go to Home
+          </Link>
+          <Link to="/create-bet" className="btn-primary">
+            Create a Bet
+          </Link>
+        </div>
+      </section>
+    </Shell>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  {
+    title: data
+      ? `Join “${data.bet.title}” · Fairshake`
+      : "Join a bet · Fairshake",
+  },
+];

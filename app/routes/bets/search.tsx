@@ -1,0 +1,229 @@
+// /search (Discover): Find Bets by code and the public feed. Tabs are links
+// (ruling 18); the Friends tab's content arrives with the social issue.
+import { useState } from "react";
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  useNavigation,
+  useSearchParams,
+} from "react-router";
+import type { Route } from "./+types/search";
+import { FormAlert } from "~/components/forms";
+import { LinkTabs } from "~/components/ui/link-tabs";
+import {
+  listPublicBets,
+  normalizeCode,
+  openBetByCode,
+} from "~/models/bet.server";
+import { formatDate } from "~/utils/dates";
+
+const CODE_LENGTH = 6;
+import { isDomainError } from "~/utils/errors";
+import { formatCentsShort } from "~/utils/money";
+import { requireUser } from "~/utils/session.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request);
+  const tab =
+    new URL(request.url).searchParams.get("tab") === "friends"
+      ? "friends"
+      : "bets";
+  if (tab === "friends") return { tab, publicBets: [], feedError: false };
+  try {
+    const publicBets = listPublicBets().map((b) => ({
+      id: b.id,
+      code: b.code,
+      title: b.title,
+      description: b.description,
+      amountCents: b.amountCents,
+      created: formatDate(b.createdAt),
+    }));
+    return { tab, publicBets, feedError: false };
+  } catch (error) {
+    console.error(error);
+    return { tab, publicBets: [], feedError: true };
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const raw = form.get("code");
+  const code = normalizeCode(typeof raw === "string" ? raw : "");
+  const fail = (status: number, title: string, message: string) =>
+    data({ title, message, code }, { status });
+  if (code === "")
+    return fail(
+      400,
+      "Please enter a bet code",
+      "You need to enter a 6-character bet code to search",
+    );
+  if (code.length !== CODE_LENGTH)
+    return fail(
+      400,
+      "Invalid bet code",
+      "Bet codes must be exactly 6 characters",
+    );
+  try {
+    const bet = openBetByCode({ code, userId: user.id });
+    return redirect(`/bet/${bet.id}`);
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return fail(
+      404,
+      "Bet not found",
+      "No bet found with that code. Please check and try again.",
+    );
+  }
+}
+
+export default function Search({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { tab } = loaderData;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Discover</h1>
+      <LinkTabs
+        label="Discover sections"
+        current={tab}
+        tabs={[
+          { id: "bets", label: "Find Bets", to: "/search" },
+          { id: "friends", label: "Friends", to: "/search?tab=friends" },
+        ]}
+      />
+      {tab === "friends" ? (
+        <section className="card space-y-2">
+          <p className="text-slate-700">
+            Find friends, see requests and add people you bet with.
+          </p>
+          <Link to="/friends" className="btn-primary">
+            Open Friends
+          </Link>
+        </section>
+      ) : (
+        <>
+          <CodeSearch
+            failure={actionData ?? null}
+            key={actionData?.code ?? ""}
+          />
+          <PublicBets
+            bets={loaderData.publicBets}
+            error={loaderData.feedError}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function CodeSearch({
+  failure,
+}: {
+  failure: { title: string; message: string; code: string } | null;
+}) {
+  const [code, setCode] = useState(failure?.code ?? "");
+  const navigation = useNavigation();
+  const searching =
+    navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <section className="card space-y-3" aria-labelledby="find-heading">
+      <h2 id="find-heading" className="font-semibold">
+        Find a bet by code
+      </h2>
+      <FormAlert title={failure?.title} message={failure?.message} />
+      <Form method="post" className="flex gap-2">
+        <label htmlFor="bet-code" className="sr-only">
+          Bet code
+        </label>
+        <input
+          id="bet-code"
+          name="code"
+          className="input font-mono uppercase tracking-widest"
+          placeholder="ABC234"
+          maxLength={CODE_LENGTH}
+          autoCapitalize="characters"
+          autoComplete="off"
+          spellCheck={false}
+          value={code}
+          onChange={(e) => setCode(e.currentTarget.value.toUpperCase())}
+        />
+        <button type="submit" className="btn-primary" disabled={searching}>
+          Find
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function PublicBets({
+  bets,
+  error,
+}: {
+  bets: {
+    id: number;
+    code: string;
+    title: string;
+    description: string;
+    amountCents: number;
+    created: string;
+  }[];
+  error: boolean;
+}) {
+  const [params] = useSearchParams();
+  return (
+    <section className="space-y-3" aria-labelledby="public-heading">
+      <h2 id="public-heading" className="font-semibold">
+        Public Bets
+      </h2>
+      {error ? (
+        <div className="card space-y-2" role="alert">
+          <p>Error loading public bets</p>
+          <Link to={`/search?${params.toString()}`} className="btn-secondary">
+            Try Again
+          </Link>
+        </div>
+      ) : bets.length === 0 ? (
+        <p className="card text-slate-700">
+          No public bets right now. Create one and share it!
+        </p>
+      ) : (
+        <ul className="space-y-3" aria-label="Public bets">
+          {bets.map((b) => (
+            <li key={b.id} className="card relative space-y-1">
+              <div className="flex items-start justify-between gap-2">
+                <h3 className="break-words font-semibold">
+                  <Link
+                    to={`/bet/${b.id}`}
+                    className="after:absolute after:inset-0 after:content-['']"
+                  >
+                    {b.title}
+                  </Link>
+                </h3>
+                <span className="font-semibold">
+                  {formatCentsShort(b.amountCents)}
+                </span>
+              </div>
+              <p className="line-clamp-2 break-words text-sm text-slate-700">
+                {b.description}
+              </p>
+              <p className="flex justify-between text-xs text-slate-600">
+                <span>{b.created}</span>
+                <span className="font-mono font-bold tracking-widest">
+                  {b.code}
+                </span>
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Discover · Fairshake" },
+];

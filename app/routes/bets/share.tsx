@@ -1,0 +1,149 @@
+// /share/{id}: 200 for everyone with Open Graph and Twitter tags; a signed-in
+// person goes on to the bet; a visitor is sent to log in after 300 ms by a
+// meta refresh (ruling 13a). No JavaScript on this page.
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/share";
+import { Logo } from "~/components/logo";
+import { openBetByCode } from "~/models/bet.server";
+import {
+  getSharePreview,
+  shareMeta,
+  type SharePreview,
+} from "~/models/share.server";
+import { parseId } from "~/utils/api.server";
+import { formatCents } from "~/utils/money";
+import { getUser } from "~/utils/session.server";
+
+export const handle = { hydrate: false };
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const id = parseId(params.id);
+  if (id === null)
+    throw data(
+      { title: "Invalid bet ID", message: "This share link is not valid." },
+      { status: 400 },
+    );
+  const code = url.searchParams.get("code");
+  let preview: SharePreview | null;
+  try {
+    preview = getSharePreview(id, code);
+  } catch (error) {
+    console.error(error);
+    throw data(
+      {
+        title: "Failed to load bet information",
+        message: "Please try again in a moment.",
+      },
+      { status: 500 },
+    );
+  }
+  if (!preview)
+    throw data(
+      {
+        title: "Bet not found",
+        message: "This bet could not be found or has expired.",
+      },
+      { status: 404 },
+    );
+  const user = await getUser(request);
+  if (user) {
+    // The link's code opens a private bet for whoever follows it (ruling 13).
+    if (preview.visibility === "private")
+      openBetByCode({ code: preview.code, userId: user.id });
+    throw redirect(`/bet/${preview.id}`);
+  }
+  const meta = shareMeta(preview, request);
+  return {
+    preview: {
+      title: preview.title,
+      description: preview.description,
+      amountCents: preview.amountCents,
+      code: preview.code,
+    },
+    meta,
+    loginUrl: `/auth?return_to=${encodeURIComponent(url.pathname + url.search)}`,
+  };
+}
+
+export default function SharePage({ loaderData }: Route.ComponentProps) {
+  const { preview, meta, loginUrl } = loaderData;
+  return (
+    <div className="mx-auto min-h-dvh max-w-lg px-4 py-6">
+      <header className="mb-6">
+        <Logo />
+      </header>
+      <main className="space-y-4">
+        <article className="card space-y-3">
+          <img
+            src={meta.image}
+            alt=""
+            width={1200}
+            height={630}
+            className="h-auto w-full rounded-lg"
+          />
+          <h1 className="break-words text-xl font-bold">{preview.title}</h1>
+          <p className="whitespace-pre-wrap break-words text-slate-700">
+            {preview.description}
+          </p>
+          <p className="text-2xl font-bold">
+            {formatCents(preview.amountCents)}
+          </p>
+          <p className="text-sm text-slate-600">
+            Code{" "}
+            <span className="font-mono font-bold tracking-widest">
+              {preview.code}
+            </span>
+          </p>
+        </article>
+        <p className="text-slate-700">Log in to view and join this bet.</p>
+        <Link to={loginUrl} className="btn-primary w-full">
+          Log in to continue
+        </Link>
+      </main>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data, error }) => {
+  if (!data || error) return [{ title: "Fairshake" }];
+  const { meta: m, loginUrl } = data;
+  const description = `${formatCents(data.preview.amountCents)} · ${m.description}`;
+  return [
+    { title: `${m.title} · Fairshake` },
+    { name: "description", content: description },
+    { httpEquiv: "refresh", content: `0.3;url=${loginUrl}` },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: "Fairshake" },
+    { property: "og:title", content: m.title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: m.url },
+    { property: "og:image", content: m.image },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: m.title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: m.image },
+  ];
+};
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const payload =
+    error && typeof error === "object" && "data" in error
+      ? (error.data as { title?: string; message?: string } | undefined)
+      : undefined;
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-2xl font-bold">
+        {payload?.title ?? "Failed to load bet information"}
+      </h1>
+      <p className="text-slate-700">
+        {payload?.message ?? "Please try again in a moment."}
+      </p>
+      <Link to="/" className="btn-primary">
+        Go to Home
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,151 @@
+// The 1200×630 link-preview PNG of a bet: satori lays out the card into SVG
+// with a font shipped in an npm package, resvg rasterises it. Rendered PNGs
+// are kept in memory by bet id and version, so a crawler storm renders once.
+import { Resvg } from "@resvg/resvg-js";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import satori from "satori";
+import { formatCents } from "./money";
+
+const require = createRequire(import.meta.url);
+let fonts: { regular: Buffer; bold: Buffer } | null = null;
+
+function loadFonts() {
+  fonts ??= {
+    regular: fs.readFileSync(
+      require.resolve("@fontsource/inter/files/inter-latin-400-normal.woff"),
+    ),
+    bold: fs.readFileSync(
+      require.resolve("@fontsource/inter/files/inter-latin-700-normal.woff"),
+    ),
+  };
+  return fonts;
+}
+
+type Node = { type: string; props: Record<string, unknown> };
+const h = (
+  type: string,
+  style: Record<string, unknown>,
+  children?: unknown,
+): Node => ({ type, props: { style, children } });
+
+const CACHE_LIMIT = 200;
+const cache = new Map<string, Buffer>();
+
+export type ShareImageInput = {
+  id: number;
+  code: string;
+  title: string;
+  amountCents: number;
+  updatedAt: Date;
+};
+
+export function shareImageEtag(bet: ShareImageInput) {
+  return `"bet-${bet.id}-${bet.updatedAt.getTime()}"`;
+}
+
+/** The shipped font covers Latin; other glyphs (emoji) would render as boxes. */
+function printable(text: string) {
+  return [...text]
+    .filter((c) => {
+      const cp = c.codePointAt(0)!;
+      return cp <= 0x24f || (cp >= 0x2000 && cp <= 0x20cf);
+    })
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function truncate(text: string, max: number) {
+  const chars = [...printable(text)];
+  return chars.length > max
+    ? `${chars.slice(0, max - 1).join("")}…`
+    : chars.join("");
+}
+
+export async function renderShareImage(bet: ShareImageInput): Promise<Buffer> {
+  const key = shareImageEtag(bet);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const { regular, bold } = loadFonts();
+  const tree = h(
+    "div",
+    {
+      // Yoga sizes the content box: the padding comes on top.
+      width: 1200 - 128,
+      height: 630 - 128,
+      display: "flex",
+      flexDirection: "column",
+      justifyContent: "space-between",
+      padding: "64px",
+      backgroundColor: "#064e3b",
+      color: "#ffffff",
+      fontFamily: "Inter",
+    },
+    [
+      h(
+        "div",
+        { display: "flex", fontSize: 32, color: "#a7f3d0" },
+        "Fairshake",
+      ),
+      h(
+        "div",
+        { display: "flex", fontSize: 64, fontWeight: 700, lineHeight: 1.15 },
+        truncate(bet.title, 80),
+      ),
+      h(
+        "div",
+        {
+          display: "flex",
+          justifyContent: "space-between",
+          alignItems: "flex-end",
+        },
+        [
+          h("div", { display: "flex", flexDirection: "column" }, [
+            h(
+              "div",
+              { display: "flex", fontSize: 72, fontWeight: 700 },
+              formatCents(bet.amountCents),
+            ),
+            h(
+              "div",
+              { display: "flex", fontSize: 30, color: "#d1fae5" },
+              "Bet with friends on Fairshake",
+            ),
+          ]),
+          h(
+            "div",
+            {
+              display: "flex",
+              padding: "16px 28px",
+              borderRadius: 16,
+              backgroundColor: "#ffffff",
+              color: "#064e3b",
+              fontSize: 48,
+              fontWeight: 700,
+              letterSpacing: 6,
+            },
+            bet.code,
+          ),
+        ],
+      ),
+    ],
+  );
+  const svg = await satori(tree as unknown as React.ReactNode, {
+    width: 1200,
+    height: 630,
+    fonts: [
+      { name: "Inter", data: regular, weight: 400, style: "normal" },
+      { name: "Inter", data: bold, weight: 700, style: "normal" },
+    ],
+  });
+  const png = new Resvg(svg, { fitTo: { mode: "width", value: 1200 } })
+    .render()
+    .asPng();
+  if (cache.size >= CACHE_LIMIT) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(key, png);
+  return png;
+}
