@@ -113,17 +113,24 @@ const INTENTS = {
 
 export type FriendsActionFailure = FormFailure & { intent: string };
 
+/** Whether a posted form is one of the friend forms (for a page with other forms too). */
+export function isFriendForm(form: FormData) {
+  return String(form.get("intent") ?? "") in INTENTS;
+}
+
 /**
  * Handles the friend forms (intent send | accept | decline, friendId,
  * return_to). Success redirects back with SPEC's toast; a refusal answers
- * with its status and the message for the page (DESIGN §3a).
+ * with its status and the message for the page (DESIGN §3a). Pass `form`
+ * when the route has already read the body.
  */
 export async function friendsAction(
   request: Request,
   userId: number,
   fallback = "/friends",
+  form?: FormData,
 ) {
-  const form = await request.formData();
+  form ??= await request.formData();
   const intent = String(form.get("intent") ?? "");
   const returnTo = safeRedirect(form.get("return_to"), fallback);
   if (!(intent in INTENTS)) {
