@@ -11,10 +11,18 @@ export default [
   // Public pages: these four ship no JavaScript (ruling 18).
   route("auth", "routes/auth/auth.tsx"),
   route("help/fees", "routes/help/fees.tsx"),
+  // Social (issue 5): public help page and uploaded avatars.
+  route("help", "routes/help/help.tsx"),
+  route("avatars/:userId", "routes/avatars.ts"),
 
   // Protected screens inside the app shell (header + bottom navigation).
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
+    // Social (issue 5): friends, profile, activity.
+    route("friends", "routes/friends/friends.tsx"),
+    route("profile", "routes/profile/profile.tsx"),
+    route("profile/edit", "routes/profile/edit.tsx"),
+    route("notifications", "routes/notifications/notifications.tsx"),
     // --- Bets (issue 3) ---
     route("search", "routes/bets/search.tsx"),
     route("create-bet", "routes/bets/create-bet.tsx"),
@@ -50,6 +58,15 @@ export default [
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),
     route("logout", "routes/api/logout.ts"),
+    // Social (issue 5).
+    route("friends", "routes/api/social/friends.ts"),
+    route("friends/:decision", "routes/api/social/friend-respond.ts"),
+    route("friend-requests", "routes/api/social/friend-requests.ts"),
+    route("users/search", "routes/api/social/users-search.ts"),
+    route("user/profile", "routes/api/social/user-profile.ts"),
+    route("user/payment-methods", "routes/api/social/user-payment-methods.ts"),
+    route("activity", "routes/api/social/activity.ts"),
+    route("activity/read", "routes/api/social/activity-read.ts"),
     // --- Bets (issue 3) ---
     route("bets", "routes/api/bets/index.ts"),
     route("bets/:id", "routes/api/bets/bet.ts"),
