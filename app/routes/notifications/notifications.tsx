@@ -1,6 +1,7 @@
 import { useEffect } from "react";
-import { Form, Link, redirect, useFetcher } from "react-router";
+import { data, Form, Link, redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/notifications";
+import { FinancePanel } from "~/components/finance/finance-panel";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import {
   activityHref,
@@ -9,6 +10,7 @@ import {
   markAllActivityRead,
 } from "~/models/activity.server";
 import { relativeTime } from "~/utils/dates";
+import { loadFinances } from "~/utils/finances.server";
 import { requireUser } from "~/utils/session.server";
 
 // /notifications: tabs Activity (default) and Finances, as links (ruling 18).
@@ -18,9 +20,19 @@ export async function loader({ request }: Route.LoaderArgs) {
     new URL(request.url).searchParams.get("tab") === "finances"
       ? "finances"
       : "activity";
-  if (tab === "finances") return { tab, events: [], unread: 0 };
+  if (tab === "finances") {
+    const { finances, status } = loadFinances(request, user.id);
+    const refreshed =
+      new URL(request.url).searchParams.get("refreshed") === "1";
+    return data(
+      { tab, events: [], unread: 0, finances, refreshed },
+      { status },
+    );
+  }
   return {
     tab,
+    finances: null,
+    refreshed: false,
     unread: countUnreadActivity(user.id),
     events: listActivity(user.id).map((e) => ({
       id: e.id,
@@ -60,17 +72,19 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       />
       {tab === "activity" ? (
         <ActivityFeed events={loaderData.events} unread={loaderData.unread} />
-      ) : (
-        <section aria-labelledby="finances-heading" className="card space-y-2">
-          <h2 id="finances-heading" className="font-semibold">
-            Finances
-          </h2>
-          {/* FINANCE PANEL: wired in by the lead */}
-          <Link to="/financial-history" className="btn-secondary">
-            Open financial history
+      ) : loaderData.finances ? (
+        <>
+          <FinancePanel
+            finances={loaderData.finances}
+            path="/notifications"
+            keep={{ tab: "finances" }}
+            refreshed={loaderData.refreshed}
+          />
+          <Link to="/financial-history" className="btn-secondary w-full">
+            Open full financial history
           </Link>
-        </section>
-      )}
+        </>
+      ) : null}
     </div>
   );
 }
