@@ -23,6 +23,7 @@ const CODE_LENGTH = 6;
 import { isDomainError } from "~/utils/errors";
 import { formatCentsShort } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
+import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request);
@@ -49,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const raw = form.get("code");
   const code = normalizeCode(typeof raw === "string" ? raw : "");
   const fail = (status: number, title: string, message: string) =>
