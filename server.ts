@@ -14,6 +14,7 @@ import type { ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
 import { applyMigrations } from "~/db/migrate.server";
 import { seedDemoData } from "~/db/seed.server";
+import { AVATAR_BODY_LIMIT, AVATAR_MESSAGES } from "~/models/avatar.server";
 import {
   assertEnvironment,
   isDemoMode,
@@ -127,6 +128,25 @@ app.use("/api", (req, res, next) => {
     return;
   }
   next();
+});
+
+// --- Avatar uploads: refused past 2 MB before the body is read --------------
+// (the action counts the bytes again while streaming: a body without a
+// Content-Length cannot slip through).
+const AVATAR_UPLOAD_PATHS = new Set(["/profile/edit", "/profile/edit.data"]);
+app.use((req, res, next) => {
+  if (
+    req.method !== "POST" ||
+    !AVATAR_UPLOAD_PATHS.has(req.path) ||
+    Number(req.get("Content-Length") ?? "0") <= AVATAR_BODY_LIMIT
+  )
+    return next();
+  res.status(413).set("Connection", "close");
+  res
+    .type("html")
+    .send(
+      `<!doctype html><meta name=viewport content="width=device-width"><title>Image too large</title><main style="font-family:system-ui;padding:2rem"><h1>Image too large</h1><p>${AVATAR_MESSAGES.tooLarge}</p><p><a href="/profile/edit">Back to Edit Profile</a></p></main>`,
+    );
 });
 
 // --- Rate limits on sign-in and sign-up (DESIGN §4) -----------------------

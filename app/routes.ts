@@ -11,10 +11,18 @@ export default [
   // Public pages: these four ship no JavaScript (ruling 18).
   route("auth", "routes/auth/auth.tsx"),
   route("help/fees", "routes/help/fees.tsx"),
+  // Social (issue 5): public help page and uploaded avatars.
+  route("help", "routes/help/help.tsx"),
+  route("avatars/:userId", "routes/avatars.ts"),
 
   // Protected screens inside the app shell (header + bottom navigation).
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
+    // Social (issue 5): friends, profile, activity.
+    route("friends", "routes/friends/friends.tsx"),
+    route("profile", "routes/profile/profile.tsx"),
+    route("profile/edit", "routes/profile/edit.tsx"),
+    route("notifications", "routes/notifications/notifications.tsx"),
     // --- Bets (issue 3) ---
     route("search", "routes/bets/search.tsx"),
     route("create-bet", "routes/bets/create-bet.tsx"),
@@ -23,6 +31,15 @@ export default [
     route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
     route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
     // --- end Bets ---
+    // --- Settlement, payment, finances (issue 4) ---
+    route("settle-bet/:id", "routes/settlements/settle-bet.tsx"),
+    route("propose-settlement/:id", "routes/settlements/propose.tsx"),
+    route("settlements/:id/approve", "routes/settlements/approve.tsx"),
+    route("settlements/:id/reject", "routes/settlements/reject.tsx"),
+    route("payment/:id", "routes/payments/payment.tsx"),
+    route("checkout/:id", "routes/payments/checkout.tsx"),
+    route("financial-history", "routes/payments/financial-history.tsx"),
+    // --- end Settlement ---
   ]),
 
   // --- Bets (issue 3): public, no JavaScript (ruling 18) ---
@@ -41,6 +58,15 @@ export default [
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),
     route("logout", "routes/api/logout.ts"),
+    // Social (issue 5).
+    route("friends", "routes/api/social/friends.ts"),
+    route("friends/:decision", "routes/api/social/friend-respond.ts"),
+    route("friend-requests", "routes/api/social/friend-requests.ts"),
+    route("users/search", "routes/api/social/users-search.ts"),
+    route("user/profile", "routes/api/social/user-profile.ts"),
+    route("user/payment-methods", "routes/api/social/user-payment-methods.ts"),
+    route("activity", "routes/api/social/activity.ts"),
+    route("activity/read", "routes/api/social/activity-read.ts"),
     // --- Bets (issue 3) ---
     route("bets", "routes/api/bets/index.ts"),
     route("bets/:id", "routes/api/bets/bet.ts"),
@@ -51,6 +77,22 @@ export default [
     route("user/bets/:kind", "routes/api/bets/user-bets.ts"),
     route("users/:id", "routes/api/users-id.ts"),
     // --- end Bets ---
+    // --- Settlement, payment, finances (issue 4) ---
+    route("settlements/:id", "routes/api/settlements/settlement.ts"),
+    route("settlements/:id/approve", "routes/api/settlements/approve.ts"),
+    route("settlements/:id/reject", "routes/api/settlements/reject.ts"),
+    route("bets/:id/propose-settlement", "routes/api/settlements/propose.ts"),
+    route("bets/:id/settle", "routes/api/settlements/settle.ts"),
+    route("create-payment-intent", "routes/api/payments/create-intent.ts"),
+    route("bets/:id/record-payment", "routes/api/payments/record.ts"),
+    route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
+    route("stripe/webhook", "routes/api/payments/stripe-webhook.ts"),
+    route("financial-history", "routes/api/payments/financial-history.ts"),
+    route(
+      "financial-history.csv",
+      "routes/api/payments/financial-history-csv.ts",
+    ),
+    // --- end Settlement ---
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -1,5 +1,5 @@
-// `npm test`: typecheck, lint, build, unit + integration tests (Vitest), then
-// the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
+// `npm test`: typecheck, lint, build, unit + integration tests (Vitest), the
+// join storm and the crash-safety run, then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
 import { spawnSync } from "node:child_process";
 
 const steps = [
@@ -7,6 +7,8 @@ const steps = [
   ["lint", ["npm", "run", "lint"]],
   ["build", ["npm", "run", "build"]],
   ["unit and integration tests", ["npx", "vitest", "run"]],
+  ["join storm", ["node", "scripts/storm.mjs"]],
+  ["crash safety", ["node", "scripts/crash.mjs"]],
   ["browser tests", ["npm", "run", "test:e2e"]],
 ];
 

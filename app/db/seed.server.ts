@@ -6,6 +6,10 @@ import { db } from "./client.server";
 import { bets, users } from "./schema";
 import { registerUser } from "~/models/user.server";
 import { createBet, joinBet, openBetByCode } from "~/models/bet.server";
+import {
+  approveSettlement,
+  proposeSettlement,
+} from "~/models/settlement.server";
 
 export const DEMO_PASSWORD = "password123";
 export const DEMO_USERS = ["alice", "bob", "carol"] as const;
@@ -105,10 +109,21 @@ export async function seedDemoData() {
   return true;
 }
 
-/** Settles bet #3 (bob wins, alice pays): filled in by the settlement model. */
-async function seedSettlements(_ids: {
+/**
+ * Settles bet #3 (ruling 15) through the settlement model: bob proposes
+ * himself as the winner, alice approves; her payment stays pending.
+ */
+async function seedSettlements(ids: {
   alice: number;
   bob: number;
   carol: number;
   betThree: number;
-}) {}
+}) {
+  proposeSettlement({
+    betId: ids.betThree,
+    userId: ids.bob,
+    winnerId: ids.bob,
+    notes: "Flurries on the 20th: it snowed before December.",
+  });
+  approveSettlement({ betId: ids.betThree, userId: ids.alice });
+}

@@ -72,3 +72,13 @@ export function toActivityJson(event: typeof activityEvents.$inferSelect) {
     read: event.read,
   };
 }
+
+/** Where an event leads: its bet, or the friends screen for friend events. */
+export function activityHref(
+  event: Pick<typeof activityEvents.$inferSelect, "type" | "betId">,
+): string | null {
+  if (event.betId !== null) return `/bet/${event.betId}`;
+  if (event.type === "friend_request_received") return "/friends?tab=requests";
+  if (event.type === "friend_request_accepted") return "/friends";
+  return null;
+}

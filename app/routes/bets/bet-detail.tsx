@@ -9,6 +9,10 @@ import {
 import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
+import {
+  SettlementCard,
+  toSettlementCardData,
+} from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
 import {
   BET_NOT_FOUND,
@@ -16,6 +20,7 @@ import {
   joinBet,
   parseVersion,
 } from "~/models/bet.server";
+import { getSettlementView } from "~/models/settlement.server";
 import { shareLinks } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
 import { formatDate, relativeTime } from "~/utils/dates";
@@ -51,7 +56,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   });
   const isCreator = bet.creatorId === user.id;
   const isParticipant = bet.participants.some((p) => p.id === user.id);
+  const settlementView = getSettlementView({ betId: bet.id, userId: user.id });
+  const settlement = settlementView
+    ? toSettlementCardData(settlementView, user.id)
+    : null;
   return {
+    settlement,
     bet: {
       id: bet.id,
       code: bet.code,
@@ -191,7 +201,9 @@ export default function BetDetail({
         </section>
       ) : null}
 
-      {/* SETTLEMENT CARD: wired in by the lead */}
+      {loaderData.settlement ? (
+        <SettlementCard data={loaderData.settlement} showOutcome={false} />
+      ) : null}
 
       <FormAlert title={actionData?.title} message={actionData?.message} />
 
@@ -224,17 +236,21 @@ export default function BetDetail({
             </Link>
           </div>
         ) : null}
-        {bet.status === "active" && isCreator ? (
+        {/* While a proposal is live the card above offers approve/reject instead. */}
+        {bet.status === "active" && isCreator && !loaderData.settlement ? (
           <Link to={`/settle-bet/${bet.id}`} className="btn-primary">
             Settle Bet
           </Link>
         ) : null}
-        {bet.status === "active" && isParticipant ? (
+        {bet.status === "active" && isParticipant && !loaderData.settlement ? (
           <Link to={`/propose-settlement/${bet.id}`} className="btn-secondary">
             Propose Settlement
           </Link>
         ) : null}
-        {bet.status === "settled" && isParticipant && bet.winnerId !== me ? (
+        {bet.status === "settled" &&
+        isParticipant &&
+        bet.winnerId !== me &&
+        !loaderData.settlement?.paymentCompleted ? (
           <Link to={`/payment/${bet.id}`} className="btn-primary">
             Pay Winnings
           </Link>

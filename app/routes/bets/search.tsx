@@ -24,14 +24,32 @@ import { isDomainError } from "~/utils/errors";
 import { formatCentsShort } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
 import { readFormData } from "~/utils/form-data.server";
+import {
+  FriendsPanel,
+  SEARCH_FRIENDS_LINKS,
+} from "~/components/friends/friends-panel";
+import {
+  friendsAction,
+  friendsSubTab,
+  isFriendForm,
+  loadFriendsView,
+  type FriendsActionFailure,
+} from "~/routes/friends/friends-view.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  const tab =
-    new URL(request.url).searchParams.get("tab") === "friends"
-      ? "friends"
-      : "bets";
-  if (tab === "friends") return { tab, publicBets: [], feedError: false };
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const tab = params.get("tab") === "friends" ? "friends" : "bets";
+  if (tab === "friends") {
+    const { view, status } = loadFriendsView(request, user.id, {
+      tab: friendsSubTab(params),
+      q: params.get("q"),
+    });
+    return data(
+      { tab, publicBets: [], feedError: false, friends: view },
+      { status },
+    );
+  }
   try {
     const publicBets = listPublicBets().map((b) => ({
       id: b.id,
@@ -41,16 +59,18 @@ export async function loader({ request }: Route.LoaderArgs) {
       amountCents: b.amountCents,
       created: formatDate(b.createdAt),
     }));
-    return { tab, publicBets, feedError: false };
+    return { tab, publicBets, feedError: false, friends: null };
   } catch (error) {
     console.error(error);
-    return { tab, publicBets: [], feedError: true };
+    return { tab, publicBets: [], feedError: true, friends: null };
   }
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
+  if (isFriendForm(form))
+    return friendsAction(request, user.id, "/search?tab=friends", form);
   const raw = form.get("code");
   const code = normalizeCode(typeof raw === "string" ? raw : "");
   const fail = (status: number, title: string, message: string) =>
@@ -85,6 +105,8 @@ export default function Search({
   actionData,
 }: Route.ComponentProps) {
   const { tab } = loaderData;
+  const codeFailure =
+    actionData && "code" in actionData ? actionData : undefined;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold">Discover</h1>
@@ -96,20 +118,21 @@ export default function Search({
           { id: "friends", label: "Friends", to: "/search?tab=friends" },
         ]}
       />
-      {tab === "friends" ? (
-        <section className="card space-y-2">
-          <p className="text-slate-700">
-            Find friends, see requests and add people you bet with.
-          </p>
-          <Link to="/friends" className="btn-primary">
-            Open Friends
-          </Link>
-        </section>
+      {tab === "friends" && loaderData.friends ? (
+        <FriendsPanel
+          view={loaderData.friends}
+          links={SEARCH_FRIENDS_LINKS}
+          failure={
+            actionData && "intent" in actionData
+              ? (actionData as FriendsActionFailure)
+              : null
+          }
+        />
       ) : (
         <>
           <CodeSearch
-            failure={actionData ?? null}
-            key={actionData?.code ?? ""}
+            failure={codeFailure ?? null}
+            key={codeFailure?.code ?? ""}
           />
           <PublicBets
             bets={loaderData.publicBets}

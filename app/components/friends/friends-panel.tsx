@@ -1,0 +1,96 @@
+// The whole friends area: sub-tabs, the current list and the search. Used
+// by /friends (tabs Friends, Requests, Add) and /search's Friends tab
+// (Friends, Requests, Find); each page passes its own links and wording.
+import { FormAlert } from "~/components/forms";
+import { LinkTabs } from "~/components/ui/link-tabs";
+import type {
+  FriendsActionFailure,
+  FriendsTab,
+  FriendsView,
+} from "~/routes/friends/friends-view.server";
+import { FriendList } from "./friend-list";
+import { RequestList } from "./request-list";
+import { UserSearch } from "./user-search";
+
+export type FriendsPanelLinks = {
+  /** The URL of each sub-tab. */
+  tabHref: (tab: FriendsTab) => string;
+  /** The label of the search tab: 'Add' on /friends, 'Find' on /search. */
+  findLabel: string;
+  /** Where the search form submits and which tab parameters it keeps. */
+  searchAction: string;
+  searchHidden: Record<string, string>;
+  shortHint: string;
+};
+
+export function FriendsPanel({
+  view,
+  links,
+  failure,
+}: {
+  view: FriendsView;
+  links: FriendsPanelLinks;
+  failure?: FriendsActionFailure | null;
+}) {
+  return (
+    <div className="space-y-4">
+      <LinkTabs
+        label="Friends sections"
+        current={view.tab}
+        tabs={[
+          { id: "friends", label: "Friends", to: links.tabHref("friends") },
+          {
+            id: "requests",
+            label: (
+              <>
+                Requests
+                {view.requestCount > 0 ? (
+                  <span className="badge ml-1 bg-red-600 text-white">
+                    <span className="sr-only">(</span>
+                    {view.requestCount}
+                    <span className="sr-only"> pending)</span>
+                  </span>
+                ) : null}
+              </>
+            ),
+            to: links.tabHref("requests"),
+          },
+          { id: "find", label: links.findLabel, to: links.tabHref("find") },
+        ]}
+      />
+      {failure ? (
+        <FormAlert title={failure.title} message={failure.message} />
+      ) : null}
+      {view.tab === "friends" ? (
+        <FriendList
+          friends={view.friends}
+          error={view.friendsError}
+          findHref={links.tabHref("find")}
+        />
+      ) : view.tab === "requests" ? (
+        <RequestList requests={view.requests} error={view.requestsError} />
+      ) : (
+        <UserSearch
+          action={links.searchAction}
+          hidden={links.searchHidden}
+          q={view.search.q}
+          results={view.search.results}
+          tooShort={view.search.tooShort}
+          shortHint={links.shortHint}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The links and wording of /search?tab=friends (sub-tabs in `sub`). */
+export const SEARCH_FRIENDS_LINKS: FriendsPanelLinks = {
+  tabHref: (tab) =>
+    tab === "friends"
+      ? "/search?tab=friends"
+      : `/search?tab=friends&sub=${tab}`,
+  findLabel: "Find",
+  searchAction: "/search",
+  searchHidden: { tab: "friends", sub: "find" },
+  shortHint: "Please enter at least 2 characters to search for friends.",
+};

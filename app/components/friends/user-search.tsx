@@ -1,0 +1,118 @@
+import { Form, useNavigation } from "react-router";
+import { UserAvatar } from "~/components/user-avatar";
+import type { SearchResult } from "~/models/friend.server";
+import { FriendForm } from "./friend-form";
+
+/**
+ * The friend search: a GET form (the query lives in the URL) and its
+ * results. `hidden` keeps the page's tab parameters; `shortHint` is SPEC's
+ * screen-specific wording of the too-short message.
+ */
+export function UserSearch({
+  action,
+  hidden,
+  q,
+  results,
+  tooShort,
+  shortHint,
+}: {
+  action: string;
+  hidden: Record<string, string>;
+  q: string;
+  results: SearchResult[] | null;
+  tooShort: boolean;
+  shortHint: string;
+}) {
+  const navigation = useNavigation();
+  const searching =
+    navigation.state === "loading" &&
+    navigation.location?.search.includes("q=");
+  return (
+    <div className="space-y-3">
+      <Form method="get" action={action} role="search" className="flex gap-2">
+        {Object.entries(hidden).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <label htmlFor="friend-search" className="sr-only">
+          Search by username
+        </label>
+        <input
+          id="friend-search"
+          name="q"
+          type="search"
+          className="input"
+          placeholder="Search by username"
+          defaultValue={q}
+          maxLength={50}
+          autoCapitalize="none"
+          autoComplete="off"
+          aria-invalid={tooShort || undefined}
+          aria-describedby={tooShort ? "friend-search-error" : undefined}
+        />
+        <button type="submit" className="btn-primary">
+          {searching ? "Searching..." : "Search"}
+        </button>
+      </Form>
+      {tooShort ? (
+        <div
+          id="friend-search-error"
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+        >
+          <p className="font-semibold">Search query too short</p>
+          <p>{shortHint}</p>
+        </div>
+      ) : null}
+      {results && results.length === 0 ? (
+        <p className="text-slate-700">No users found matching "{q}"</p>
+      ) : null}
+      {results && results.length > 0 ? (
+        <ul aria-label="Search results" className="space-y-2">
+          {results.map((user) => (
+            <li key={user.id} className="card space-y-3">
+              <div className="flex items-center gap-3">
+                <UserAvatar
+                  username={user.username}
+                  avatarUrl={user.avatarUrl}
+                />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-semibold">{user.username}</p>
+                  <p className="text-sm text-slate-600">
+                    {user.winCount} wins · {user.lossCount} losses
+                  </p>
+                </div>
+              </div>
+              <Relation user={user} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function Relation({ user }: { user: SearchResult }) {
+  if (user.relation === "friend")
+    return <span className="badge bg-brand-100 text-brand-800">Friends</span>;
+  if (user.relation === "sent")
+    return (
+      <span className="badge bg-slate-200 text-slate-800">Request sent</span>
+    );
+  if (user.relation === "received")
+    return (
+      <FriendForm
+        intent="accept"
+        friendId={user.id}
+        label="Accept request"
+        ariaLabel={`Accept ${user.username}`}
+      />
+    );
+  return (
+    <FriendForm
+      intent="send"
+      friendId={user.id}
+      label="Add friend"
+      ariaLabel={`Add ${user.username} as a friend`}
+    />
+  );
+}

@@ -1,0 +1,206 @@
+// Edit Profile: the details form (username, email, avatar URL) and the
+// picture upload. On /profile/edit they are plain forms (no JavaScript
+// needed); inside the dialog on /profile they post through fetchers so a
+// refusal shows in the dialog and success closes it.
+import { useEffect, useRef } from "react";
+import { Form, useFetcher, useNavigation } from "react-router";
+import { Field } from "~/components/forms";
+import { FilePicker } from "~/components/file-picker";
+
+export const EDIT_PROFILE_ACTION = "/profile/edit";
+const AVATAR_MAX = 2 * 1024 * 1024;
+
+export type ProfileFormResult = {
+  ok: false;
+  form: "profile" | "avatar";
+  status: number;
+  title: string;
+  message: string;
+  fieldErrors: Record<string, string[]>;
+  values?: { username: string; email: string; avatarUrl: string };
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  username: "Username",
+  email: "Email",
+  avatarUrl: "Avatar URL",
+};
+
+export function EditProfileForms({
+  user,
+  result,
+  inDialog = false,
+  dialogSession = 0,
+  onDone,
+}: {
+  user: { username: string; email: string; avatarUrl: string | null };
+  result?: ProfileFormResult | null;
+  inDialog?: boolean;
+  /** Changes each time the dialog opens, so old refusals are not shown again. */
+  dialogSession?: number;
+  onDone?: () => void;
+}) {
+  const details = useFetcher<ProfileFormResult>({
+    key: `edit-profile-${dialogSession}`,
+  });
+  const upload = useFetcher<ProfileFormResult>({
+    key: `upload-avatar-${dialogSession}`,
+  });
+  const navigation = useNavigation();
+  const DetailsForm = inDialog ? details.Form : Form;
+  const UploadForm = inDialog ? upload.Form : Form;
+
+  const detailsResult = inDialog
+    ? details.data
+    : result?.form === "profile"
+      ? result
+      : undefined;
+  const uploadResult = inDialog
+    ? upload.data
+    : result?.form === "avatar"
+      ? result
+      : undefined;
+
+  useCloseWhenDone(details.state, details.data, onDone);
+  useCloseWhenDone(upload.state, upload.data, onDone);
+
+  const pendingIntent = inDialog
+    ? details.state !== "idle"
+      ? "profile"
+      : upload.state !== "idle"
+        ? "avatar"
+        : null
+    : navigation.state === "submitting"
+      ? navigation.formAction === EDIT_PROFILE_ACTION &&
+        navigation.formEncType === "multipart/form-data"
+        ? "avatar"
+        : "profile"
+      : null;
+
+  const values = detailsResult?.values ?? {
+    username: user.username,
+    email: user.email,
+    avatarUrl: user.avatarUrl ?? "",
+  };
+  const errors = detailsResult?.fieldErrors ?? {};
+  return (
+    <div className="space-y-6">
+      <DetailsForm
+        method="post"
+        action={EDIT_PROFILE_ACTION}
+        className="space-y-4"
+        aria-label="Profile details"
+        key={JSON.stringify(values)}
+      >
+        {detailsResult ? <Failure result={detailsResult} /> : null}
+        <Field
+          label="Username"
+          errors={errors.username}
+          inputProps={{
+            name: "username",
+            defaultValue: values.username,
+            required: true,
+            minLength: 3,
+            maxLength: 49,
+            autoComplete: "username",
+            autoCapitalize: "none",
+          }}
+        />
+        <Field
+          label="Email"
+          errors={errors.email}
+          inputProps={{
+            name: "email",
+            type: "email",
+            defaultValue: values.email,
+            required: true,
+            autoComplete: "email",
+          }}
+        />
+        <Field
+          label="Avatar URL"
+          hint="A link to a picture (https://…), or leave empty for your initials."
+          errors={errors.avatarUrl}
+          inputProps={{
+            name: "avatarUrl",
+            type: "url",
+            defaultValue: values.avatarUrl,
+            maxLength: 2048,
+            placeholder: "https://",
+          }}
+        />
+        <button type="submit" className="btn-primary w-full">
+          {pendingIntent === "profile" ? "Saving..." : "Save changes"}
+        </button>
+      </DetailsForm>
+
+      <UploadForm
+        method="post"
+        action={EDIT_PROFILE_ACTION}
+        encType="multipart/form-data"
+        className="space-y-3 border-t border-slate-200 pt-4"
+        aria-label="Upload a picture"
+      >
+        {uploadResult ? <Failure result={uploadResult} /> : null}
+        <FilePicker
+          name="avatar"
+          label="Upload a picture"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          maxSize={AVATAR_MAX}
+          hint="PNG, JPEG, WebP or GIF, up to 2MB. It is cropped to a square."
+        />
+        <button type="submit" className="btn-secondary w-full">
+          {pendingIntent === "avatar" ? "Uploading..." : "Upload picture"}
+        </button>
+      </UploadForm>
+    </div>
+  );
+}
+
+function Failure({ result }: { result: ProfileFormResult }) {
+  const entries = Object.entries(result.fieldErrors);
+  return (
+    <div
+      role="alert"
+      className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+    >
+      <p className="font-semibold">{result.title}</p>
+      {entries.length ? (
+        <ul className="list-inside list-disc">
+          {entries.map(([field, messages]) =>
+            messages.map((m) => (
+              <li key={field + m}>
+                {FIELD_LABELS[field] ?? field}: {m}
+              </li>
+            )),
+          )}
+        </ul>
+      ) : (
+        <p>{result.message}</p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Calls onDone when a fetcher's submission ends without a new refusal: it
+ * redirected (a redirect leaves the previous data in place, so compare).
+ */
+function useCloseWhenDone(
+  state: string,
+  data: ProfileFormResult | undefined,
+  onDone?: () => void,
+) {
+  const before = useRef<{ data: ProfileFormResult | undefined } | null>(null);
+  useEffect(() => {
+    if (state !== "idle") {
+      before.current ??= { data };
+      return;
+    }
+    if (before.current) {
+      const unchanged = before.current.data === data;
+      before.current = null;
+      if (unchanged || !data || data.ok !== false) onDone?.();
+    }
+  }, [state, data, onDone]);
+}

@@ -1,0 +1,72 @@
+// The settlement card rendered on the server from a real settlement view,
+// the way /bet/{id} will render it.
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
+import { describe, expect, it } from "vitest";
+import {
+  approveSettlement,
+  getSettlementView,
+  proposeSettlement,
+} from "~/models/settlement.server";
+import { person } from "../../tests/support/factories";
+import { activeBet } from "../../tests/support/factories";
+import { SettlementCard, toSettlementCardData } from "./settlement-card";
+
+function render(betId: number, viewerId: number, extra = {}) {
+  const view = getSettlementView({ betId, userId: viewerId });
+  if (!view) return null;
+  return renderToStaticMarkup(
+    createElement(
+      MemoryRouter,
+      null,
+      createElement(SettlementCard, {
+        data: toSettlementCardData(view, viewerId),
+        ...extra,
+      }),
+    ),
+  );
+}
+
+describe("SettlementCard", () => {
+  it("shows the proposal, both approvals and links only for the other side", async () => {
+    const { creator, joiner, bet } = await activeBet(100);
+    expect(render(bet.id, creator.id)).toBeNull();
+    proposeSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      winnerId: joiner.id,
+      notes: "Clear win",
+    });
+    const forCreator = render(bet.id, creator.id)!;
+    expect(forCreator).toContain(
+      `${joiner.username} proposed <strong>${joiner.username}</strong> as the winner.`,
+    );
+    expect(forCreator).toContain("Clear win");
+    expect(forCreator).toContain("Approved");
+    expect(forCreator).toContain("Waiting");
+    expect(forCreator).toContain(`href="/settlements/${bet.id}/approve"`);
+    expect(forCreator).toContain(`href="/settlements/${bet.id}/reject"`);
+    const forProposer = render(bet.id, joiner.id)!;
+    expect(forProposer).not.toContain("/approve");
+    const stranger = await person("s");
+    expect(render(bet.id, stranger.id)).not.toContain("/approve");
+  });
+
+  it("shows the winner and Pay Winnings to the loser once settled", async () => {
+    const { creator, joiner, bet } = await activeBet(100);
+    proposeSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      winnerId: joiner.id,
+    });
+    approveSettlement({ betId: bet.id, userId: creator.id });
+    const loser = render(bet.id, creator.id, { demoPayment: true })!;
+    expect(loser).toContain(`Winner: ${joiner.username}`);
+    expect(loser).toContain("$97.50");
+    expect(loser).toContain("Pay Winnings");
+    expect(loser).toContain("Demo Payment Process");
+    expect(render(bet.id, joiner.id)).not.toContain("Pay Winnings");
+    expect(render(bet.id, creator.id, { showOutcome: false })).toBe("");
+  });
+});

@@ -1,0 +1,169 @@
+// The settlement part of /bet/{id}: the live proposal (who proposed whom,
+// notes, both approvals, links to approve or reject), the winner card once
+// settled, and Pay Winnings for the loser of an unpaid bet. Feed it
+// getSettlementView({betId, userId}) from the bet page's loader.
+import { Link } from "react-router";
+import { formatCents } from "~/utils/money";
+
+export type SettlementCardData = {
+  betId: number;
+  settled: boolean;
+  winnerName: string;
+  loserName: string;
+  proposerName: string;
+  notes: string | null;
+  creatorName: string;
+  participantName: string;
+  creatorApproved: boolean;
+  participantApproved: boolean;
+  paymentCompleted: boolean;
+  canRespond: boolean;
+  viewerIsLoser: boolean;
+  netCents: number;
+  feeCents: number;
+};
+
+/** Builds the card's props from getSettlementView's answer. */
+export function toSettlementCardData(
+  view: {
+    settlement: {
+      betId: number;
+      settledAt: Date | null;
+      notes: string | null;
+      creatorApproved: boolean;
+      participantApproved: boolean;
+      paymentStatus: string;
+      loserId: number;
+    };
+    winnerName: string;
+    loserName: string;
+    proposerName: string;
+    creator: { username: string };
+    participant: { username: string };
+    canRespond: boolean;
+    feeCents: number;
+    netCents: number;
+  },
+  viewerId: number,
+): SettlementCardData {
+  const s = view.settlement;
+  return {
+    betId: s.betId,
+    settled: s.settledAt !== null,
+    winnerName: view.winnerName,
+    loserName: view.loserName,
+    proposerName: view.proposerName,
+    notes: s.notes,
+    creatorName: view.creator.username,
+    participantName: view.participant.username,
+    creatorApproved: s.creatorApproved,
+    participantApproved: s.participantApproved,
+    paymentCompleted: s.paymentStatus === "completed",
+    canRespond: view.canRespond,
+    viewerIsLoser: s.loserId === viewerId,
+    netCents: view.netCents,
+    feeCents: view.feeCents,
+  };
+}
+
+function Approval({ name, approved }: { name: string; approved: boolean }) {
+  return (
+    <li className="flex items-center justify-between gap-2">
+      <span>{name}</span>
+      <span
+        className={`badge ${approved ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
+      >
+        {approved ? "Approved" : "Waiting"}
+      </span>
+    </li>
+  );
+}
+
+export function SettlementCard({
+  data,
+  demoPayment = false,
+  showOutcome = true,
+}: {
+  data: SettlementCardData;
+  /** Bet #3 in demo mode shows 'Demo Payment Process' (ruling 15). */
+  demoPayment?: boolean;
+  /**
+   * Whether a settled bet shows the winner card and Pay Winnings here; turn
+   * it off where the page already shows them.
+   */
+  showOutcome?: boolean;
+}) {
+  if (data.settled) {
+    if (!showOutcome) return null;
+    return (
+      <section className="card space-y-3" aria-labelledby="winner-heading">
+        <h2 id="winner-heading" className="font-semibold">
+          Winner: {data.winnerName}
+        </h2>
+        <p className="text-sm text-slate-700">
+          {data.winnerName} receives {formatCents(data.netCents)} after the{" "}
+          {formatCents(data.feeCents)} platform fee.
+        </p>
+        <p className="text-sm">
+          Payment:{" "}
+          <span
+            className={`badge ${data.paymentCompleted ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
+          >
+            {data.paymentCompleted ? "Completed" : "Pending"}
+          </span>
+        </p>
+        {data.viewerIsLoser && !data.paymentCompleted ? (
+          <div className="flex flex-wrap gap-2">
+            <Link to={`/payment/${data.betId}`} className="btn-primary">
+              Pay Winnings
+            </Link>
+            {demoPayment ? (
+              <Link to={`/payment/${data.betId}`} className="btn-secondary">
+                Demo Payment Process
+              </Link>
+            ) : null}
+          </div>
+        ) : null}
+      </section>
+    );
+  }
+  return (
+    <section className="card space-y-3" aria-labelledby="proposal-heading">
+      <h2 id="proposal-heading" className="font-semibold">
+        Settlement proposal
+      </h2>
+      <p className="text-sm">
+        {data.proposerName} proposed <strong>{data.winnerName}</strong> as the
+        winner.
+      </p>
+      {data.notes ? (
+        <blockquote className="border-l-4 border-slate-200 pl-3 text-sm text-slate-700">
+          {data.notes}
+        </blockquote>
+      ) : null}
+      <ul className="space-y-1 text-sm" aria-label="Approvals">
+        <Approval name={data.creatorName} approved={data.creatorApproved} />
+        <Approval
+          name={data.participantName}
+          approved={data.participantApproved}
+        />
+      </ul>
+      {data.canRespond ? (
+        <div className="flex flex-wrap gap-2">
+          <Link
+            to={`/settlements/${data.betId}/approve`}
+            className="btn-primary"
+          >
+            Review and approve
+          </Link>
+          <Link
+            to={`/settlements/${data.betId}/reject`}
+            className="btn-secondary"
+          >
+            Reject
+          </Link>
+        </div>
+      ) : null}
+    </section>
+  );
+}

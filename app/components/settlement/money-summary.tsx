@@ -1,0 +1,71 @@
+import { formatCents } from "~/utils/money";
+
+// Ruling 2: the loser pays the bet amount; the fee comes out of the
+// winner's payout. Shown the same on the approve and payment screens.
+export function MoneySummary({
+  amountCents,
+  feeCents,
+  netCents,
+  youPay = false,
+}: {
+  amountCents: number;
+  feeCents: number;
+  netCents: number;
+  /** The payment screen says "You pay" rather than "Loser pays". */
+  youPay?: boolean;
+}) {
+  return (
+    <dl className="divide-y divide-slate-100 text-sm">
+      <Row label="Bet amount" value={formatCents(amountCents)} />
+      <Row
+        label="Platform fee (2.5%, taken from the winner's payout)"
+        value={`-${formatCents(feeCents)}`}
+      />
+      <Row label="Winner receives" value={formatCents(netCents)} />
+      <Row
+        label={youPay ? "You pay" : "Loser pays"}
+        value={formatCents(amountCents)}
+        strong
+      />
+    </dl>
+  );
+}
+
+function Row({
+  label,
+  value,
+  strong,
+}: {
+  label: string;
+  value: string;
+  strong?: boolean;
+}) {
+  return (
+    <div className="flex items-center justify-between gap-4 py-2">
+      <dt className={strong ? "font-semibold" : "text-slate-600"}>{label}</dt>
+      <dd className={strong ? "text-base font-bold" : "font-medium"}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+export function NoticeCard({
+  title,
+  message,
+  children,
+}: {
+  title: string;
+  message?: string;
+  children?: React.ReactNode;
+}) {
+  return (
+    <section className="card space-y-3 text-center" aria-labelledby="notice">
+      <h1 id="notice" className="text-xl font-bold">
+        {title}
+      </h1>
+      {message ? <p className="text-slate-700">{message}</p> : null}
+      <div className="flex flex-wrap justify-center gap-2">{children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+// Uploaded avatars: checked by their bytes (not their name or declared type),
+// re-encoded by sharp into a small square WebP with no metadata, stored in
+// the avatars table and served from /avatars/{userId} with an ETag.
+// docs/decisions/0301-avatar-upload.md explains why this replaces SPEC's
+// data-URL reading.
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { db, immediate } from "~/db/client.server";
+import { avatars, users, type User } from "~/db/schema";
+import { DomainError, invalid } from "~/utils/errors";
+
+/** SPEC §9: avatar upload max 2 MB. */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+/**
+ * The most a whole upload request may carry, checked before parsing: the
+ * image and its few hundred bytes of form envelope fit in 2 MB together, so
+ * any image above 2 MB is refused unread (docs/decisions/0301).
+ */
+export const AVATAR_BODY_LIMIT = AVATAR_MAX_BYTES;
+/** Past this many pixels an image is refused before it is decoded (a decompression bomb). */
+export const AVATAR_MAX_INPUT_PIXELS = 40_000_000;
+export const AVATAR_SIZE = 256;
+
+export const AVATAR_MESSAGES = {
+  tooLarge: "The image is larger than 2 MB. Please choose a smaller image.",
+  notImage: "Please choose a PNG, JPEG, WebP or GIF image.",
+  unreadable: "This image could not be read. Please choose another one.",
+  tooManyPixels:
+    "This image has too many pixels (40 megapixels at most). Please choose a smaller image.",
+  missing: "Please choose an image to upload.",
+} as const;
+
+export type ImageType = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
+
+/** The type of an image from its first bytes, or null if it is none we accept. */
+export function sniffImageType(bytes: Uint8Array): ImageType | null {
+  const starts = (sig: number[], offset = 0) =>
+    sig.every((b, i) => bytes[offset + i] === b);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    return "image/png";
+  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (
+    starts([0x47, 0x49, 0x46, 0x38]) &&
+    (bytes[4] === 0x37 || bytes[4] === 0x39) &&
+    bytes[5] === 0x61
+  )
+    return "image/gif";
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8))
+    return "image/webp";
+  return null;
+}
+
+/** Re-encodes an upload into a 256×256 WebP, metadata stripped. */
+export async function processAvatar(bytes: Uint8Array): Promise<Buffer> {
+  if (bytes.byteLength === 0) throw invalid(AVATAR_MESSAGES.missing);
+  if (bytes.byteLength > AVATAR_MAX_BYTES)
+    throw new DomainError(413, AVATAR_MESSAGES.tooLarge);
+  if (!sniffImageType(bytes)) throw invalid(AVATAR_MESSAGES.notImage);
+  try {
+    return await sharp(bytes, {
+      limitInputPixels: AVATAR_MAX_INPUT_PIXELS,
+      animated: false,
+      failOn: "error",
+    })
+      .rotate() // apply EXIF orientation before the metadata goes
+      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: "cover", position: "centre" })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch (error) {
+    if (/pixel limit/i.test(String(error)))
+      throw invalid(AVATAR_MESSAGES.tooManyPixels);
+    throw invalid(AVATAR_MESSAGES.unreadable);
+  }
+}
+
+export function avatarPath(userId: number, etag: string) {
+  return `/avatars/${userId}?v=${etag}`;
+}
+
+/** Stores a processed avatar and points the user's avatarUrl at it. */
+export async function saveAvatar({
+  userId,
+  bytes,
+}: {
+  userId: number;
+  bytes: Uint8Array;
+}): Promise<User> {
+  const data = await processAvatar(bytes);
+  const etag = crypto
+    .createHash("sha256")
+    .update(data)
+    .digest("base64url")
+    .slice(0, 16);
+  return immediate((tx) => {
+    tx.insert(avatars)
+      .values({
+        userId,
+        contentType: "image/webp",
+        data,
+        etag,
+        updatedAt: new Date(),
+      })
+      .onConflictDoUpdate({
+        target: avatars.userId,
+        set: { contentType: "image/webp", data, etag, updatedAt: new Date() },
+      })
+      .run();
+    return tx
+      .update(users)
+      .set({ avatarUrl: avatarPath(userId, etag) })
+      .where(eq(users.id, userId))
+      .returning()
+      .get();
+  });
+}
+
+export function getAvatar(userId: number) {
+  return (
+    db.select().from(avatars).where(eq(avatars.userId, userId)).get() ?? null
+  );
+}

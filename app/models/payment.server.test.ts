@@ -1,0 +1,389 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sqlite } from "~/db/client.server";
+import {
+  ALREADY_PAID,
+  AMOUNT_MISMATCH,
+  INTENT_NOT_SUCCEEDED,
+  INTENT_UNKNOWN,
+  NOT_LOSER,
+  NOT_SETTLED,
+  PAYMENTS_UNAVAILABLE,
+  createPaymentIntent,
+  isIntentPayer,
+  recordPayment,
+} from "./payment.server";
+import { approveSettlement, proposeSettlement } from "./settlement.server";
+import {
+  csvCell,
+  ledgerBalance,
+  listTransactions,
+  summarize,
+  toSummaryJson,
+  toTransactionJson,
+  transactionsToCsv,
+} from "./ledger.server";
+import { listActivity } from "./activity.server";
+import {
+  CARD_DECLINED,
+  TEST_CARDS_ONLY,
+  confirmDemoIntent,
+  demoProvider,
+  validateDemoCard,
+} from "~/payments/demo.server";
+import { setPaymentProvider } from "~/payments/provider.server";
+import { DomainError } from "~/utils/errors";
+import { splitPayout } from "~/utils/money";
+import { activeBet, person } from "../../tests/support/factories";
+import { storm } from "../../tests/support/storm";
+
+beforeAll(() => setPaymentProvider(demoProvider));
+
+async function expectReject(
+  p: Promise<unknown>,
+  status: number,
+  message?: string,
+) {
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  expect((error as DomainError).status).toBe(status);
+  if (message) expect((error as DomainError).message).toBe(message);
+}
+function expectError(fn: () => unknown, status: number, message?: string) {
+  return expectReject((async () => fn())(), status, message);
+}
+
+const GOOD = { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" };
+
+/** A settled bet: the joiner won, the creator lost and owes `amount`. */
+async function settledBet(amount = 100) {
+  const { creator, joiner, bet } = await activeBet(amount);
+  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
+  approveSettlement({ betId: bet.id, userId: creator.id });
+  return { winner: joiner, loser: creator, bet };
+}
+
+async function pay(betId: number, userId: number) {
+  const intent = await createPaymentIntent({ betId, userId });
+  confirmDemoIntent({
+    intentId: intent.intentId,
+    card: GOOD,
+    isPayer: (id) => isIntentPayer(id, userId),
+  });
+  return intent;
+}
+
+const entriesOf = (betId: number) =>
+  sqlite
+    .prepare(
+      "SELECT user_id AS userId, kind, amount_cents AS cents FROM ledger_entries WHERE bet_id = ? ORDER BY id",
+    )
+    .all(betId);
+
+describe("demo card validation (ruling 11)", () => {
+  it("accepts the test card and refuses everything else with the ruling's words", () => {
+    const now = new Date("2026-11-21T12:00:00Z");
+    expect(validateDemoCard(GOOD, now).cardNumber).toBe("4242424242424242");
+    expect(validateDemoCard({ ...GOOD, expiry: "11/26" }, now)).toBeTruthy();
+    const e = (() => {
+      try {
+        validateDemoCard(
+          { cardNumber: "5555 5555 5555 4444", expiry: "10/26", cvc: "12" },
+          now,
+        );
+      } catch (error) {
+        return error as DomainError;
+      }
+    })();
+    expect(e?.status).toBe(400);
+    expect(e?.fieldErrors).toEqual({
+      cardNumber: [TEST_CARDS_ONLY],
+      expiry: ["Expiry must be in the future."],
+      cvc: ["CVC must be 3 or 4 digits."],
+    });
+    expect(() => validateDemoCard({ ...GOOD, expiry: "13/30" }, now)).toThrow(
+      "Expiry must be MM/YY.",
+    );
+    expect(() => validateDemoCard({ ...GOOD, cardNumber: "" }, now)).toThrow(
+      "Card number is required.",
+    );
+  });
+});
+
+describe("paying a settled bet", () => {
+  it("the loser pays the bet amount once; the ledger sums to zero", async () => {
+    const { winner, loser, bet } = await settledBet(100);
+    const intent = await createPaymentIntent({
+      betId: bet.id,
+      userId: loser.id,
+    });
+    expect(intent.amountCents).toBe(10_000);
+    // Not yet confirmed with the provider: the client's word is not enough.
+    await expectReject(
+      recordPayment({
+        betId: bet.id,
+        userId: loser.id,
+        intentId: intent.intentId,
+      }),
+      409,
+      INTENT_NOT_SUCCEEDED,
+    );
+    // A declined card: 402, nothing recorded.
+    await expectError(
+      () =>
+        confirmDemoIntent({
+          intentId: intent.intentId,
+          card: { ...GOOD, cardNumber: "4000 0000 0000 0002" },
+          isPayer: (id) => isIntentPayer(id, loser.id),
+        }),
+      402,
+      CARD_DECLINED,
+    );
+    // Someone else cannot confirm the loser's intent.
+    await expectError(
+      () =>
+        confirmDemoIntent({
+          intentId: intent.intentId,
+          card: GOOD,
+          isPayer: (id) => isIntentPayer(id, winner.id),
+        }),
+      404,
+    );
+    confirmDemoIntent({
+      intentId: intent.intentId,
+      card: GOOD,
+      isPayer: (id) => isIntentPayer(id, loser.id),
+    });
+    await expectReject(
+      recordPayment({
+        betId: bet.id,
+        userId: loser.id,
+        intentId: intent.intentId,
+        amountCents: 5_000,
+      }),
+      409,
+      AMOUNT_MISMATCH,
+    );
+    const settlement = await recordPayment({
+      betId: bet.id,
+      userId: loser.id,
+      intentId: intent.intentId,
+      amountCents: 10_000,
+    });
+    expect(settlement.paymentStatus).toBe("completed");
+    // The same intent again: 200-like, no new effect.
+    await recordPayment({
+      betId: bet.id,
+      userId: loser.id,
+      intentId: intent.intentId,
+    });
+    expect(entriesOf(bet.id)).toEqual([
+      { userId: loser.id, kind: "payment", cents: -10_000 },
+      { userId: winner.id, kind: "payout", cents: 10_000 },
+      { userId: winner.id, kind: "fee", cents: -250 },
+      { userId: null, kind: "fee", cents: 250 },
+    ]);
+    expect(listActivity(winner.id)[0]).toMatchObject({
+      type: "payment_received",
+    });
+    // Paying twice.
+    await expectReject(
+      createPaymentIntent({ betId: bet.id, userId: loser.id }),
+      409,
+      ALREADY_PAID,
+    );
+    const paymentId = (
+      sqlite
+        .prepare("SELECT id FROM payments WHERE intent_id = ?")
+        .get(intent.intentId) as {
+        id: number;
+      }
+    ).id;
+    expect(ledgerBalance(paymentId)).toBe(0);
+    expect(ledgerBalance()).toBe(0);
+  });
+
+  it("refuses the winner, strangers, unsettled bets, unknown intents and no provider", async () => {
+    const { winner, loser, bet } = await settledBet(30);
+    const stranger = await person("s");
+    await expectReject(
+      createPaymentIntent({ betId: bet.id, userId: winner.id }),
+      403,
+      NOT_LOSER,
+    );
+    await expectReject(
+      createPaymentIntent({ betId: bet.id, userId: stranger.id }),
+      403,
+    );
+    await expectReject(
+      createPaymentIntent({ betId: 999_999, userId: loser.id }),
+      404,
+    );
+    const open = await activeBet();
+    await expectReject(
+      createPaymentIntent({ betId: open.bet.id, userId: open.creator.id }),
+      409,
+      NOT_SETTLED,
+    );
+    await expectReject(
+      recordPayment({
+        betId: bet.id,
+        userId: loser.id,
+        intentId: "demo_pi_nope",
+      }),
+      409,
+      INTENT_UNKNOWN,
+    );
+    await expectReject(
+      createPaymentIntent({ betId: bet.id, userId: loser.id, provider: null }),
+      409,
+      PAYMENTS_UNAVAILABLE,
+    );
+    // An intent made for another bet cannot pay this one.
+    const other = await settledBet(30);
+    const foreign = await pay(other.bet.id, other.loser.id);
+    await expectReject(
+      recordPayment({
+        betId: bet.id,
+        userId: loser.id,
+        intentId: foreign.intentId,
+      }),
+      409,
+      INTENT_UNKNOWN,
+    );
+  });
+
+  it("10 simultaneous record-payments of one intent record one payment and one set of entries", async () => {
+    const { loser, bet } = await settledBet(55);
+    const intent = await pay(bet.id, loser.id);
+    const dbPath = process.env.DATABASE_PATH!;
+    const results = await storm(
+      "tests/support/settle-worker.ts",
+      Array.from({ length: 10 }, () => [
+        dbPath,
+        "record",
+        String(bet.id),
+        String(loser.id),
+        intent.intentId,
+      ]),
+    );
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(
+      sqlite
+        .prepare(
+          "SELECT count(*) AS n FROM payments WHERE bet_id = ? AND status = 'completed'",
+        )
+        .get(bet.id),
+    ).toEqual({ n: 1 });
+    expect(entriesOf(bet.id)).toHaveLength(4);
+    expect(ledgerBalance()).toBe(0);
+  });
+});
+
+describe("the ledger", () => {
+  it("refuses UPDATE and DELETE (trigger)", async () => {
+    const { loser, bet } = await settledBet(10);
+    await pay(bet.id, loser.id).then((i) =>
+      recordPayment({ betId: bet.id, userId: loser.id, intentId: i.intentId }),
+    );
+    expect(() =>
+      sqlite
+        .prepare("UPDATE ledger_entries SET amount_cents = 0 WHERE bet_id = ?")
+        .run(bet.id),
+    ).toThrow("ledger entries are immutable");
+    expect(() =>
+      sqlite.prepare("DELETE FROM ledger_entries WHERE bet_id = ?").run(bet.id),
+    ).toThrow("ledger entries are immutable");
+    expect(entriesOf(bet.id)).toHaveLength(4);
+  });
+
+  it("derives history and summary from entries: transactions sum to net profit", async () => {
+    const { winner, loser, bet } = await settledBet(100);
+    const i = await pay(bet.id, loser.id);
+    await recordPayment({
+      betId: bet.id,
+      userId: loser.id,
+      intentId: i.intentId,
+    });
+    const range = { fromMs: Date.now() - 60_000, toMs: Date.now() + 60_000 };
+    const winnerTx = listTransactions({ userId: winner.id, ...range });
+    expect(
+      winnerTx.map(toTransactionJson).map((t) => [t.type, t.amount]),
+    ).toEqual([
+      ["payout", "100.00"],
+      ["fee", "-2.50"],
+    ]);
+    const loserTx = listTransactions({ userId: loser.id, ...range });
+    expect(loserTx.map(toTransactionJson)[0]).toMatchObject({
+      type: "payment",
+      amount: "-100.00",
+      status: "completed",
+    });
+    const ws = summarize(winnerTx);
+    expect(toSummaryJson(ws)).toEqual({
+      winnings: 100,
+      losses: 0,
+      fees: 2.5,
+      netProfit: 97.5,
+      winsCount: 1,
+      lossesCount: 0,
+      winRate: 100,
+    });
+    expect(winnerTx.reduce((s, t) => s + t.amountCents, 0)).toBe(
+      ws.netProfitCents,
+    );
+    expect(summarize(loserTx).netProfitCents).toBe(-10_000);
+    expect(listTransactions({ userId: winner.id, fromMs: 0, toMs: 1 })).toEqual(
+      [],
+    );
+  });
+
+  it("escapes CSV cells that a spreadsheet would run", () => {
+    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(csvCell("+1")).toBe("'+1");
+    expect(csvCell("-2.50")).toBe("'-2.50");
+    expect(csvCell("@SUM")).toBe("'@SUM");
+    expect(csvCell('say "hi", ok')).toBe('"say ""hi"", ok"');
+    expect(csvCell("plain")).toBe("plain");
+    const csv = transactionsToCsv(
+      [
+        {
+          id: 1,
+          type: "payment",
+          description: '=cmd|" /C calc"!A0',
+          amountCents: -100,
+          status: "completed",
+          createdAt: new Date(0),
+          betId: 1,
+        },
+      ],
+      () => "Jan 1, 1970",
+    );
+    expect(csv).toBe(
+      'Date,Type,Description,Amount,Status\r\n"Jan 1, 1970",payment,"\'=cmd|"" /C calc""!A0",\'-1.00,completed\r\n',
+    );
+  });
+
+  it("fee + net == amount for every whole-dollar amount $1…$10,000", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), (dollars) => {
+        const cents = dollars * 100;
+        const { feeCents, netCents } = splitPayout(cents);
+        return (
+          feeCents + netCents === cents &&
+          Number.isInteger(feeCents) &&
+          feeCents >= 0 &&
+          Math.abs(feeCents - cents * 0.025) <= 0.5
+        );
+      }),
+      { numRuns: 10_000 },
+    );
+    for (let d = 1; d <= 10_000; d++) {
+      const { feeCents, netCents } = splitPayout(d * 100);
+      if (feeCents + netCents !== d * 100) throw new Error(`$${d}`);
+    }
+  });
+});

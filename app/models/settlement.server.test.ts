@@ -1,0 +1,363 @@
+import { describe, expect, it } from "vitest";
+import { sqlite } from "~/db/client.server";
+import {
+  ALREADY_APPROVED,
+  ALREADY_SETTLED,
+  LIVE_PROPOSAL,
+  NO_WINNER,
+  NOT_ACTIVE,
+  NOT_CREATOR,
+  SETTLEMENT_NOT_FOUND,
+  approveSettlement,
+  getSettlement,
+  getSettlementView,
+  listSettlementHistory,
+  parseProposalInput,
+  parseRejectionInput,
+  proposeSettlement,
+  rejectSettlement,
+  settleBet,
+  toSettlementJson,
+} from "./settlement.server";
+import { getUserById } from "./user.server";
+import { listActivity } from "./activity.server";
+import { DomainError } from "~/utils/errors";
+import { activeBet, makeBet, person } from "../../tests/support/factories";
+import { storm } from "../../tests/support/storm";
+
+function expectError(fn: () => unknown, status: number, message?: string) {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).status).toBe(status);
+    if (message) expect((error as DomainError).message).toBe(message);
+    return error as DomainError;
+  }
+  throw new Error("expected an error");
+}
+
+describe("parsing", () => {
+  it("requires a winner with SPEC's message and trims optional notes", () => {
+    const e = expectError(() => parseProposalInput({}), 400, NO_WINNER);
+    expect(e.fieldErrors).toEqual({ winnerId: [NO_WINNER] });
+    expectError(() => parseProposalInput({ winnerId: "" }), 400, NO_WINNER);
+    expectError(() => parseProposalInput({ winnerId: "abc" }), 400, NO_WINNER);
+    expect(
+      parseProposalInput({ winnerId: "7", settlementNotes: "  fair  " }),
+    ).toEqual({ winnerId: 7, notes: "fair" });
+    expect(parseProposalInput({ winnerId: 7, settlementNotes: "   " })).toEqual(
+      { winnerId: 7, notes: null },
+    );
+    const long = expectError(
+      () =>
+        parseProposalInput({ winnerId: 7, settlementNotes: "é".repeat(501) }),
+      400,
+    );
+    expect(long.fieldErrors?.settlementNotes).toEqual([
+      "Notes must be at most 500 characters.",
+    ]);
+    expect(
+      parseProposalInput({ winnerId: 7, settlementNotes: "😀".repeat(500) })
+        .notes,
+    ).toHaveLength(1000);
+    expect(parseRejectionInput({ rejectionReason: "  no " })).toEqual({
+      reason: "no",
+    });
+    expectError(
+      () => parseRejectionInput({ rejectionReason: "x".repeat(501) }),
+      400,
+    );
+  });
+});
+
+describe("propose, approve, reject", () => {
+  it("settles only when the other side approves, once, with fee and counts", async () => {
+    const { creator, joiner, bet } = await activeBet(100);
+    const proposal = proposeSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      winnerId: joiner.id,
+      notes: "I won fair",
+    });
+    expect(proposal).toMatchObject({
+      winnerId: joiner.id,
+      loserId: creator.id,
+      proposedBy: joiner.id,
+      creatorApproved: false,
+      participantApproved: true,
+      settledAt: null,
+    });
+    // The proposer cannot approve their own proposal into a win.
+    expectError(
+      () => approveSettlement({ betId: bet.id, userId: joiner.id }),
+      409,
+      ALREADY_APPROVED,
+    );
+    // A second proposal while one is live.
+    expectError(
+      () =>
+        proposeSettlement({
+          betId: bet.id,
+          userId: creator.id,
+          winnerId: creator.id,
+        }),
+      409,
+      LIVE_PROPOSAL,
+    );
+    expect(listActivity(creator.id)[0]).toMatchObject({
+      type: "settlement_proposed",
+      actorId: joiner.id,
+    });
+
+    const { bet: settled, settlement } = approveSettlement({
+      betId: bet.id,
+      userId: creator.id,
+    });
+    expect(settled.status).toBe("settled");
+    expect(settled.winnerId).toBe(joiner.id);
+    expect(settled.settledAt).not.toBeNull();
+    expect(settlement).toMatchObject({
+      creatorApproved: true,
+      participantApproved: true,
+      feeCents: 250,
+      netCents: 9750,
+      paymentStatus: "pending",
+    });
+    expect(toSettlementJson(settlement)).toMatchObject({
+      id: bet.id,
+      feeAmount: 2.5,
+      netAmount: 97.5,
+      settlementNotes: "I won fair",
+    });
+    expect(getUserById(joiner.id)).toMatchObject({ winCount: 1, lossCount: 0 });
+    expect(getUserById(creator.id)).toMatchObject({
+      winCount: 0,
+      lossCount: 1,
+    });
+    expect(listActivity(joiner.id)[0]).toMatchObject({
+      type: "settlement_approved",
+    });
+
+    expectError(
+      () => approveSettlement({ betId: bet.id, userId: creator.id }),
+      409,
+      ALREADY_SETTLED,
+    );
+    expectError(
+      () => rejectSettlement({ betId: bet.id, userId: creator.id }),
+      409,
+      ALREADY_SETTLED,
+    );
+    expectError(
+      () =>
+        proposeSettlement({
+          betId: bet.id,
+          userId: creator.id,
+          winnerId: creator.id,
+        }),
+      409,
+    );
+    expect(getUserById(joiner.id)?.winCount).toBe(1);
+  });
+
+  it("refuses strangers, unknown winners, unseen bets and inactive bets", async () => {
+    const { creator, joiner, bet } = await activeBet();
+    const stranger = await person("s");
+    expectError(
+      () =>
+        proposeSettlement({
+          betId: bet.id,
+          userId: stranger.id,
+          winnerId: creator.id,
+        }),
+      403,
+    );
+    expectError(
+      () =>
+        proposeSettlement({
+          betId: bet.id,
+          userId: creator.id,
+          winnerId: stranger.id,
+        }),
+      400,
+      NO_WINNER,
+    );
+    expectError(
+      () =>
+        proposeSettlement({
+          betId: 999_999,
+          userId: creator.id,
+          winnerId: creator.id,
+        }),
+      404,
+    );
+    const pending = makeBet(creator.id);
+    expectError(
+      () =>
+        proposeSettlement({
+          betId: pending.id,
+          userId: creator.id,
+          winnerId: creator.id,
+        }),
+      409,
+      NOT_ACTIVE,
+    );
+    expectError(
+      () => approveSettlement({ betId: bet.id, userId: creator.id }),
+      404,
+      SETTLEMENT_NOT_FOUND,
+    );
+    proposeSettlement({
+      betId: bet.id,
+      userId: creator.id,
+      winnerId: creator.id,
+    });
+    expectError(
+      () => approveSettlement({ betId: bet.id, userId: stranger.id }),
+      403,
+    );
+    expectError(
+      () => rejectSettlement({ betId: bet.id, userId: stranger.id }),
+      403,
+    );
+    expect(getSettlement({ betId: bet.id, userId: joiner.id }).proposedBy).toBe(
+      creator.id,
+    );
+    expect(
+      getSettlementView({ betId: bet.id, userId: stranger.id })?.canRespond,
+    ).toBe(false);
+    expect(
+      getSettlementView({ betId: bet.id, userId: joiner.id }),
+    ).toMatchObject({
+      canRespond: true,
+      viewerSide: "participant",
+      winnerName: creator.username,
+      feeCents: 250,
+      netCents: 9750,
+    });
+  });
+
+  it("rejecting deletes the live proposal, keeps its history and allows a new one", async () => {
+    const { creator, joiner, bet } = await activeBet();
+    proposeSettlement({
+      betId: bet.id,
+      userId: creator.id,
+      winnerId: creator.id,
+    });
+    rejectSettlement({ betId: bet.id, userId: joiner.id, reason: "Not true" });
+    expectError(() => getSettlement({ betId: bet.id, userId: joiner.id }), 404);
+    expectError(
+      () => rejectSettlement({ betId: bet.id, userId: joiner.id }),
+      404,
+    );
+    expect(listActivity(creator.id)[0]).toMatchObject({
+      type: "settlement_rejected",
+    });
+    // The proposer may withdraw too.
+    proposeSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      winnerId: creator.id,
+    });
+    rejectSettlement({ betId: bet.id, userId: joiner.id });
+    const history = listSettlementHistory(bet.id).map((e) => e.type);
+    expect(history).toEqual([
+      "settlement_proposed",
+      "settlement_rejected",
+      "settlement_proposed",
+      "settlement_rejected",
+    ]);
+    expect(listSettlementHistory(bet.id)[1]?.data).toMatchObject({
+      reason: "Not true",
+    });
+    const again = proposeSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      winnerId: joiner.id,
+    });
+    expect(again.winnerId).toBe(joiner.id);
+    expect(getUserById(creator.id)?.lossCount).toBe(0);
+  });
+});
+
+describe("direct settle by the creator (ruling 8)", () => {
+  it("settles at once when the creator concedes", async () => {
+    const { creator, joiner, bet } = await activeBet(40);
+    const result = settleBet({
+      betId: bet.id,
+      userId: creator.id,
+      winnerId: joiner.id,
+    });
+    expect(result.kind).toBe("settled");
+    if (result.kind !== "settled") return;
+    expect(result.bet.status).toBe("settled");
+    expect(result.settlement).toMatchObject({
+      winnerId: joiner.id,
+      loserId: creator.id,
+      feeCents: 100,
+      netCents: 3900,
+    });
+    expect(getUserById(joiner.id)?.winCount).toBe(1);
+    expect(listActivity(joiner.id)[0]).toMatchObject({ type: "bet_settled" });
+  });
+
+  it("only proposes when the creator names themself, and refuses others", async () => {
+    const { creator, joiner, bet } = await activeBet();
+    expectError(
+      () =>
+        settleBet({ betId: bet.id, userId: joiner.id, winnerId: joiner.id }),
+      403,
+      NOT_CREATOR,
+    );
+    const result = settleBet({
+      betId: bet.id,
+      userId: creator.id,
+      winnerId: creator.id,
+    });
+    expect(result.kind).toBe("proposed");
+    expect(getUserById(creator.id)?.winCount).toBe(0);
+    expectError(
+      () =>
+        settleBet({ betId: bet.id, userId: creator.id, winnerId: joiner.id }),
+      409,
+      LIVE_PROPOSAL,
+    );
+    expectError(
+      () => settleBet({ betId: bet.id, userId: creator.id, winnerId: 0 }),
+      409,
+    );
+  });
+});
+
+describe("concurrency", () => {
+  it("10 simultaneous approvals (separate processes) settle once", async () => {
+    const { creator, joiner, bet } = await activeBet();
+    proposeSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      winnerId: joiner.id,
+    });
+    const dbPath = process.env.DATABASE_PATH!;
+    const args = Array.from({ length: 10 }, () => [
+      dbPath,
+      "approve",
+      String(bet.id),
+      String(creator.id),
+    ]);
+    const results = await storm("tests/support/settle-worker.ts", args);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok).every((r) => r.status === 409)).toBe(
+      true,
+    );
+    expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
+    expect(getUserById(creator.id)).toMatchObject({ lossCount: 1 });
+    expect(
+      sqlite
+        .prepare(
+          "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
+        )
+        .get(bet.id),
+    ).toEqual({ n: 1 });
+  });
+});

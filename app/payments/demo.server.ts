@@ -1,0 +1,138 @@
+// The demo provider (ruling 11): it plays the card processor, keeping its own
+// record of intents so the server can ask it, as it would ask Stripe, before
+// recording a payment. Card numbers are checked and forgotten: never stored,
+// never logged.
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import { demoPaymentIntents } from "~/db/schema";
+import {
+  DomainError,
+  invalid,
+  notFound,
+  type FieldErrors,
+} from "~/utils/errors";
+import type { PaymentProvider, ProviderIntent } from "./provider.server";
+
+export const TEST_CARD_OK = "4242424242424242";
+export const TEST_CARD_DECLINED = "4000000000000002";
+export const CARD_DECLINED = "Your card was declined.";
+export const TEST_CARDS_ONLY =
+  "Demo mode accepts test cards only: use 4242 4242 4242 4242.";
+
+function toIntent(
+  row: typeof demoPaymentIntents.$inferSelect,
+  payerId: number | null = null,
+): ProviderIntent {
+  return {
+    id: row.id,
+    clientSecret: `${row.id}_secret`,
+    amountCents: row.amountCents,
+    status: row.status,
+    betId: row.betId,
+    payerId,
+  };
+}
+
+export const demoProvider: PaymentProvider = {
+  name: "demo",
+  async createIntent({ betId, payerId, amountCents }) {
+    const id = `demo_pi_${crypto.randomBytes(12).toString("hex")}`;
+    const row = db
+      .insert(demoPaymentIntents)
+      .values({ id, betId, amountCents })
+      .returning()
+      .get();
+    return toIntent(row, payerId);
+  },
+  async retrieveIntent(id) {
+    const row = db
+      .select()
+      .from(demoPaymentIntents)
+      .where(eq(demoPaymentIntents.id, id))
+      .get();
+    return row ? toIntent(row) : null;
+  },
+};
+
+export type CardInput = { cardNumber: string; expiry: string; cvc: string };
+
+/** Validates the demo card form: 400 with field errors (SPEC/ruling 11 wording). */
+export function validateDemoCard(
+  input: Partial<Record<keyof CardInput, unknown>>,
+  now = new Date(),
+): { cardNumber: string } {
+  const errors: FieldErrors = {};
+  const number = String(input.cardNumber ?? "").replace(/[\s-]/g, "");
+  const expiry = String(input.expiry ?? "").trim();
+  const cvc = String(input.cvc ?? "").trim();
+  if (number === "") errors.cardNumber = ["Card number is required."];
+  else if (number !== TEST_CARD_OK && number !== TEST_CARD_DECLINED)
+    errors.cardNumber = [TEST_CARDS_ONLY];
+  const m = /^(\d{2})\s*\/\s*(\d{2})$/.exec(expiry);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) {
+    errors.expiry = ["Expiry must be MM/YY."];
+  } else {
+    // A card is good through the last day of its expiry month.
+    const endOfMonth = Date.UTC(2000 + Number(m[2]), Number(m[1]), 1);
+    if (endOfMonth <= now.getTime())
+      errors.expiry = ["Expiry must be in the future."];
+  }
+  if (!/^\d{3,4}$/.test(cvc)) errors.cvc = ["CVC must be 3 or 4 digits."];
+  if (Object.keys(errors).length > 0) {
+    throw invalid(
+      errors.cardNumber?.[0] ??
+        errors.expiry?.[0] ??
+        errors.cvc?.[0] ??
+        "Invalid card",
+      errors,
+    );
+  }
+  return { cardNumber: number };
+}
+
+/**
+ * Confirms a demo intent with a card: 200-like on 4242…, 402 'Your card was
+ * declined.' on 4000…0002. Only the intent's payer (the bet's loser, as
+ * checked when the intent was made) may confirm it.
+ */
+export function confirmDemoIntent({
+  intentId,
+  card,
+  isPayer,
+  now = new Date(),
+}: {
+  intentId: string;
+  card: Partial<Record<keyof CardInput, unknown>>;
+  /** Whether the person confirming is this intent's payer. */
+  isPayer: (intentId: string) => boolean;
+  now?: Date;
+}): { status: "succeeded" } {
+  const row = db
+    .select()
+    .from(demoPaymentIntents)
+    .where(eq(demoPaymentIntents.id, intentId))
+    .get();
+  if (!row || !isPayer(intentId)) throw notFound("Payment intent not found.");
+  if (row.status === "succeeded") return { status: "succeeded" };
+  if (row.status === "canceled")
+    throw new DomainError(409, "This payment was canceled.");
+  const { cardNumber } = validateDemoCard(card, now);
+  if (cardNumber === TEST_CARD_DECLINED) {
+    db.update(demoPaymentIntents)
+      .set({ lastError: CARD_DECLINED })
+      .where(eq(demoPaymentIntents.id, intentId))
+      .run();
+    throw new DomainError(402, CARD_DECLINED, undefined, "Payment failed");
+  }
+  db.update(demoPaymentIntents)
+    .set({ status: "succeeded", lastError: null })
+    .where(
+      and(
+        eq(demoPaymentIntents.id, intentId),
+        eq(demoPaymentIntents.status, "requires_payment_method"),
+      ),
+    )
+    .run();
+  return { status: "succeeded" };
+}

@@ -1,0 +1,264 @@
+// The Stripe provider against MSW (no network): intents with idempotency
+// keys, and the webhook with good and bad signatures, replays and events
+// out of order.
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sqlite } from "~/db/client.server";
+import { createPaymentIntent, recordPayment } from "~/models/payment.server";
+import {
+  approveSettlement,
+  proposeSettlement,
+} from "~/models/settlement.server";
+import { ledgerBalance } from "~/models/ledger.server";
+import { stripeHandlers, stripeState } from "../../tests/mocks/stripe";
+import { activeBet } from "../../tests/support/factories";
+import { createStripeProvider } from "./stripe.server";
+import { handleStripeWebhook } from "./stripe-webhook.server";
+
+const server = setupServer(...stripeHandlers);
+// Made after MSW patches fetch: the fetch client keeps the fetch it finds.
+let provider: ReturnType<typeof createStripeProvider>;
+const webhookSecret = "whsec_test_secret";
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: "error" });
+  provider = createStripeProvider("sk_test_fake");
+});
+afterAll(() => server.close());
+beforeEach(() => stripeState.reset());
+
+async function settledBet(amount = 100) {
+  const { creator, joiner, bet } = await activeBet(amount);
+  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
+  approveSettlement({ betId: bet.id, userId: creator.id });
+  return { winner: joiner, loser: creator, bet };
+}
+
+let eventSeq = 0;
+function event(type: string, object: unknown, id = `evt_${++eventSeq}`) {
+  return {
+    id,
+    object: "event",
+    type,
+    data: { object },
+    created: 0,
+    livemode: false,
+  };
+}
+
+function webhookRequest(payload: string, secret = webhookSecret) {
+  const signature = provider.stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret,
+  });
+  return new Request("http://localhost/api/stripe/webhook", {
+    method: "POST",
+    headers: {
+      "Stripe-Signature": signature,
+      "Content-Type": "application/json",
+    },
+    body: payload,
+  });
+}
+
+const send = (payload: string, secret?: string) =>
+  handleStripeWebhook(webhookRequest(payload, secret), {
+    stripe: provider.stripe,
+    webhookSecret,
+  });
+
+const entries = (betId: number) =>
+  (
+    sqlite
+      .prepare("SELECT count(*) AS n FROM ledger_entries WHERE bet_id = ?")
+      .get(betId) as { n: number }
+  ).n;
+
+describe("Stripe provider", () => {
+  it("creates a PaymentIntent with an idempotency key; the same key gives the same intent", async () => {
+    const { loser, bet } = await settledBet(100);
+    const first = await createPaymentIntent({
+      betId: bet.id,
+      userId: loser.id,
+      provider,
+    });
+    const again = await createPaymentIntent({
+      betId: bet.id,
+      userId: loser.id,
+      provider,
+    });
+    expect(stripeState.idempotencyKeys).toEqual([
+      `pi-bet-${bet.id}-user-${loser.id}`,
+      `pi-bet-${bet.id}-user-${loser.id}`,
+    ]);
+    expect(again.intentId).toBe(first.intentId);
+    expect(first.clientSecret).toMatch(/_secret_/);
+    const stored = stripeState.intents.get(first.intentId)!;
+    expect(stored.amount).toBe(10_000);
+    expect(stored.metadata).toEqual({
+      betId: String(bet.id),
+      payerId: String(loser.id),
+    });
+    // Recorded only after Stripe says it succeeded.
+    await expect(
+      recordPayment({
+        betId: bet.id,
+        userId: loser.id,
+        intentId: first.intentId,
+        provider,
+      }),
+    ).rejects.toThrow("This payment has not succeeded.");
+    stripeState.succeed(first.intentId);
+    const s = await recordPayment({
+      betId: bet.id,
+      userId: loser.id,
+      intentId: first.intentId,
+      amountCents: 10_000,
+      provider,
+    });
+    expect(s.paymentStatus).toBe("completed");
+    expect(entries(bet.id)).toBe(4);
+  });
+
+  it("creates a Checkout Session for the no-JavaScript path", async () => {
+    const { loser, bet } = await settledBet(20);
+    const { url } = await provider.createCheckoutSession({
+      betId: bet.id,
+      payerId: loser.id,
+      amountCents: 2_000,
+      title: bet.title,
+      origin: "http://localhost",
+    });
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    expect(stripeState.sessions[0]?.metadata).toEqual({
+      betId: String(bet.id),
+      payerId: String(loser.id),
+    });
+  });
+});
+
+describe("Stripe webhook", () => {
+  it("refuses a bad signature and changes nothing", async () => {
+    const { loser, bet } = await settledBet(100);
+    const payload = JSON.stringify(
+      event("payment_intent.succeeded", {
+        id: "pi_forged",
+        object: "payment_intent",
+        amount: 10_000,
+        status: "succeeded",
+        metadata: { betId: String(bet.id), payerId: String(loser.id) },
+      }),
+    );
+    const res = await send(payload, "whsec_wrong");
+    expect(res.status).toBe(400);
+    const tampered = webhookRequest(payload);
+    const forged = new Request(tampered, {
+      body: payload.replace("10000", "1"),
+    });
+    expect(
+      (
+        await handleStripeWebhook(forged, {
+          stripe: provider.stripe,
+          webhookSecret,
+        })
+      ).status,
+    ).toBe(400);
+    const unsigned = new Request("http://localhost/api/stripe/webhook", {
+      method: "POST",
+      body: payload,
+    });
+    expect(
+      (
+        await handleStripeWebhook(unsigned, {
+          stripe: provider.stripe,
+          webhookSecret,
+        })
+      ).status,
+    ).toBe(400);
+    expect(entries(bet.id)).toBe(0);
+  });
+
+  it("records a good event once; a replay and out-of-order events leave the ledger unchanged", async () => {
+    const { loser, bet } = await settledBet(100);
+    const intent = await createPaymentIntent({
+      betId: bet.id,
+      userId: loser.id,
+      provider,
+    });
+    const pi = {
+      id: intent.intentId,
+      object: "payment_intent",
+      amount: 10_000,
+      status: "succeeded",
+      metadata: { betId: String(bet.id), payerId: String(loser.id) },
+    };
+    const succeeded = JSON.stringify(event("payment_intent.succeeded", pi));
+    const res = await send(succeeded);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ recorded: true });
+    expect(entries(bet.id)).toBe(4);
+    const status = () =>
+      sqlite
+        .prepare("SELECT payment_status AS s FROM settlements WHERE bet_id = ?")
+        .get(bet.id);
+    expect(status()).toEqual({ s: "completed" });
+
+    // The same event again (Stripe retries).
+    const replay = await send(succeeded);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ recorded: false });
+    // A different event for the same intent (a duplicate delivery with a new id).
+    await send(JSON.stringify(event("payment_intent.succeeded", pi)));
+    // Out of order: a failure and a 'processing' arriving after the success.
+    await send(
+      JSON.stringify(
+        event("payment_intent.payment_failed", {
+          ...pi,
+          status: "requires_payment_method",
+        }),
+      ),
+    );
+    await send(
+      JSON.stringify(
+        event("payment_intent.processing", { ...pi, status: "processing" }),
+      ),
+    );
+    // The client's own record call after the webhook: no new effect.
+    stripeState.succeed(intent.intentId);
+    await recordPayment({
+      betId: bet.id,
+      userId: loser.id,
+      intentId: intent.intentId,
+      provider,
+    });
+    expect(entries(bet.id)).toBe(4);
+    expect(status()).toEqual({ s: "completed" });
+    expect(ledgerBalance()).toBe(0);
+    // A second, different payment for an already-paid bet is acknowledged, not applied.
+    const other = await send(
+      JSON.stringify(
+        event("payment_intent.succeeded", { ...pi, id: "pi_other" }),
+      ),
+    );
+    expect(other.status).toBe(200);
+    expect(entries(bet.id)).toBe(4);
+  });
+
+  it("records a Checkout Session payment (the no-JS path)", async () => {
+    const { loser, bet } = await settledBet(15);
+    const res = await send(
+      JSON.stringify(
+        event("checkout.session.completed", {
+          id: "cs_test_x",
+          object: "checkout.session",
+          payment_status: "paid",
+          payment_intent: "pi_from_checkout",
+          amount_total: 1_500,
+          metadata: { betId: String(bet.id), payerId: String(loser.id) },
+        }),
+      ),
+    );
+    expect(await res.json()).toMatchObject({ recorded: true });
+    expect(entries(bet.id)).toBe(4);
+  });
+});

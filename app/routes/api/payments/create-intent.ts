@@ -1,0 +1,26 @@
+// POST /api/create-payment-intent {betId}: 200 {clientSecret, amount, paymentIntentId}.
+import { z } from "zod";
+import type { Route } from "./+types/create-intent";
+import { createPaymentIntent } from "~/models/payment.server";
+import { api, parseJson, requireApiUser } from "~/utils/api.server";
+import { centsToDollars } from "~/utils/money";
+
+const Body = z.object({
+  betId: z.coerce
+    .number({ error: "betId is required." })
+    .int("betId is required.")
+    .positive("betId is required."),
+});
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const { betId } = await parseJson(request, Body, "betId is required.");
+    const intent = await createPaymentIntent({ betId, userId: user.id });
+    return Response.json({
+      clientSecret: intent.clientSecret,
+      amount: centsToDollars(intent.amountCents),
+      paymentIntentId: intent.intentId,
+    });
+  });
+}

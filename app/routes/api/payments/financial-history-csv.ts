@@ -1,0 +1,26 @@
+// GET /api/financial-history.csv?startDate&endDate: the same range as CSV,
+// formula-looking cells escaped (DESIGN §5).
+import type { Route } from "./+types/financial-history-csv";
+import { listTransactions, transactionsToCsv } from "~/models/ledger.server";
+import { api, requireApiUser } from "~/utils/api.server";
+import { rangeFromRequest, zonedDayLabel } from "~/utils/finances.server";
+
+export function loader({ request }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const { range, timeZone } = rangeFromRequest(request, user.id);
+    const tx = listTransactions({
+      userId: user.id,
+      fromMs: range.fromMs,
+      toMs: range.toMs,
+    });
+    const csv = transactionsToCsv(tx, (d) => zonedDayLabel(d, timeZone));
+    return new Response(csv, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="fairshake-${range.start}-to-${range.end}.csv"`,
+        "Cache-Control": "private, no-store",
+      },
+    });
+  });
+}

@@ -1,0 +1,30 @@
+// GET /api/financial-history?startDate&endDate: from the ledger only.
+import type { Route } from "./+types/financial-history";
+import {
+  listTransactions,
+  summarize,
+  toSummaryJson,
+  toTransactionJson,
+} from "~/models/ledger.server";
+import { api, requireApiUser } from "~/utils/api.server";
+import { rangeFromRequest } from "~/utils/finances.server";
+
+export function loader({ request }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const { range } = rangeFromRequest(request, user.id);
+    const tx = listTransactions({
+      userId: user.id,
+      fromMs: range.fromMs,
+      toMs: range.toMs,
+    });
+    return Response.json({
+      transactions: tx.map(toTransactionJson).reverse(),
+      summary: toSummaryJson(summarize(tx)),
+      dateRange: {
+        start: new Date(range.fromMs).toISOString(),
+        end: new Date(range.toMs - 1).toISOString(),
+      },
+    });
+  });
+}

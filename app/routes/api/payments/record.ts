@@ -1,0 +1,39 @@
+// POST /api/bets/{id}/record-payment {paymentIntentId, amount}: recorded only
+// after the provider confirms; the same intent again is 200 with no effect.
+import { z } from "zod";
+import type { Route } from "./+types/record";
+import { BET_NOT_FOUND } from "~/models/bet.server";
+import { recordPayment } from "~/models/payment.server";
+import { toSettlementJson } from "~/models/settlement.server";
+import { api, parseId, parseJson, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+import { dollarsToCents } from "~/utils/money";
+
+const Body = z.object({
+  paymentIntentId: z
+    .string({ error: "paymentIntentId is required." })
+    .trim()
+    .min(1, "paymentIntentId is required.")
+    .max(255, "paymentIntentId is too long."),
+  amount: z
+    .number({ error: "Amount must be a positive number." })
+    .positive("Amount must be a positive number.")
+    .optional(),
+});
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const betId = parseId(params.id);
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    const body = await parseJson(request, Body);
+    const settlement = await recordPayment({
+      betId,
+      userId: user.id,
+      intentId: body.paymentIntentId,
+      amountCents:
+        body.amount === undefined ? undefined : dollarsToCents(body.amount),
+    });
+    return Response.json({ settlement: toSettlementJson(settlement) });
+  });
+}

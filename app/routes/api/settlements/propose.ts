@@ -1,0 +1,26 @@
+// POST /api/bets/{id}/propose-settlement {winnerId, settlementNotes?}: 201.
+import type { Route } from "./+types/propose";
+import { BET_NOT_FOUND } from "~/models/bet.server";
+import {
+  parseProposalInput,
+  proposeSettlement,
+  toSettlementJson,
+} from "~/models/settlement.server";
+import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const betId = parseId(params.id);
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    const { winnerId, notes } = parseProposalInput(await readJson(request));
+    const settlement = proposeSettlement({
+      betId,
+      userId: user.id,
+      winnerId,
+      notes,
+    });
+    return Response.json(toSettlementJson(settlement), { status: 201 });
+  });
+}

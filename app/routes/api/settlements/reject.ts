@@ -1,0 +1,20 @@
+// POST /api/settlements/{id}/reject {rejectionReason?}: 204, either party.
+import type { Route } from "./+types/reject";
+import {
+  SETTLEMENT_NOT_FOUND,
+  parseRejectionInput,
+  rejectSettlement,
+} from "~/models/settlement.server";
+import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const betId = parseId(params.id);
+    if (betId === null) throw notFound(SETTLEMENT_NOT_FOUND);
+    const { reason } = parseRejectionInput(await readJson(request));
+    rejectSettlement({ betId, userId: user.id, reason });
+    return new Response(null, { status: 204 });
+  });
+}

@@ -1,0 +1,30 @@
+import type { Route } from "./+types/friend-respond";
+import {
+  acceptFriendRequest,
+  declineFriendRequest,
+  parseFriendId,
+} from "~/models/friend.server";
+import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+
+// POST /api/friends/accept and /api/friends/decline {friendId}: the
+// requester's user id. 200; 404 when there is no such pending request.
+// A GET here is the wrong method, answered in the API's JSON shape.
+export function loader() {
+  return jsonError(405, "Method not allowed");
+}
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    if (request.method !== "POST") return jsonError(405, "Method not allowed");
+    const user = await requireApiUser(request);
+    if (params.decision !== "accept" && params.decision !== "decline")
+      return jsonError(404, "Not found");
+    const requesterId = parseFriendId(await readJson(request));
+    if (params.decision === "accept") {
+      acceptFriendRequest({ userId: user.id, requesterId });
+      return Response.json({ friendId: requesterId, status: "accepted" });
+    }
+    declineFriendRequest({ userId: user.id, requesterId });
+    return Response.json({ friendId: requesterId, status: "declined" });
+  });
+}

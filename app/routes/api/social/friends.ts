@@ -1,0 +1,30 @@
+import type { Route } from "./+types/friends";
+import {
+  listFriends,
+  parseFriendId,
+  sendFriendRequest,
+  toFriendJson,
+} from "~/models/friend.server";
+import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+
+// GET /api/friends: [{id, friend}] (plus the head-to-head record).
+export function loader({ request }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    return Response.json(listFriends(user.id).map(toFriendJson));
+  });
+}
+
+// POST /api/friends {friendId}: send a request (201).
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    if (request.method !== "POST") return jsonError(405, "Method not allowed");
+    const user = await requireApiUser(request);
+    const friendId = parseFriendId(await readJson(request));
+    const row = sendFriendRequest({ userId: user.id, friendId });
+    return Response.json(
+      { id: row.id, friendId, status: row.status },
+      { status: 201 },
+    );
+  });
+}

@@ -1,0 +1,19 @@
+import type { Route } from "./+types/user-profile";
+import { toUserJson, updateProfile } from "~/models/user.server";
+import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+
+// PATCH /api/user/profile: the changed fields (username, email, avatarUrl).
+// A GET here is the wrong method, answered in the API's JSON shape.
+export function loader() {
+  return jsonError(405, "Method not allowed");
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    if (request.method !== "PATCH") return jsonError(405, "Method not allowed");
+    const user = await requireApiUser(request);
+    const body = await readJson(request);
+    const { user: updated } = updateProfile({ userId: user.id, input: body });
+    return Response.json(toUserJson(updated));
+  });
+}

@@ -1,0 +1,27 @@
+import type { Route } from "./+types/avatars";
+import { getAvatar } from "~/models/avatar.server";
+import { parseId } from "~/utils/api.server";
+
+// GET /avatars/{userId}: an uploaded avatar. The URL carries ?v={etag}, so a
+// matching version is cached for a year; otherwise revalidate by ETag.
+export function loader({ request, params }: Route.LoaderArgs) {
+  const id = parseId(params.userId);
+  const avatar = id ? getAvatar(id) : null;
+  if (!avatar) return new Response("Not found", { status: 404 });
+  const etag = `"${avatar.etag}"`;
+  const version = new URL(request.url).searchParams.get("v");
+  const headers = {
+    ETag: etag,
+    "Cache-Control":
+      version === avatar.etag
+        ? "public, max-age=31536000, immutable"
+        : "public, max-age=0, must-revalidate",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'",
+  };
+  if (request.headers.get("If-None-Match") === etag)
+    return new Response(null, { status: 304, headers });
+  return new Response(new Uint8Array(avatar.data), {
+    headers: { ...headers, "Content-Type": avatar.contentType },
+  });
+}

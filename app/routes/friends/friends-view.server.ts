@@ -1,0 +1,178 @@
+// The data and the form handling behind the friends UI, shared by /friends
+// (tabs Friends, Requests, Add) and /search?tab=friends (sub-tabs Friends,
+// Requests, Find). A route calls loadFriendsView in its loader and
+// friendsAction in its action; the components in app/components/friends/
+// render the result.
+import { data } from "react-router";
+import {
+  acceptFriendRequest,
+  countIncomingRequests,
+  declineFriendRequest,
+  FRIEND_MESSAGES,
+  listFriends,
+  listIncomingRequests,
+  parseFriendId,
+  parseSearchQuery,
+  searchUsers,
+  sendFriendRequest,
+  type FriendEntry,
+  type RequestEntry,
+  type SearchResult,
+} from "~/models/friend.server";
+import { getPublicUser } from "~/models/user.server";
+import { DomainError, isDomainError } from "~/utils/errors";
+import type { FormFailure } from "~/utils/form-errors.server";
+import { safeRedirect } from "~/utils/safe-redirect";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export type FriendsTab = "friends" | "requests" | "find";
+
+export type FriendsView = {
+  tab: FriendsTab;
+  friends: FriendEntry[];
+  friendsError: string | null;
+  requests: RequestEntry[];
+  requestsError: string | null;
+  requestCount: number;
+  search: { q: string; results: SearchResult[] | null; tooShort: boolean };
+};
+
+/** /search's Friends sub-tab from `?sub=` (friends | requests | find). */
+export function friendsSubTab(params: URLSearchParams): FriendsTab {
+  const sub = params.get("sub");
+  return sub === "requests" || sub === "find" ? sub : "friends";
+}
+
+function messageOf(error: unknown) {
+  return error instanceof Error ? error.message : "Unknown error";
+}
+
+/**
+ * Loads what the current tab needs. A query under 2 characters is a 400
+ * (the page still renders, with SPEC's 'Search query too short').
+ */
+export function loadFriendsView(
+  _request: Request,
+  userId: number,
+  params: { tab: FriendsTab; q: string | null },
+): { view: FriendsView; status: number } {
+  const view: FriendsView = {
+    tab: params.tab,
+    friends: [],
+    friendsError: null,
+    requests: [],
+    requestsError: null,
+    requestCount: 0,
+    search: { q: params.q ?? "", results: null, tooShort: false },
+  };
+  let status = 200;
+  try {
+    view.requestCount = countIncomingRequests(userId);
+    if (params.tab === "friends") view.friends = listFriends(userId);
+  } catch (error) {
+    console.error(error);
+    view.friendsError = messageOf(error);
+  }
+  if (params.tab === "requests") {
+    try {
+      view.requests = listIncomingRequests(userId);
+    } catch (error) {
+      console.error(error);
+      view.requestsError = messageOf(error);
+    }
+  }
+  if (params.tab === "find" && params.q !== null) {
+    try {
+      view.search.results = searchUsers({
+        userId,
+        query: parseSearchQuery(params.q),
+      });
+    } catch (error) {
+      if (!isDomainError(error) || error.status !== 400) throw error;
+      view.search.tooShort = true;
+      status = 400;
+    }
+  }
+  return { view, status };
+}
+
+const INTENTS = {
+  send: {
+    ok: "Friend request sent",
+    fail: "Failed to send friend request",
+  },
+  accept: {
+    ok: "Friend request accepted",
+    fail: "Failed to accept friend request",
+  },
+  decline: {
+    ok: "Friend request declined",
+    fail: "Failed to decline friend request",
+  },
+} as const;
+
+export type FriendsActionFailure = FormFailure & { intent: string };
+
+/** Whether a posted form is one of the friend forms (for a page with other forms too). */
+export function isFriendForm(form: FormData) {
+  return String(form.get("intent") ?? "") in INTENTS;
+}
+
+/**
+ * Handles the friend forms (intent send | accept | decline, friendId,
+ * return_to). Success redirects back with SPEC's toast; a refusal answers
+ * with its status and the message for the page (DESIGN §3a). Pass `form`
+ * when the route has already read the body.
+ */
+export async function friendsAction(
+  request: Request,
+  userId: number,
+  fallback = "/friends",
+  form?: FormData,
+) {
+  form ??= await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const returnTo = safeRedirect(form.get("return_to"), fallback);
+  if (!(intent in INTENTS)) {
+    return data(
+      {
+        ok: false as const,
+        status: 400,
+        intent,
+        title: "Error",
+        message: "Unknown action",
+        fieldErrors: {},
+      },
+      { status: 400 },
+    );
+  }
+  const texts = INTENTS[intent as keyof typeof INTENTS];
+  try {
+    const friendId = parseFriendId({ friendId: form.get("friendId") });
+    const other = getPublicUser(friendId);
+    if (!other) throw new DomainError(404, FRIEND_MESSAGES.userNotFound);
+    let description: string;
+    if (intent === "send") {
+      sendFriendRequest({ userId, friendId });
+      description = `${other.username} will see your request.`;
+    } else if (intent === "accept") {
+      acceptFriendRequest({ userId, requesterId: friendId });
+      description = `You and ${other.username} are now friends.`;
+    } else {
+      declineFriendRequest({ userId, requesterId: friendId });
+      description = `You declined ${other.username}'s request.`;
+    }
+    return redirectWithToast(returnTo, { title: texts.ok, description });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const failure: FriendsActionFailure = {
+      ok: false,
+      status: error.status,
+      intent,
+      title: texts.fail,
+      message: error.message,
+      fieldErrors: error.fieldErrors ?? {},
+    };
+    return data(failure, { status: error.status });
+  }
+}

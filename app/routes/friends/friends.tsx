@@ -1,0 +1,66 @@
+import { data } from "react-router";
+import type { Route } from "./+types/friends";
+import { FriendsPanel } from "~/components/friends/friends-panel";
+import { requireUser } from "~/utils/session.server";
+import {
+  friendsAction,
+  loadFriendsView,
+  type FriendsActionFailure,
+  type FriendsTab,
+} from "./friends-view.server";
+
+// /friends: tabs Friends, Requests and Add; the state is in the URL.
+const TAB_PARAM: Record<string, FriendsTab> = {
+  friends: "friends",
+  requests: "requests",
+  add: "find",
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const tab = TAB_PARAM[params.get("tab") ?? ""] ?? "friends";
+  const { view, status } = loadFriendsView(request, user.id, {
+    tab,
+    q: params.get("q"),
+  });
+  return data({ view }, { status });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  return friendsAction(request, user.id, "/friends");
+}
+
+const href = (tab: FriendsTab) =>
+  tab === "friends"
+    ? "/friends"
+    : tab === "requests"
+      ? "/friends?tab=requests"
+      : "/friends?tab=add";
+
+export default function Friends({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Friends</h1>
+      <FriendsPanel
+        view={loaderData.view}
+        failure={actionData as FriendsActionFailure | undefined}
+        links={{
+          tabHref: href,
+          findLabel: "Add",
+          searchAction: "/friends",
+          searchHidden: { tab: "add" },
+          shortHint: "Please enter at least 2 characters to search.",
+        }}
+      />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Friends · Fairshake" },
+];

@@ -1,0 +1,155 @@
+import { useEffect } from "react";
+import { data, Form, Link, redirect, useFetcher } from "react-router";
+import type { Route } from "./+types/notifications";
+import { FinancePanel } from "~/components/finance/finance-panel";
+import { LinkTabs } from "~/components/ui/link-tabs";
+import {
+  activityHref,
+  countUnreadActivity,
+  listActivity,
+  markAllActivityRead,
+} from "~/models/activity.server";
+import { relativeTime } from "~/utils/dates";
+import { loadFinances } from "~/utils/finances.server";
+import { requireUser } from "~/utils/session.server";
+
+// /notifications: tabs Activity (default) and Finances, as links (ruling 18).
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const tab =
+    new URL(request.url).searchParams.get("tab") === "finances"
+      ? "finances"
+      : "activity";
+  if (tab === "finances") {
+    const { finances, status } = loadFinances(request, user.id);
+    const refreshed =
+      new URL(request.url).searchParams.get("refreshed") === "1";
+    return data(
+      { tab, events: [], unread: 0, finances, refreshed },
+      { status },
+    );
+  }
+  return {
+    tab,
+    finances: null,
+    refreshed: false,
+    unread: countUnreadActivity(user.id),
+    events: listActivity(user.id).map((e) => ({
+      id: e.id,
+      message: e.message,
+      read: e.read,
+      when: relativeTime(e.createdAt),
+      at: e.createdAt.toISOString(),
+      href: activityHref(e),
+    })),
+  };
+}
+
+// Marking read is a POST, never a side effect of opening the page (ruling 19).
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  if (form.get("intent") === "mark-read") markAllActivityRead(user.id);
+  return redirect("/notifications");
+}
+
+export default function Notifications({ loaderData }: Route.ComponentProps) {
+  const { tab } = loaderData;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Activity</h1>
+      <LinkTabs
+        label="Activity sections"
+        current={tab}
+        tabs={[
+          { id: "activity", label: "Activity", to: "/notifications" },
+          {
+            id: "finances",
+            label: "Finances",
+            to: "/notifications?tab=finances",
+          },
+        ]}
+      />
+      {tab === "activity" ? (
+        <ActivityFeed events={loaderData.events} unread={loaderData.unread} />
+      ) : loaderData.finances ? (
+        <>
+          <FinancePanel
+            finances={loaderData.finances}
+            path="/notifications"
+            keep={{ tab: "finances" }}
+            refreshed={loaderData.refreshed}
+          />
+          <Link to="/financial-history" className="btn-secondary w-full">
+            Open full financial history
+          </Link>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+type Event = Route.ComponentProps["loaderData"]["events"][number];
+
+function ActivityFeed({ events, unread }: { events: Event[]; unread: number }) {
+  const fetcher = useFetcher();
+  // With JavaScript, opening the tab marks everything read by a POST.
+  useEffect(() => {
+    if (unread > 0 && fetcher.state === "idle" && !fetcher.data)
+      fetcher.submit({ intent: "mark-read" }, { method: "post" });
+  }, [unread, fetcher]);
+
+  if (events.length === 0)
+    return (
+      <div className="card text-center">
+        <p className="font-semibold">No activity yet</p>
+        <p className="text-sm text-slate-600">
+          When someone joins your bet, proposes a winner, pays you or sends a
+          friend request, it shows here.
+        </p>
+      </div>
+    );
+  return (
+    <section aria-label="Activity feed" className="space-y-3">
+      {unread > 0 ? (
+        <Form method="post" className="flex justify-end">
+          <input type="hidden" name="intent" value="mark-read" />
+          <button type="submit" className="btn-secondary">
+            Mark all as read
+          </button>
+        </Form>
+      ) : null}
+      <ol className="space-y-2">
+        {events.map((e) => (
+          <li
+            key={e.id}
+            className={`card flex items-start justify-between gap-3 ${e.read ? "" : "border-brand-600"}`}
+          >
+            <div className="min-w-0">
+              {e.href ? (
+                <Link
+                  to={e.href}
+                  className="font-medium underline-offset-2 hover:underline"
+                >
+                  {e.message}
+                </Link>
+              ) : (
+                <p className="font-medium">{e.message}</p>
+              )}
+              <p className="text-xs text-slate-600">
+                <time dateTime={e.at}>{e.when}</time>
+              </p>
+            </div>
+            {e.read ? null : (
+              <span className="badge bg-brand-100 text-brand-800">New</span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Activity · Fairshake" },
+];

@@ -1,0 +1,236 @@
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Form, Link, data, redirect, useNavigate } from "react-router";
+import type { Route } from "./+types/checkout";
+import { FormAlert } from "~/components/forms";
+import { Confetti } from "~/components/payments/confetti";
+import { DemoCardForm } from "~/components/payments/demo-card-form";
+import { NoticeCard } from "~/components/settlement/money-summary";
+import {
+  createPaymentIntent,
+  isIntentPayer,
+  recordPayment,
+} from "~/models/payment.server";
+import { confirmDemoIntent, validateDemoCard } from "~/payments/demo.server";
+import { getPaymentProvider } from "~/payments/provider.server";
+import type { StripeProvider } from "~/payments/stripe.server";
+import { publicOrigin, stripeKeys } from "~/utils/env.server";
+import { isDomainError } from "~/utils/errors";
+import { formatCents } from "~/utils/money";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
+import { loadPayable } from "./load.server";
+
+const StripePayment = lazy(
+  () => import("~/components/payments/stripe-payment"),
+);
+
+export const REDIRECT_AFTER_PAYMENT_MS = 2000;
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const payable = loadPayable(params.id, user.id);
+  const provider = getPaymentProvider();
+  return data(
+    {
+      ...payable,
+      provider: provider?.name ?? null,
+      publishableKey:
+        provider?.name === "stripe" ? stripeKeys()!.publishableKey : null,
+    },
+    { status: payable.status },
+  );
+}
+
+type Failure = {
+  paid?: false;
+  title: string;
+  message: string;
+  fieldErrors?: Record<string, string[]>;
+};
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const payable = loadPayable(params.id, user.id);
+  const form = await request.formData();
+  const fail = (status: number, f: Failure) =>
+    data({ paid: false as const, ...f }, { status });
+  if (!payable.bet)
+    return fail(payable.status, {
+      title: "Payment error",
+      message: payable.refusal,
+    });
+  if (payable.bet.paid)
+    return fail(409, {
+      title: "Payment error",
+      message: "This bet has already been paid.",
+    });
+  const betId = payable.betId;
+  const provider = getPaymentProvider();
+  try {
+    if (!provider)
+      return fail(409, {
+        title: "Payment method not available",
+        message: "Card payments are not set up on this server.",
+      });
+    const intent = form.get("intent");
+    if (provider.name === "stripe" && intent === "stripe-checkout") {
+      const { url } = await (provider as StripeProvider).createCheckoutSession({
+        betId,
+        payerId: user.id,
+        amountCents: payable.bet.amountCents,
+        title: payable.bet.title,
+        origin: publicOrigin(request),
+      });
+      return redirect(url);
+    }
+    let intentId: string;
+    if (provider.name === "stripe") {
+      intentId = String(form.get("paymentIntentId") ?? "");
+      if (intent !== "stripe-record" || !/^pi_\w{1,200}$/.test(intentId))
+        return fail(400, {
+          title: "Payment error",
+          message: "Something went wrong while processing your payment.",
+        });
+    } else {
+      const card = {
+        cardNumber: form.get("cardNumber"),
+        expiry: form.get("expiry"),
+        cvc: form.get("cvc"),
+      };
+      validateDemoCard(card);
+      intentId = (
+        await createPaymentIntent({ betId, userId: user.id, provider })
+      ).intentId;
+      confirmDemoIntent({
+        intentId,
+        card,
+        isPayer: (id) => isIntentPayer(id, user.id),
+      });
+    }
+    await recordPayment({ betId, userId: user.id, intentId, provider });
+  } catch (error) {
+    if (!isDomainError(error)) {
+      console.error(error);
+      return fail(500, {
+        title: "Payment error",
+        message: "Something went wrong while processing your payment.",
+      });
+    }
+    return fail(error.status, {
+      title:
+        error.status === 402 || error.status === 400
+          ? "Payment failed"
+          : "Payment error",
+      message: error.message,
+      fieldErrors: error.fieldErrors,
+    });
+  }
+  const toast = {
+    title: "Payment successful",
+    description: `You paid ${formatCents(payable.bet.amountCents)} to ${payable.bet.winnerName}.`,
+  };
+  // With JavaScript the page celebrates, then moves on after 2 s; without,
+  // the server redirects at once (ruling 18).
+  if (form.get("js") === "1")
+    return data(
+      { paid: true as const },
+      { headers: { "Set-Cookie": await toastCookieHeader(toast) } },
+    );
+  return redirectWithToast("/my-bets", toast);
+}
+
+export default function Checkout({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { bet, betId, refusal, provider, publishableKey } = loaderData;
+  const navigate = useNavigate();
+  const paid = actionData?.paid === true;
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    if (!paid) return;
+    const timer = setTimeout(
+      () => navigate("/my-bets"),
+      REDIRECT_AFTER_PAYMENT_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [paid, navigate]);
+
+  if (paid) {
+    return (
+      <>
+        <Confetti />
+        <NoticeCard
+          title="Payment successful"
+          message="Taking you to My Bets..."
+        >
+          <Link to="/my-bets" className="btn-primary">
+            My Bets
+          </Link>
+        </NoticeCard>
+      </>
+    );
+  }
+  if (!bet || bet.paid) {
+    return (
+      <NoticeCard
+        title="Failed to initialize payment"
+        message={refusal ?? "This bet has already been paid."}
+      >
+        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
+          {betId ? "Back to the bet" : "Go to Home"}
+        </Link>
+      </NoticeCard>
+    );
+  }
+  const failure = actionData && !actionData.paid ? actionData : null;
+  return (
+    <div className="space-y-4">
+      <section className="card" aria-labelledby="checkout-heading">
+        <h1 id="checkout-heading" className="text-xl font-bold">
+          Checkout
+        </h1>
+        <p className="text-sm text-slate-600">
+          {bet.title}: you pay {bet.winnerName} {formatCents(bet.amountCents)}.
+        </p>
+      </section>
+      <FormAlert title={failure?.title} message={failure?.message} />
+      {provider === "demo" ? (
+        <DemoCardForm
+          amountCents={bet.amountCents}
+          fieldErrors={failure?.fieldErrors}
+        />
+      ) : provider === "stripe" && publishableKey ? (
+        hydrated ? (
+          <Suspense fallback={<p>Loading payment form...</p>}>
+            <StripePayment
+              publishableKey={publishableKey}
+              betId={betId}
+              amountCents={bet.amountCents}
+            />
+          </Suspense>
+        ) : (
+          <Form method="post" className="card" aria-label="Card payment">
+            <input type="hidden" name="intent" value="stripe-checkout" />
+            <button type="submit" className="btn-primary w-full">
+              Pay {formatCents(bet.amountCents)}
+            </button>
+          </Form>
+        )
+      ) : (
+        <FormAlert
+          title="Payment method not available"
+          message="Card payments are not set up on this server."
+        />
+      )}
+      <Link to={`/payment/${betId}`} className="btn-secondary">
+        Back
+      </Link>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Checkout · Fairshake" }];
+}

@@ -1,0 +1,29 @@
+import { data } from "react-router";
+import type { Route } from "./+types/financial-history";
+import { FinancePanel } from "~/components/finance/finance-panel";
+import { loadFinances } from "~/utils/finances.server";
+import { requireUser } from "~/utils/session.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const { finances, status } = loadFinances(request, user.id);
+  const refreshed = new URL(request.url).searchParams.get("refreshed") === "1";
+  return data({ finances, refreshed }, { status });
+}
+
+export default function FinancialHistory({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-bold">Financial history</h1>
+      <FinancePanel
+        finances={loaderData.finances}
+        path="/financial-history"
+        refreshed={loaderData.refreshed}
+      />
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Financial history · Fairshake" }];
+}

@@ -1,0 +1,151 @@
+import { Form, Link, data, redirect } from "react-router";
+import type { Route } from "./+types/payment";
+import { FormAlert } from "~/components/forms";
+import {
+  MoneySummary,
+  NoticeCard,
+} from "~/components/settlement/money-summary";
+import { getPaymentProvider } from "~/payments/provider.server";
+import { isDemoMode } from "~/utils/env.server";
+import { requireUser } from "~/utils/session.server";
+import { loadPayable } from "./load.server";
+
+const COMING_SOON = [
+  { id: "applePay", label: "Apple Pay" },
+  { id: "googlePay", label: "Google Pay" },
+  { id: "paypal", label: "PayPal" },
+  { id: "venmo", label: "Venmo" },
+  { id: "zelle", label: "Zelle" },
+];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const payable = loadPayable(params.id, user.id);
+  return data(
+    { ...payable, available: getPaymentProvider() !== null, isDemoMode },
+    { status: payable.status },
+  );
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const payable = loadPayable(params.id, user.id);
+  if (!payable.bet || payable.bet.paid)
+    return data(
+      {
+        title: "Payment error",
+        message: payable.refusal ?? "This bet has already been paid.",
+      },
+      { status: payable.bet ? 409 : payable.status },
+    );
+  const method = (await request.formData()).get("method");
+  if (method !== "card")
+    return data(
+      {
+        title: "Payment method not available",
+        message: "Only card payments are supported in the demo...",
+      },
+      { status: 400 },
+    );
+  return redirect(`/checkout/${payable.betId}`);
+}
+
+export default function PaymentPage({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { bet, betId, refusal, available, isDemoMode } = loaderData;
+  if (!bet) {
+    return (
+      <NoticeCard title="Payment" message={refusal ?? undefined}>
+        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
+          {betId ? "Back to the bet" : "Go to Home"}
+        </Link>
+      </NoticeCard>
+    );
+  }
+  if (bet.paid) {
+    return (
+      <NoticeCard title="Payment" message="This bet has already been paid.">
+        <Link to="/financial-history" className="btn-secondary">
+          Financial history
+        </Link>
+      </NoticeCard>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <section className="card" aria-labelledby="summary-heading">
+        <h1 id="summary-heading" className="text-xl font-bold">
+          Payment summary
+        </h1>
+        <p className="mb-2 text-sm text-slate-600">
+          {bet.title}: you pay {bet.winnerName}.
+        </p>
+        <MoneySummary
+          amountCents={bet.amountCents}
+          feeCents={bet.feeCents}
+          netCents={bet.netCents}
+          youPay
+        />
+      </section>
+      {isDemoMode ? (
+        <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          Demo — no real charges
+        </p>
+      ) : null}
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+      {available ? (
+        <Form
+          method="post"
+          className="card space-y-3"
+          aria-label="Payment method"
+        >
+          <fieldset className="space-y-2">
+            <legend className="label">Payment method</legend>
+            <label className="flex min-h-11 items-center gap-3 rounded-lg border border-brand-600 bg-brand-50 px-3">
+              <input
+                type="radio"
+                name="method"
+                value="card"
+                defaultChecked
+                className="size-5 accent-brand-600"
+              />
+              Card
+            </label>
+            {COMING_SOON.map((m) => (
+              <label
+                key={m.id}
+                className="flex min-h-11 items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 text-slate-500"
+              >
+                <span className="flex items-center gap-3">
+                  <input
+                    type="radio"
+                    name="method"
+                    value={m.id}
+                    disabled
+                    className="size-5"
+                  />
+                  {m.label}
+                </span>
+                <span className="badge bg-slate-100">Coming soon</span>
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="btn-primary w-full">
+            Continue to card payment
+          </button>
+        </Form>
+      ) : (
+        <FormAlert
+          title="Payment method not available"
+          message="Card payments are not set up on this server."
+        />
+      )}
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Payment · Fairshake" }];
+}

@@ -1,0 +1,129 @@
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/edit";
+import {
+  EditProfileForms,
+  type ProfileFormResult,
+} from "~/components/profile/edit-profile-forms";
+import {
+  AVATAR_BODY_LIMIT,
+  AVATAR_MAX_BYTES,
+  AVATAR_MESSAGES,
+  saveAvatar,
+} from "~/models/avatar.server";
+import { updateProfile } from "~/models/user.server";
+import { DomainError, isDomainError } from "~/utils/errors";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { parseMultipart, readLimitedBody } from "~/utils/upload.server";
+
+// Edit Profile as a page: the dialog's server-rendered fallback (ruling 18)
+// and the target of both of its forms.
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return {
+    user: {
+      username: user.username,
+      email: user.email,
+      avatarUrl: user.avatarUrl,
+    },
+  };
+}
+
+const UPDATED = {
+  title: "Profile updated",
+  description: "Your profile has been updated successfully.",
+};
+
+function failure(
+  form: ProfileFormResult["form"],
+  error: unknown,
+  values?: ProfileFormResult["values"],
+) {
+  if (!isDomainError(error)) throw error;
+  const result: ProfileFormResult = {
+    ok: false,
+    form,
+    status: error.status,
+    title:
+      error.status === 400 && error.fieldErrors
+        ? "Validation Error"
+        : "Profile update failed",
+    message: error.message,
+    fieldErrors: error.fieldErrors ?? {},
+    values,
+  };
+  // After a refused upload the rest of the body is not read: close the connection.
+  return data(result, {
+    status: error.status,
+    headers: error.status === 413 ? { Connection: "close" } : undefined,
+  });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const type = request.headers.get("Content-Type") ?? "";
+
+  if (type.toLowerCase().startsWith("multipart/form-data")) {
+    try {
+      // The size is checked before the body is parsed (also in server.ts).
+      const body = await readLimitedBody(
+        request,
+        AVATAR_BODY_LIMIT,
+        AVATAR_MESSAGES.tooLarge,
+      );
+      const form = await parseMultipart(body, type);
+      const file = form.get("avatar");
+      if (!(file instanceof File) || file.size === 0)
+        return failure("avatar", new DomainError(400, AVATAR_MESSAGES.missing));
+      if (file.size > AVATAR_MAX_BYTES)
+        return failure(
+          "avatar",
+          new DomainError(413, AVATAR_MESSAGES.tooLarge),
+        );
+      await saveAvatar({
+        userId: user.id,
+        bytes: new Uint8Array(await file.arrayBuffer()),
+      });
+      return redirectWithToast("/profile", UPDATED);
+    } catch (error) {
+      return failure("avatar", error);
+    }
+  }
+
+  const form = await request.formData();
+  const values = {
+    username: String(form.get("username") ?? ""),
+    email: String(form.get("email") ?? ""),
+    avatarUrl: String(form.get("avatarUrl") ?? ""),
+  };
+  try {
+    const { changed } = updateProfile({ userId: user.id, input: values });
+    // No change just closes the dialog (SPEC §5).
+    if (changed.length === 0) return redirect("/profile");
+    return redirectWithToast("/profile", UPDATED);
+  } catch (error) {
+    return failure("profile", error, values);
+  }
+}
+
+export default function EditProfile({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-md space-y-4">
+      <Link to="/profile" className="btn-secondary">
+        ← Back to profile
+      </Link>
+      <h1 className="text-2xl font-bold">Edit Profile</h1>
+      <EditProfileForms
+        user={loaderData.user}
+        result={actionData as ProfileFormResult | undefined}
+      />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Edit Profile · Fairshake" },
+];

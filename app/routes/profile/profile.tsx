@@ -1,0 +1,263 @@
+import { useCallback, useState } from "react";
+import { format } from "date-fns";
+import { Dialog } from "radix-ui";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/profile";
+import { EditProfileForms } from "~/components/profile/edit-profile-forms";
+import { UserAvatar } from "~/components/user-avatar";
+import { listFriends } from "~/models/friend.server";
+import {
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS,
+  setPaymentMethod,
+  type PaymentMethod,
+} from "~/models/user.server";
+import { formFailure } from "~/utils/form-errors.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const FLAG = {
+  applePay: "applePayConnected",
+  googleWallet: "googleWalletConnected",
+  paypal: "paypalConnected",
+  venmo: "venmoConnected",
+  zelle: "zelleConnected",
+  card: "cardConnected",
+} as const;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return {
+    user: {
+      username: user.username,
+      email: user.email,
+      avatarUrl: user.avatarUrl,
+      memberSince: format(user.createdAt, "MMMM yyyy"),
+      wins: user.winCount,
+      losses: user.lossCount,
+    },
+    methods: PAYMENT_METHODS.map((method) => ({
+      method,
+      label: PAYMENT_METHOD_LABELS[method],
+      connected: user[FLAG[method]],
+    })),
+    records: listFriends(user.id)
+      .filter((f) => f.headToHead.wins + f.headToHead.losses > 0)
+      .map((f) => ({ username: f.friend.username, ...f.headToHead })),
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "payment-method")
+    return data(
+      { ok: false as const, title: "Error", message: "Unknown action" },
+      { status: 400 },
+    );
+  try {
+    const method = String(form.get("method") ?? "");
+    const connected = form.get("connected") === "true";
+    setPaymentMethod({ userId: user.id, input: { method, connected } });
+    const label = PAYMENT_METHOD_LABELS[method as PaymentMethod];
+    return redirectWithToast("/profile", {
+      title: "Payment method updated",
+      description: `${label} ${connected ? "connected" : "disconnected"}.`,
+    });
+  } catch (error) {
+    return formFailure(error, "Failed to update payment method");
+  }
+}
+
+export default function Profile({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { user, methods, records } = loaderData;
+  const [editing, setEditing] = useState(false);
+  const [session, setSession] = useState(0);
+  const open = () => {
+    setSession((n) => n + 1);
+    setEditing(true);
+  };
+  const close = useCallback(() => setEditing(false), []);
+  const total = user.wins + user.losses;
+  const connected = methods.filter((m) => m.connected);
+  const available = methods.filter((m) => !m.connected);
+  return (
+    <div className="space-y-4">
+      <Link to="/" className="btn-secondary" aria-label="Back to home">
+        ← Back
+      </Link>
+      <section className="card flex flex-col items-center gap-2 text-center">
+        {/* A link to the edit page; with JavaScript it opens the dialog. */}
+        <Link
+          to="/profile/edit"
+          aria-label="Edit Profile"
+          className="rounded-full"
+          onClick={(event) => {
+            event.preventDefault();
+            open();
+          }}
+        >
+          <UserAvatar
+            username={user.username}
+            avatarUrl={user.avatarUrl}
+            size="lg"
+          />
+        </Link>
+        <h1 className="text-2xl font-bold">{user.username}</h1>
+        <p className="text-sm text-slate-600">
+          Member since {user.memberSince}
+        </p>
+        <dl className="mt-2 grid w-full grid-cols-3 gap-2">
+          <Stat label="Total Bets" value={total} />
+          <Stat label="Wins" value={user.wins} />
+          <Stat label="Losses" value={user.losses} />
+        </dl>
+      </section>
+
+      {records.length ? (
+        <section className="card" aria-labelledby="records-heading">
+          <h2 id="records-heading" className="mb-2 font-semibold">
+            Your record with friends
+          </h2>
+          <ul className="divide-y divide-slate-100">
+            {records.map((r) => (
+              <li key={r.username} className="flex justify-between py-2">
+                <span>{r.username}</span>
+                <span className="font-semibold">
+                  {r.wins} - {r.losses}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section className="card" aria-labelledby="methods-heading">
+        <h2 id="methods-heading" className="mb-2 font-semibold">
+          Payment methods
+        </h2>
+        {actionData && "message" in actionData ? (
+          <p role="alert" className="mb-2 text-sm text-red-700">
+            <strong>{actionData.title}</strong> {actionData.message}
+          </p>
+        ) : null}
+        {connected.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            No payment methods connected.
+          </p>
+        ) : (
+          <ul aria-label="Connected payment methods" className="space-y-2">
+            {connected.map((m) => (
+              <MethodRow key={m.method} {...m} />
+            ))}
+          </ul>
+        )}
+        <h3 className="mb-2 mt-4 text-sm font-semibold text-slate-700">
+          Add payment method
+        </h3>
+        <ul aria-label="Available payment methods" className="space-y-2">
+          {available.map((m) => (
+            <MethodRow key={m.method} {...m} />
+          ))}
+        </ul>
+        <p className="hint">
+          Payments in Fairshake are made by card; the other methods are saved as
+          your preference for when they arrive.
+        </p>
+      </section>
+
+      <nav aria-label="Help and account" className="card grid gap-2">
+        <Link to="/help/fees" className="btn-secondary">
+          Platform Fees
+        </Link>
+        <Link to="/help" className="btn-secondary">
+          Help &amp; Support
+        </Link>
+        <Form method="post" action="/logout">
+          <button type="submit" className="btn-danger w-full">
+            Sign Out
+          </button>
+        </Form>
+      </nav>
+
+      <Dialog.Root open={editing} onOpenChange={setEditing}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+          <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 max-h-[90dvh] overflow-y-auto rounded-t-2xl bg-white p-4 shadow-xl sm:inset-auto sm:left-1/2 sm:top-1/2 sm:w-full sm:max-w-md sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl">
+            <div className="mb-4 flex items-center justify-between">
+              <Dialog.Title className="text-lg font-bold">
+                Edit Profile
+              </Dialog.Title>
+              <Dialog.Close className="btn-secondary" aria-label="Close">
+                ✕
+              </Dialog.Close>
+            </div>
+            <Dialog.Description className="sr-only">
+              Change your username, email or picture.
+            </Dialog.Description>
+            <EditProfileForms
+              user={user}
+              inDialog
+              dialogSession={session}
+              onDone={close}
+            />
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </div>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="rounded-lg bg-slate-50 p-2">
+      <dt className="text-xs text-slate-600">{label}</dt>
+      <dd className="text-xl font-bold">{value}</dd>
+    </div>
+  );
+}
+
+function MethodRow({
+  method,
+  label,
+  connected,
+}: {
+  method: string;
+  label: string;
+  connected: boolean;
+}) {
+  const navigation = useNavigation();
+  const pending =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("method") === method;
+  return (
+    <li className="flex items-center justify-between gap-2">
+      <span className="flex items-center gap-2">
+        {label}
+        {connected ? (
+          <span className="badge bg-brand-100 text-brand-800">Connected</span>
+        ) : null}
+      </span>
+      <Form method="post">
+        <input type="hidden" name="intent" value="payment-method" />
+        <input type="hidden" name="method" value={method} />
+        <input type="hidden" name="connected" value={String(!connected)} />
+        <button
+          type="submit"
+          className={connected ? "btn-secondary" : "btn-primary"}
+          aria-label={`${connected ? "Disconnect" : "Connect"} ${label}`}
+          disabled={pending}
+        >
+          {pending ? "Saving..." : connected ? "Disconnect" : "Connect"}
+        </button>
+      </Form>
+    </li>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Profile · Fairshake" },
+];

@@ -1,0 +1,204 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import type { Route } from "./+types/approve";
+import { FormAlert } from "~/components/forms";
+import {
+  MoneySummary,
+  NoticeCard,
+} from "~/components/settlement/money-summary";
+import {
+  approveSettlement,
+  getSettlementView,
+} from "~/models/settlement.server";
+import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { formFailure } from "~/utils/form-errors.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { betIdFrom, loadBetOr404 } from "./load.server";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  loadBetOr404(betId, user.id);
+  const view = getSettlementView({ betId, userId: user.id });
+  if (!view) return data({ view: null, betId }, { status: 404 });
+  const s = view.settlement;
+  return {
+    betId,
+    view: {
+      title: view.bet.title,
+      description: view.bet.description,
+      amountCents: view.bet.amountCents,
+      feeCents: view.feeCents,
+      netCents: view.netCents,
+      winnerName: view.winnerName,
+      loserName: view.loserName,
+      proposerName: view.proposerName,
+      notes: s.notes,
+      settled: s.settledAt !== null,
+      paymentCompleted: s.paymentStatus === "completed",
+      canRespond: view.canRespond,
+      viewerIsLoser: s.loserId === user.id,
+      sides: [
+        {
+          role: "Creator",
+          name: view.creator.username,
+          approved: s.creatorApproved,
+          proposer: s.proposedBy === view.creator.id,
+        },
+        {
+          role: "Participant",
+          name: view.participant.username,
+          approved: s.participantApproved,
+          proposer: s.proposedBy === view.participant.id,
+        },
+      ],
+    },
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  try {
+    const { settlement } = approveSettlement({ betId, userId: user.id });
+    const loser = settlement.loserId === user.id;
+    return redirectWithToast(
+      loser ? `/payment/${betId}` : `/settlements/${betId}/approve`,
+      {
+        title: "Settlement approved",
+        description: loser
+          ? "The bet is settled. Please pay the winnings."
+          : "The bet is settled.",
+      },
+    );
+  } catch (error) {
+    return formFailure(error, "Failed to approve settlement");
+  }
+}
+
+export default function ApproveSettlement({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { view, betId } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  if (!view) {
+    return (
+      <NoticeCard
+        title={SETTLEMENT_NOT_FOUND}
+        message="There is no settlement proposal for this bet."
+      >
+        <Link to={`/bet/${betId}`} className="btn-secondary">
+          Back to the bet
+        </Link>
+      </NoticeCard>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <section className="card space-y-2" aria-labelledby="settle-heading">
+        <h1 id="settle-heading" className="text-xl font-bold">
+          {view.settled ? "Settlement" : "Review settlement"}
+        </h1>
+        <p className="font-medium">{view.title}</p>
+        <p className="text-sm text-slate-600">{view.description}</p>
+        <p className="text-sm">
+          {view.proposerName} proposed <strong>{view.winnerName}</strong> as the
+          winner.
+        </p>
+        {view.notes ? (
+          <blockquote className="border-l-4 border-slate-200 pl-3 text-sm text-slate-700">
+            {view.notes}
+          </blockquote>
+        ) : null}
+      </section>
+      <section className="card" aria-labelledby="money-heading">
+        <h2 id="money-heading" className="mb-1 font-semibold">
+          Money
+        </h2>
+        <MoneySummary
+          amountCents={view.amountCents}
+          feeCents={view.feeCents}
+          netCents={view.netCents}
+        />
+        <p className="mt-2 text-sm text-slate-600">
+          {view.winnerName} receives the net amount; {view.loserName} pays the
+          bet amount.
+        </p>
+      </section>
+      <section className="card" aria-labelledby="approvals-heading">
+        <h2 id="approvals-heading" className="mb-2 font-semibold">
+          Approvals
+        </h2>
+        <ul className="space-y-2 text-sm">
+          {view.sides.map((side) => (
+            <li
+              key={side.role}
+              className="flex items-center justify-between gap-2"
+            >
+              <span>
+                {side.role}: {side.name}
+                {side.proposer ? " (proposed)" : ""}
+              </span>
+              <span
+                className={`badge ${side.approved ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
+              >
+                {side.approved
+                  ? view.settled
+                    ? "Approved"
+                    : side.proposer
+                      ? "Approved, waiting for the other side"
+                      : "Approved"
+                  : "Waiting for approval"}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+      {view.canRespond ? (
+        <Form method="post" className="flex gap-2" aria-label="Approve">
+          <button type="submit" className="btn-primary flex-1" disabled={busy}>
+            {busy ? "Approving..." : "Approve"}
+          </button>
+          <Link to={`/settlements/${betId}/reject`} className="btn-danger">
+            Reject
+          </Link>
+        </Form>
+      ) : null}
+      {view.settled ? (
+        <p role="status" className="card text-sm">
+          Settled: {view.winnerName} won.{" "}
+          {view.paymentCompleted ? "Payment completed." : "Payment pending."}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        {view.settled && view.viewerIsLoser && !view.paymentCompleted ? (
+          <Link to={`/payment/${betId}`} className="btn-primary">
+            Pay Winnings
+          </Link>
+        ) : null}
+        <Link to={`/bet/${betId}`} className="btn-secondary">
+          Back to the bet
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Settlement · Fairshake" }];
+}
+
+export function ErrorBoundary() {
+  return (
+    <NoticeCard
+      title="Error"
+      message="Failed to load settlement details. Please try again."
+    >
+      <Link to="/" className="btn-primary">
+        Go to Home
+      </Link>
+    </NoticeCard>
+  );
+}

@@ -1,0 +1,32 @@
+// Shared by the settlement screens: the id from the URL and the bet as the
+// viewer may see it, or the page's own 404.
+import { data } from "react-router";
+import { getBetForViewer } from "~/models/bet.server";
+import { parseId } from "~/utils/api.server";
+import { isDomainError } from "~/utils/errors";
+
+export function betIdFrom(params: { id?: string }) {
+  const id = parseId(params.id);
+  if (id === null) throw data("This bet could not be found.", { status: 404 });
+  return id;
+}
+
+export function loadBetOr404(betId: number, userId: number) {
+  try {
+    return getBetForViewer({ betId, userId });
+  } catch (error) {
+    if (isDomainError(error))
+      throw data(error.message, { status: error.status });
+    throw error;
+  }
+}
+
+export function partiesOf(bet: {
+  participants: { id: number; username: string; seat: number }[];
+}) {
+  return bet.participants.map((p) => ({
+    id: p.id,
+    username: p.username,
+    role: p.seat === 1 ? "creator" : "participant",
+  }));
+}

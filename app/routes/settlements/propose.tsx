@@ -1,0 +1,130 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import type { Route } from "./+types/propose";
+import { FormAlert, TextareaField } from "~/components/forms";
+import { NoticeCard } from "~/components/settlement/money-summary";
+import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
+import {
+  NO_WINNER_TITLE,
+  getSettlementView,
+  parseProposalInput,
+  proposeSettlement,
+} from "~/models/settlement.server";
+import { NOTES_MAX } from "~/utils/settlement-text";
+import { formFailure } from "~/utils/form-errors.server";
+import { formatCents } from "~/utils/money";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const bet = loadBetOr404(betId, user.id);
+  const isParty = bet.participants.some((p) => p.id === user.id);
+  const live = getSettlementView({ betId, userId: user.id }) !== null;
+  const blocked = !isParty
+    ? "Only the two people in this bet can settle it."
+    : bet.status !== "active"
+      ? bet.status === "settled"
+        ? "This bet has already been settled."
+        : "Only an active bet with two participants can be settled."
+      : live
+        ? "A settlement has already been proposed for this bet."
+        : null;
+  return data(
+    {
+      viewerId: user.id,
+      bet: {
+        id: bet.id,
+        title: bet.title,
+        amountCents: bet.amountCents,
+        people: partiesOf(bet),
+      },
+      blocked,
+      live,
+    },
+    { status: blocked && !isParty ? 403 : 200 },
+  );
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const form = Object.fromEntries(await request.formData());
+  try {
+    const { winnerId, notes } = parseProposalInput(form);
+    proposeSettlement({ betId, userId: user.id, winnerId, notes });
+    return redirectWithToast(`/settlements/${betId}/approve`, {
+      title: "Settlement proposed",
+      description: "The other side must approve it before the bet is settled.",
+    });
+  } catch (error) {
+    return formFailure(
+      error,
+      form.winnerId ? "Failed to propose settlement" : NO_WINNER_TITLE,
+    );
+  }
+}
+
+export default function ProposeSettlement({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { bet, blocked, live, viewerId } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  if (blocked) {
+    return (
+      <NoticeCard title="Propose a settlement" message={blocked}>
+        {live ? (
+          <Link to={`/settlements/${bet.id}/approve`} className="btn-primary">
+            View the proposal
+          </Link>
+        ) : null}
+        <Link to={`/bet/${bet.id}`} className="btn-secondary">
+          Back to the bet
+        </Link>
+      </NoticeCard>
+    );
+  }
+  return (
+    <section className="card space-y-4" aria-labelledby="propose-heading">
+      <div>
+        <h1 id="propose-heading" className="text-xl font-bold">
+          Propose a settlement
+        </h1>
+        <p className="text-sm text-slate-600">
+          {bet.title} · {formatCents(bet.amountCents)}
+        </p>
+      </div>
+      <p className="text-sm text-slate-700">
+        Your side approves at once; the bet is settled when the other side
+        approves too.
+      </p>
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+      <Form method="post" className="space-y-4" aria-label="Propose settlement">
+        <WinnerFieldset
+          people={bet.people}
+          viewerId={viewerId}
+          errors={actionData?.fieldErrors?.winnerId}
+        />
+        <TextareaField
+          label="Notes (optional)"
+          errors={actionData?.fieldErrors?.settlementNotes}
+          textareaProps={{ name: "settlementNotes", maxLength: NOTES_MAX }}
+        />
+        <div className="flex gap-2">
+          <button type="submit" className="btn-primary flex-1" disabled={busy}>
+            {busy ? "Proposing..." : "Propose Settlement"}
+          </button>
+          <Link to={`/bet/${bet.id}`} className="btn-secondary">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Propose a settlement · Fairshake" }];
+}

@@ -1,0 +1,103 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import type { Route } from "./+types/reject";
+import { FormAlert, TextareaField } from "~/components/forms";
+import { NoticeCard } from "~/components/settlement/money-summary";
+import {
+  getSettlementView,
+  parseRejectionInput,
+  rejectSettlement,
+} from "~/models/settlement.server";
+import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { formFailure } from "~/utils/form-errors.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { betIdFrom, loadBetOr404 } from "./load.server";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  loadBetOr404(betId, user.id);
+  const view = getSettlementView({ betId, userId: user.id });
+  if (!view || view.settlement.settledAt || !view.viewerSide)
+    return data({ betId, proposal: null }, { status: view ? 409 : 404 });
+  return {
+    betId,
+    proposal: {
+      title: view.bet.title,
+      winnerName: view.winnerName,
+      proposerName: view.proposerName,
+      ownProposal: view.settlement.proposedBy === user.id,
+    },
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const form = Object.fromEntries(await request.formData());
+  try {
+    const { reason } = parseRejectionInput(form);
+    rejectSettlement({ betId, userId: user.id, reason });
+    return redirectWithToast(`/bet/${betId}`, {
+      title: "Settlement rejected",
+      description: "A new settlement can be proposed.",
+    });
+  } catch (error) {
+    return formFailure(error, "Failed to reject settlement");
+  }
+}
+
+export default function RejectSettlement({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { betId, proposal } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  if (!proposal) {
+    return (
+      <NoticeCard
+        title={SETTLEMENT_NOT_FOUND}
+        message="There is no open settlement proposal for this bet."
+      >
+        <Link to={`/bet/${betId}`} className="btn-secondary">
+          Back to the bet
+        </Link>
+      </NoticeCard>
+    );
+  }
+  return (
+    <section className="card space-y-4" aria-labelledby="reject-heading">
+      <div>
+        <h1 id="reject-heading" className="text-xl font-bold">
+          {proposal.ownProposal
+            ? "Withdraw your proposal"
+            : "Reject settlement"}
+        </h1>
+        <p className="text-sm text-slate-600">
+          {proposal.title}: {proposal.proposerName} proposed{" "}
+          {proposal.winnerName} as the winner.
+        </p>
+      </div>
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+      <Form method="post" className="space-y-4" aria-label="Reject settlement">
+        <TextareaField
+          label="Reason (optional)"
+          errors={actionData?.fieldErrors?.rejectionReason}
+          textareaProps={{ name: "rejectionReason", maxLength: NOTES_MAX }}
+        />
+        <div className="flex gap-2">
+          <button type="submit" className="btn-danger flex-1" disabled={busy}>
+            {busy ? "Rejecting..." : "Reject Settlement"}
+          </button>
+          <Link to={`/settlements/${betId}/approve`} className="btn-secondary">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Reject settlement · Fairshake" }];
+}

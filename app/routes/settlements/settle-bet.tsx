@@ -1,0 +1,127 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import type { Route } from "./+types/settle-bet";
+import { FormAlert } from "~/components/forms";
+import { NoticeCard } from "~/components/settlement/money-summary";
+import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
+import {
+  NOT_CREATOR,
+  NO_WINNER_TITLE,
+  getSettlementView,
+  parseProposalInput,
+  settleBet,
+} from "~/models/settlement.server";
+import { formFailure } from "~/utils/form-errors.server";
+import { formatCents } from "~/utils/money";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const bet = loadBetOr404(betId, user.id);
+  const live = getSettlementView({ betId, userId: user.id }) !== null;
+  const blocked =
+    bet.creatorId !== user.id
+      ? NOT_CREATOR
+      : bet.status === "settled"
+        ? "This bet has already been settled."
+        : bet.status !== "active"
+          ? "Only an active bet with two participants can be settled."
+          : live
+            ? "A settlement has already been proposed for this bet."
+            : null;
+  return data(
+    {
+      viewerId: user.id,
+      bet: {
+        id: bet.id,
+        title: bet.title,
+        amountCents: bet.amountCents,
+        people: partiesOf(bet),
+      },
+      blocked,
+      live,
+    },
+    { status: blocked === NOT_CREATOR ? 403 : 200 },
+  );
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const form = Object.fromEntries(await request.formData());
+  try {
+    const { winnerId } = parseProposalInput({ winnerId: form.winnerId });
+    const result = settleBet({ betId, userId: user.id, winnerId });
+    if (result.kind === "settled") {
+      return redirectWithToast(`/payment/${betId}`, {
+        title: "Bet settled",
+        description: "You conceded the bet. Please pay the winnings.",
+      });
+    }
+    return redirectWithToast(`/bet/${betId}`, {
+      title: "Settlement proposed",
+      description: "The other participant must approve you as the winner.",
+    });
+  } catch (error) {
+    return formFailure(
+      error,
+      form.winnerId ? "Failed to settle bet" : NO_WINNER_TITLE,
+    );
+  }
+}
+
+export default function SettleBet({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { bet, blocked, live, viewerId } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  if (blocked) {
+    return (
+      <NoticeCard title="Settle bet" message={blocked}>
+        {live ? (
+          <Link to={`/settlements/${bet.id}/approve`} className="btn-primary">
+            View the proposal
+          </Link>
+        ) : null}
+        <Link to={`/bet/${bet.id}`} className="btn-secondary">
+          Back to the bet
+        </Link>
+      </NoticeCard>
+    );
+  }
+  return (
+    <section className="card space-y-4" aria-labelledby="settle-heading">
+      <div>
+        <h1 id="settle-heading" className="text-xl font-bold">
+          Settle bet
+        </h1>
+        <p className="text-sm text-slate-600">
+          {bet.title} · {formatCents(bet.amountCents)}
+        </p>
+      </div>
+      <p className="text-sm text-slate-700">
+        Naming the other participant concedes the bet: it is settled at once and
+        you pay the bet amount. Naming yourself sends a proposal the other
+        participant must approve.
+      </p>
+      <FormAlert title={actionData?.title} message={actionData?.message} />
+      <Form method="post" className="space-y-4" aria-label="Settle bet">
+        <WinnerFieldset
+          people={bet.people}
+          viewerId={viewerId}
+          errors={actionData?.fieldErrors?.winnerId}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Settling..." : "Settle Bet"}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Settle bet · Fairshake" }];
+}

@@ -1,0 +1,40 @@
+// Model-test factories: people and bets made through the real model
+// functions, so every rule applies to the test data too.
+import { registerUser } from "~/models/user.server";
+import { createBet, joinBet, parseBetInput } from "~/models/bet.server";
+
+let n = 0;
+export async function person(prefix = "p") {
+  n += 1;
+  const name = `${prefix}${process.pid % 1000}n${n}`;
+  return registerUser({
+    username: name,
+    email: `${name}@example.com`,
+    password: "secret123",
+  });
+}
+
+export function makeBet(creatorId: number, amount = 100, title = "Derby") {
+  return createBet({
+    creatorId,
+    input: parseBetInput(
+      {
+        title,
+        description: "Loser buys the pizza",
+        amount,
+        deadline: new Date(Date.now() + 86_400_000).toISOString(),
+        visibility: "public",
+      },
+      "create",
+    ),
+  });
+}
+
+/** An active bet: creator and a second participant. */
+export async function activeBet(amount = 100) {
+  const creator = await person("c");
+  const joiner = await person("j");
+  const bet = makeBet(creator.id, amount);
+  joinBet({ betId: bet.id, userId: joiner.id });
+  return { creator, joiner, bet };
+}
