@@ -19,7 +19,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   loadBetOr404(betId, user.id);
   const view = getSettlementView({ betId, userId: user.id });
   if (!view || view.settlement.settledAt || !view.viewerSide)
-    return data({ betId, proposal: null }, { status: view ? 409 : 404 });
+    return data(
+      { betId, proposal: null },
+      // An onlooker may not reject at all (403, as the action answers);
+      // a party is only too late (409).
+      { status: !view ? 404 : view.viewerSide ? 409 : 403 },
+    );
   return {
     betId,
     proposal: {
