@@ -39,19 +39,15 @@ type Row = {
   /** A form (pages) or JSON (API) body that would succeed for the right person. */
   body?: (cell: Cell) => Record<string, unknown>;
   expect: (cell: Cell) => Want;
+  /** Bet states to try (default: pending, active, settled). */
+  states?: BetState[];
   /** For a write: who may make it. Anyone else's attempt must change nothing. */
   allowed?: (cell: Cell) => boolean;
 };
 
 const ROLES: Role[] = ["anonymous", "stranger", "creator", "participant"];
-const KINDS: [BetState, Visibility][] = [
-  ["pending", "public"],
-  ["pending", "private"],
-  ["active", "public"],
-  ["active", "private"],
-  ["settled", "public"],
-  ["settled", "private"],
-];
+const DEFAULT_STATES: BetState[] = ["pending", "active", "settled"];
+const VISIBILITIES: Visibility[] = ["public", "private"];
 
 // --- Answers shared by many rows ---------------------------------------------
 
@@ -103,6 +99,22 @@ function join(c: Cell, ok: Want, api: boolean): Want {
   if (hidden(c)) return 404;
   if (c.role === "stranger" && c.state === "pending") return ok;
   return 409;
+}
+
+const SETTLE_STATES: BetState[] = ["pending", "active", "proposed", "settled"];
+/** A settlement is live once proposed, and stays once settled. */
+const hasSettlement = (c: Cell) =>
+  c.state === "proposed" || c.state === "settled";
+
+/**
+ * Paying: a hidden bet is a 404; someone not in it 403; before it is
+ * settled 409; once settled only the loser (the conceding creator) pays.
+ */
+function payable(c: Cell, ok: Want): Want {
+  if (hidden(c)) return 404;
+  if (!isParty(c)) return 403;
+  if (c.state !== "settled") return 409;
+  return c.role === "creator" ? ok : 403;
 }
 
 const validBet = () => ({
@@ -252,6 +264,270 @@ export const MATRIX: Row[] = [
     target: "user",
     expect: (c) => (c.role === "anonymous" ? 401 : 200),
   },
+  // Uploaded avatars are public images; nobody here has uploaded one.
+  {
+    route: "/avatars/:userId",
+    method: "GET",
+    target: "user",
+    expect: () => 404,
+  },
+  ...(["accept", "decline"] as const).map((decision): Row => ({
+    route: "/api/friends/:decision",
+    path: `/api/friends/${decision}`,
+    method: "POST",
+    target: "user",
+    body: (c) => ({ friendId: c.people.creator.user.id }),
+    // No request from the creator is pending for anyone.
+    expect: (c) => (c.role === "anonymous" ? 401 : 404),
+  })),
+
+  // --- Settlement pages (SPEC §2, §6; rulings 7, 8) --------------------------------
+  {
+    route: "/settle-bet/:id",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c)
+          ? 404
+          : c.role === "creator"
+            ? 200
+            : 403,
+  },
+  {
+    route: "/settle-bet/:id",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: (c) => ({ winnerId: c.people.participant.user.id }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c)
+          ? 404
+          : c.role !== "creator"
+            ? 403
+            : c.state === "active"
+              ? { status: 302, location: `/payment/${c.bet.id}` }
+              : 409,
+    allowed: (c) => c.role === "creator" && c.state === "active",
+  },
+  {
+    route: "/propose-settlement/:id",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c)
+          ? 404
+          : isParty(c)
+            ? 200
+            : 403,
+  },
+  {
+    route: "/propose-settlement/:id",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: (c) => ({ winnerId: c.people.creator.user.id }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state === "active"
+              ? { status: 302, location: `/settlements/${c.bet.id}/approve` }
+              : 409,
+    allowed: (c) => isParty(c) && c.state === "active",
+  },
+  {
+    route: "/settlements/:id/approve",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c)
+          ? 404
+          : hasSettlement(c)
+            ? 200
+            : 404,
+  },
+  {
+    route: "/settlements/:id/approve",
+    method: "POST",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c) || !hasSettlement(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state === "proposed" && c.role === "participant"
+              ? // The creator proposed themself: the participant loses and pays.
+                { status: 302, location: `/payment/${c.bet.id}` }
+              : 409,
+    allowed: (c) => c.state === "proposed" && c.role === "participant",
+  },
+  {
+    route: "/settlements/:id/reject",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c) || !hasSettlement(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state === "proposed"
+              ? 200
+              : 409,
+  },
+  {
+    route: "/settlements/:id/reject",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({ rejectionReason: "Not what happened" }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c) || !hasSettlement(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state === "proposed"
+              ? { status: 302, location: `/bet/${c.bet.id}` }
+              : 409,
+    allowed: (c) => isParty(c) && c.state === "proposed",
+  },
+
+  // --- Payment pages: only the loser of a settled bet pays (ruling 9) -----------
+  ...["/payment/:id", "/checkout/:id"].map((route): Row => ({
+    route,
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) => (c.role === "anonymous" ? toAuth(c) : payable(c, 200)),
+  })),
+  {
+    route: "/payment/:id",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({ method: "card" }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : payable(c, { status: 302, location: `/checkout/${c.bet.id}` }),
+  },
+  {
+    route: "/checkout/:id",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12/40",
+      cvc: "123",
+    }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : payable(c, { status: 302, location: "/my-bets" }),
+    allowed: (c) => c.state === "settled" && c.role === "creator",
+  },
+
+  // --- Settlement and payment API (DESIGN §3a) ----------------------------------------
+  {
+    route: "/api/settlements/:id",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) || !hasSettlement(c) ? 404 : 200,
+  },
+  {
+    route: "/api/bets/:id/propose-settlement",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: (c) => ({ winnerId: c.people.creator.user.id }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? 401
+        : hidden(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state === "active"
+              ? 201
+              : 409,
+    allowed: (c) => isParty(c) && c.state === "active",
+  },
+  {
+    route: "/api/settlements/:id/approve",
+    method: "POST",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? 401
+        : hidden(c) || !hasSettlement(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state === "proposed" && c.role === "participant"
+              ? 200
+              : 409,
+    allowed: (c) => c.state === "proposed" && c.role === "participant",
+  },
+  {
+    route: "/api/settlements/:id/reject",
+    method: "POST",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? 401
+        : hidden(c) || !hasSettlement(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state === "proposed"
+              ? 204
+              : 409,
+    allowed: (c) => isParty(c) && c.state === "proposed",
+  },
+  {
+    route: "/api/bets/:id/settle",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: (c) => ({ winnerId: c.people.participant.user.id }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? 401
+        : hidden(c)
+          ? 404
+          : c.role !== "creator"
+            ? 403
+            : c.state === "active"
+              ? 200
+              : 409,
+    allowed: (c) => c.role === "creator" && c.state === "active",
+  },
+  {
+    route: "/api/bets/:id/record-payment",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({ paymentIntentId: "pi_demo_unknown", amount: 20 }),
+    // Even the loser cannot record an intent the provider never confirmed.
+    expect: (c) => (c.role === "anonymous" ? 401 : payable(c, 409)),
+    allowed: () => false,
+  },
+  {
+    route: "/api/create-payment-intent",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: (c) => ({ betId: c.bet.id }),
+    expect: (c) => (c.role === "anonymous" ? 401 : payable(c, 200)),
+  },
 ];
 
 // --- Running the matrix ---------------------------------------------------------
@@ -259,7 +535,14 @@ export const MATRIX: Row[] = [
 const appRoutes = listAppRoutes();
 const served = new Set(appRoutes.map((r) => r.path));
 const canSettle = served.has("/api/bets/:id/settle");
-const kinds = KINDS.filter(([state]) => state !== "settled" || canSettle);
+const kindsOf = (row: Row): [BetState, Visibility][] =>
+  row.target === "user"
+    ? [["pending", "public"]]
+    : (row.states ?? DEFAULT_STATES)
+        .filter((s) => canSettle || (s !== "settled" && s !== "proposed"))
+        .flatMap((s) =>
+          VISIBILITIES.map((v): [BetState, Visibility] => [s, v]),
+        );
 
 let server: TestServer;
 let people: People;
@@ -311,7 +594,24 @@ async function call(row: Row, cell: Cell) {
 /** The bet as its creator reads it: what a refused write must leave alone. */
 async function snapshot(bet: BetRef) {
   const res = await people.creator.client.get(`/api/bets/${bet.id}`);
-  return { status: res.status, bet: res.data };
+  const settlement = served.has("/api/settlements/:id")
+    ? await people.creator.client.get(`/api/settlements/${bet.id}`)
+    : null;
+  return {
+    status: res.status,
+    bet: res.data,
+    settlement: settlement && [settlement.status, settlement.data],
+  };
+}
+
+function nameOf(r: Row) {
+  let intent: unknown;
+  try {
+    intent = r.body?.({} as Cell)?.intent;
+  } catch {
+    intent = undefined;
+  }
+  return `${r.method} ${r.path ?? r.route}${r.query ? " ?code" : ""}${intent ? ` (${String(intent)})` : ""}`;
 }
 
 /** What a person must never see in someone else's answer. */
@@ -329,63 +629,60 @@ function expectNoLeak(text: string, cell: Cell, row: Row) {
 
 const runnable = MATRIX.filter((r) => served.has(r.route));
 
-describe.each(
-  runnable.map(
-    (r) =>
-      [
-        `${r.method} ${r.path ?? r.route}${r.query ? " ?code" : ""}${r.body?.({} as Cell)?.intent ? ` (${r.body({} as Cell).intent})` : ""}`,
-        r,
-      ] as const,
-  ),
-)("%s", (_name, row) => {
-  const kindsHere: [BetState, Visibility][] =
-    row.target === "user" ? [["pending", "public"]] : kinds;
-  it.each(kindsHere)("on a %s %s bet", async (state, visibility) => {
-    const failures: string[] = [];
-    for (const role of ROLES) {
-      // Nobody has joined a pending bet yet: there is no participant.
-      if (role === "participant" && state === "pending") continue;
-      const bet = await betIn(
-        state,
-        visibility,
-        people.creator,
-        people.participant,
-      );
-      const base =
-        row.path ??
-        (row.target === "user"
-          ? fillPath(row.route, { id: people.creator.user.id })
-          : fillPath(row.route, { id: bet.id, code: bet.code }));
-      const cell: Cell = {
-        role,
-        state,
-        visibility,
-        bet,
-        path: base + (row.query?.(bet) ?? ""),
-        people,
-      };
-      const want = row.expect(cell);
-      if (want === null) continue;
-      const before = row.allowed?.(cell) === false ? await snapshot(bet) : null;
-      const res = await call(row, cell);
-      if (before !== null)
-        expect(
-          await snapshot(bet),
-          `${role}'s refused ${row.method} changed the bet`,
-        ).toEqual(before);
-      const status = typeof want === "number" ? want : want.status;
-      const location = typeof want === "number" ? null : want.location;
-      const got = `${res.status}${res.headers.get("location") ? ` → ${res.headers.get("location")}` : ""}`;
-      const expected = `${status}${location ? ` → ${location}` : ""}`;
-      if (got !== expected)
-        failures.push(
-          `${role}: expected ${expected}, got ${got} ${res.text.slice(0, 120)}`,
+describe.each(runnable.map((r) => [nameOf(r), r] as const))(
+  "%s",
+  (_name, row) => {
+    it.each(kindsOf(row))("on a %s %s bet", async (state, visibility) => {
+      const failures: string[] = [];
+      for (const role of ROLES) {
+        // Nobody has joined a pending bet yet: there is no participant.
+        if (role === "participant" && state === "pending") continue;
+        const bet = await betIn(
+          state,
+          visibility,
+          people.creator,
+          people.participant,
         );
-      expectNoLeak(res.text, cell, row);
-    }
-    expect(failures).toEqual([]);
-  });
-});
+        const base =
+          row.path ??
+          (row.target === "user"
+            ? fillPath(row.route, {
+                id: people.creator.user.id,
+                userId: people.creator.user.id,
+              })
+            : fillPath(row.route, { id: bet.id, code: bet.code }));
+        const cell: Cell = {
+          role,
+          state,
+          visibility,
+          bet,
+          path: base + (row.query?.(bet) ?? ""),
+          people,
+        };
+        const want = row.expect(cell);
+        if (want === null) continue;
+        const before =
+          row.allowed?.(cell) === false ? await snapshot(bet) : null;
+        const res = await call(row, cell);
+        if (before !== null)
+          expect(
+            await snapshot(bet),
+            `${role}'s refused ${row.method} changed the bet`,
+          ).toEqual(before);
+        const status = typeof want === "number" ? want : want.status;
+        const location = typeof want === "number" ? null : want.location;
+        const got = `${res.status}${res.headers.get("location") ? ` → ${res.headers.get("location")}` : ""}`;
+        const expected = `${status}${location ? ` → ${location}` : ""}`;
+        if (got !== expected)
+          failures.push(
+            `${role}: expected ${expected}, got ${got} ${res.text.slice(0, 120)}`,
+          );
+        expectNoLeak(res.text, cell, row);
+      }
+      expect(failures).toEqual([]);
+    });
+  },
+);
 
 describe("a stranger's view of other people", () => {
   it("never includes their email or their private bets", async () => {

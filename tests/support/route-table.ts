@@ -68,7 +68,7 @@ export function listAppRoutes(): AppRoute[] {
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Which bet a call's `:id` names in the generated suites. */
-export type BetFixture = "pending" | "active" | "settled";
+export type BetFixture = "pending" | "active" | "proposed" | "settled";
 
 export type ApiCall = {
   method: Method;
@@ -163,14 +163,14 @@ export const API_CALLS: ApiCall[] = [
     method: "POST",
     route: "/api/settlements/:id/approve",
     access: "session",
-    bet: "active",
+    bet: "proposed",
   },
   {
     method: "POST",
     route: "/api/settlements/:id/reject",
     access: "session",
     fields: ["rejectionReason"],
-    bet: "active",
+    bet: "proposed",
   },
   {
     method: "POST",

@@ -47,12 +47,13 @@ export async function joinBetAs(participant: Person, bet: BetRef) {
   if (res.status !== 200) throw new Error(`join: ${res.status} ${res.text}`);
 }
 
-export type BetState = "pending" | "active" | "settled";
+export type BetState = "pending" | "active" | "proposed" | "settled";
 
 /**
- * A bet in the given state between creator and participant. "settled" is
- * the creator's concession (ruling 8): the participant wins, the creator
- * is the loser who pays.
+ * A bet in the given state between creator and participant. "proposed":
+ * the creator has proposed themself as the winner (their side approved).
+ * "settled" is the creator's concession (ruling 8): the participant wins,
+ * the creator is the loser who pays.
  */
 export async function betIn(
   state: BetState,
@@ -64,6 +65,15 @@ export async function betIn(
   if (state === "pending") return bet;
   await joinBetAs(participant, bet);
   if (state === "active") return bet;
+  if (state === "proposed") {
+    const res = await creator.client.post(
+      `/api/bets/${bet.id}/propose-settlement`,
+      { winnerId: creator.user.id },
+    );
+    if (res.status !== 201)
+      throw new Error(`propose: ${res.status} ${res.text}`);
+    return bet;
+  }
   const res = await creator.client.post(`/api/bets/${bet.id}/settle`, {
     winnerId: participant.user.id,
   });
