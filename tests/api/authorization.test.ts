@@ -634,51 +634,54 @@ describe.each(runnable.map((r) => [nameOf(r), r] as const))(
   (_name, row) => {
     it.each(kindsOf(row))("on a %s %s bet", async (state, visibility) => {
       const failures: string[] = [];
-      for (const role of ROLES) {
-        // Nobody has joined a pending bet yet: there is no participant.
-        if (role === "participant" && state === "pending") continue;
-        const bet = await betIn(
-          state,
-          visibility,
-          people.creator,
-          people.participant,
-        );
-        const base =
-          row.path ??
-          (row.target === "user"
-            ? fillPath(row.route, {
-                id: people.creator.user.id,
-                userId: people.creator.user.id,
-              })
-            : fillPath(row.route, { id: bet.id, code: bet.code }));
-        const cell: Cell = {
-          role,
-          state,
-          visibility,
-          bet,
-          path: base + (row.query?.(bet) ?? ""),
-          people,
-        };
-        const want = row.expect(cell);
-        if (want === null) continue;
-        const before =
-          row.allowed?.(cell) === false ? await snapshot(bet) : null;
-        const res = await call(row, cell);
-        if (before !== null)
-          expect(
-            await snapshot(bet),
-            `${role}'s refused ${row.method} changed the bet`,
-          ).toEqual(before);
-        const status = typeof want === "number" ? want : want.status;
-        const location = typeof want === "number" ? null : want.location;
-        const got = `${res.status}${res.headers.get("location") ? ` → ${res.headers.get("location")}` : ""}`;
-        const expected = `${status}${location ? ` → ${location}` : ""}`;
-        if (got !== expected)
-          failures.push(
-            `${role}: expected ${expected}, got ${got} ${res.text.slice(0, 120)}`,
+      // Each role gets its own fresh bet, so the four can run at once.
+      await Promise.all(
+        ROLES.map(async (role) => {
+          // Nobody has joined a pending bet yet: there is no participant.
+          if (role === "participant" && state === "pending") return;
+          const bet = await betIn(
+            state,
+            visibility,
+            people.creator,
+            people.participant,
           );
-        expectNoLeak(res.text, cell, row);
-      }
+          const base =
+            row.path ??
+            (row.target === "user"
+              ? fillPath(row.route, {
+                  id: people.creator.user.id,
+                  userId: people.creator.user.id,
+                })
+              : fillPath(row.route, { id: bet.id, code: bet.code }));
+          const cell: Cell = {
+            role,
+            state,
+            visibility,
+            bet,
+            path: base + (row.query?.(bet) ?? ""),
+            people,
+          };
+          const want = row.expect(cell);
+          if (want === null) return;
+          const before =
+            row.allowed?.(cell) === false ? await snapshot(bet) : null;
+          const res = await call(row, cell);
+          if (before !== null)
+            expect(
+              await snapshot(bet),
+              `${role}'s refused ${row.method} changed the bet`,
+            ).toEqual(before);
+          const status = typeof want === "number" ? want : want.status;
+          const location = typeof want === "number" ? null : want.location;
+          const got = `${res.status}${res.headers.get("location") ? ` → ${res.headers.get("location")}` : ""}`;
+          const expected = `${status}${location ? ` → ${location}` : ""}`;
+          if (got !== expected)
+            failures.push(
+              `${role}: expected ${expected}, got ${got} ${res.text.slice(0, 120)}`,
+            );
+          expectNoLeak(res.text, cell, row);
+        }),
+      );
       expect(failures).toEqual([]);
     });
   },

@@ -114,7 +114,7 @@ describe.each(
       ["", ""],
     ] as const) {
       const res = await send(me.client, call.method, p, body, type);
-      expect(res.status).toBe(415);
+      if (!call.rawBody) expect(res.status).toBe(415);
     }
   });
 });

@@ -82,6 +82,8 @@ export type ApiCall = {
   fields?: string[];
   /** Which of my bets `:id` names when the call is fuzzed. */
   bet?: BetFixture;
+  /** Reads its raw body itself (a signed webhook): no JSON door. */
+  rawBody?: boolean;
 };
 
 /** DESIGN.md §3a, one row per call. */
@@ -228,7 +230,12 @@ export const API_CALLS: ApiCall[] = [
   { method: "GET", route: "/api/activity", access: "session" },
   { method: "POST", route: "/api/activity/read", access: "session" },
   // Not in §3a: Stripe calls it, signed, never a person (DESIGN §2 ruling 11).
-  { method: "POST", route: "/api/stripe/webhook", access: "public" },
+  {
+    method: "POST",
+    route: "/api/stripe/webhook",
+    access: "public",
+    rawBody: true,
+  },
 ];
 
 export const WRITE_METHODS = new Set<Method>(["POST", "PUT", "PATCH"]);
