@@ -31,6 +31,7 @@ import {
 
 const RUNS = 30;
 const appRoutes = listAppRoutes();
+const served = new Set(appRoutes.map((r) => r.path));
 const writeCalls = presentApiCalls(appRoutes).filter((c) =>
   WRITE_METHODS.has(c.method),
 );
@@ -197,6 +198,7 @@ describe("accepted text comes back exactly and renders escaped", () => {
   });
 
   it("POST /api/bets: title and description round-trip; pages escape them", async () => {
+    let accepted = 0;
     await fc.assert(
       fc.asyncProperty(titleText, titleText, async (title, description) => {
         const res = await me.client.post("/api/bets", {
@@ -208,6 +210,7 @@ describe("accepted text comes back exactly and renders escaped", () => {
         });
         expect(res.status, res.text).toBeLessThan(500);
         if (res.status !== 201) return;
+        accepted += 1;
         const read = await me.client.get(`/api/bets/${res.data.id}`);
         expect(read.status).toBe(200);
         expect(read.data.title).toBe(title.trim());
@@ -226,6 +229,7 @@ describe("accepted text comes back exactly and renders escaped", () => {
       }),
       { numRuns: 25 },
     );
+    expect(accepted).toBeGreaterThan(10);
   });
 
   it("PUT /api/bets/{id}: edited text round-trips", async () => {
@@ -251,6 +255,50 @@ describe("accepted text comes back exactly and renders escaped", () => {
       }),
       { numRuns: 20 },
     );
+  });
+
+  it("settlement notes round-trip and render escaped on the approve screen", async () => {
+    if (!served.has("/api/bets/:id/propose-settlement")) return;
+    const partner = await person(server.url, "rn");
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(titleText, async (notes) => {
+        const bet = await betIn("active", "public", me, partner);
+        const res = await me.client.post(
+          `/api/bets/${bet.id}/propose-settlement`,
+          { winnerId: me.user.id, settlementNotes: notes },
+        );
+        expect(res.status, res.text).toBeLessThan(500);
+        if (res.status !== 201) return;
+        accepted += 1;
+        const read = await partner.client.get(`/api/settlements/${bet.id}`);
+        expect(read.status).toBe(200);
+        expect(read.data.settlementNotes).toBe(notes.trim());
+        const html = await partner.client.get(
+          `/settlements/${bet.id}/approve`,
+          { Accept: "text/html" },
+        );
+        expect(html.status).toBe(200);
+        expectNoForeignScript(html.text);
+      }),
+      { numRuns: 15 },
+    );
+    expect(accepted).toBeGreaterThan(5);
+  });
+
+  it("an avatar URL that is not a web address is refused", async () => {
+    if (!served.has("/api/user/profile")) return;
+    for (const avatarUrl of [
+      "javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+      "//evil.example/x.png",
+      "file:///etc/passwd",
+    ]) {
+      const res = await me.client.patch("/api/user/profile", { avatarUrl });
+      expect(res.status, avatarUrl).toBe(400);
+    }
+    expect((await me.client.get("/api/user")).data.avatarUrl).toBeNull();
   });
 
   it("a NUL, an RTL override and an emoji survive exactly", async () => {
