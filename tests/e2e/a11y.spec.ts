@@ -129,12 +129,28 @@ async function expectAccessible(
   expect(bad, `${what}: ${url}`).toEqual([]);
 }
 
+/** A bet `me` created, `other` joined, and `me` conceded: `me` owes. */
+async function lostBy(me: Someone, other: Someone) {
+  const bet = await betBy(me);
+  await joinAs(other, bet);
+  const res = await me.api.post(`/api/bets/${bet.id}/settle`, {
+    data: { winnerId: other.id },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return bet;
+}
+
+type Bet = { id: number; code: string };
 type World = {
   me: Someone;
   other: Someone;
-  mine: { id: number; code: string };
-  theirs: { id: number; code: string };
-  active: { id: number; code: string };
+  mine: Bet;
+  theirs: Bet;
+  active: Bet;
+  /** `other` proposed themself as the winner; `me` may approve or reject. */
+  proposed: Bet;
+  /** `me` lost and has not paid yet. */
+  owed: Bet;
 };
 
 /** Every screen of the journeys; `as` says who looks at it. */
@@ -181,6 +197,38 @@ const PAGES: {
     as: "me",
   },
   { name: "join by code", path: (w) => `/join/${w.theirs.code}`, as: "me" },
+  { name: "help", path: () => "/help", as: "anonymous" },
+  { name: "friends", path: () => "/friends", as: "me" },
+  { name: "friend requests", path: () => "/friends?tab=requests", as: "me" },
+  { name: "add friends", path: () => "/friends?tab=add", as: "me" },
+  { name: "profile", path: () => "/profile", as: "me" },
+  { name: "edit profile", path: () => "/profile/edit", as: "me" },
+  { name: "activity", path: () => "/notifications", as: "me" },
+  {
+    name: "finances",
+    path: () => "/notifications?tab=finances",
+    as: "me",
+  },
+  { name: "financial history", path: () => "/financial-history", as: "me" },
+  { name: "settle a bet", path: (w) => `/settle-bet/${w.active.id}`, as: "me" },
+  {
+    name: "propose a settlement",
+    path: (w) => `/propose-settlement/${w.active.id}`,
+    as: "me",
+  },
+  {
+    name: "approve a settlement",
+    path: (w) => `/settlements/${w.proposed.id}/approve`,
+    as: "me",
+  },
+  {
+    name: "reject a settlement",
+    path: (w) => `/settlements/${w.proposed.id}/reject`,
+    as: "me",
+  },
+  { name: "a bet I lost", path: (w) => `/bet/${w.owed.id}`, as: "me" },
+  { name: "payment summary", path: (w) => `/payment/${w.owed.id}`, as: "me" },
+  { name: "checkout", path: (w) => `/checkout/${w.owed.id}`, as: "me" },
 ];
 
 test.describe("axe", () => {
@@ -190,12 +238,21 @@ test.describe("axe", () => {
     const other = await someone(baseURL!, "axot");
     const active = await betBy(me);
     await joinAs(other, active);
+    const proposed = await betBy(me);
+    await joinAs(other, proposed);
+    const proposal = await other.api.post(
+      `/api/bets/${proposed.id}/propose-settlement`,
+      { data: { winnerId: other.id, settlementNotes: "I called it." } },
+    );
+    expect(proposal.status(), await proposal.text()).toBe(201);
     world = {
       me,
       other,
       mine: await betBy(me, { visibility: "private" }),
       theirs: await betBy(other),
       active,
+      proposed,
+      owed: await lostBy(me, other),
     };
   });
 
@@ -299,6 +356,30 @@ test.describe("keyboard only", () => {
       page.getByRole("heading", { name: "Keyboard bet" }),
     ).toBeVisible();
     await expect(page.getByText("Bet created!").first()).toBeVisible();
+  });
+
+  test("pay a bet I lost (demo checkout)", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const me = await someone(baseURL!, "kbp");
+    const other = await someone(baseURL!, "kbw");
+    const bet = await lostBy(me, other);
+    await signIn(context, baseURL!, me.cookie);
+    await page.goto(`/checkout/${bet.id}`);
+    await tabTo(page, page.getByLabel("Card number"));
+    await page.keyboard.type("4242 4242 4242 4242");
+    await tabTo(page, page.getByLabel("Expiry"));
+    await page.keyboard.type("12/40");
+    await tabTo(page, page.getByLabel("CVC"));
+    await page.keyboard.type("123");
+    await tabTo(page, page.getByRole("button", { name: /^Pay \$/ }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByText("Payment successful").first()).toBeVisible();
+    await expect(page).toHaveURL(/\/my-bets$/);
+    const settlement = await me.api.get(`/api/settlements/${bet.id}`);
+    expect((await settlement.json()).paymentStatus).toBe("completed");
   });
 
   test("join a bet", async ({ page, context, baseURL }) => {
