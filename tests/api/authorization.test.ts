@@ -687,6 +687,67 @@ describe.each(runnable.map((r) => [nameOf(r), r] as const))(
   },
 );
 
+describe("a stranger's view of other people's money and activity", () => {
+  it("shows none of their payments, transactions, activity or friends", async () => {
+    if (!served.has("/api/financial-history")) return;
+    const { creator, participant, stranger } = people;
+    const bet = await betIn("settled", "private", creator, participant);
+    // The creator conceded; they pay through the demo provider.
+    const intent = await creator.client.post("/api/create-payment-intent", {
+      betId: bet.id,
+    });
+    expect(intent.status, intent.text).toBe(200);
+    const confirm = await creator.client.post("/api/payments/demo/confirm", {
+      paymentIntentId: intent.data.paymentIntentId,
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12/40",
+      cvc: "123",
+    });
+    expect(confirm.status, confirm.text).toBe(200);
+    const paid = await creator.client.post(
+      `/api/bets/${bet.id}/record-payment`,
+      { paymentIntentId: intent.data.paymentIntentId, amount: 20 },
+    );
+    expect(paid.status, paid.text).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const range = `startDate=2000-01-01&endDate=${today}`;
+    const mine = await creator.client.get(`/api/financial-history?${range}`);
+    expect(mine.data.transactions.length).toBeGreaterThan(0);
+    const theirs = await stranger.client.get(`/api/financial-history?${range}`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.data.transactions).toEqual([]);
+    expect(theirs.data.summary.losses).toBe(0);
+    const csv = await stranger.client.get(
+      `/api/financial-history.csv?${range}`,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toContain(bet.title);
+    const activity = await stranger.client.get("/api/activity");
+    expect(activity.status).toBe(200);
+    expect(activity.text).not.toContain(bet.title);
+    for (const page of [
+      "/notifications",
+      "/notifications?tab=finances",
+      "/financial-history",
+      "/profile",
+    ]) {
+      const html = await stranger.client.get(page, { Accept: "text/html" });
+      expect(html.status, page).toBe(200);
+      expect(html.text, page).not.toContain(bet.title);
+      expect(html.text, page).not.toContain(creator.user.email);
+    }
+    const search = await stranger.client.get(
+      `/api/users/search?q=${encodeURIComponent(creator.user.username.slice(0, 6))}`,
+    );
+    expect(search.status).toBe(200);
+    expect(search.text).not.toContain(creator.user.email);
+    for (const u of search.data as Record<string, unknown>[])
+      expect(Object.keys(u).sort()).toEqual(
+        ["avatarUrl", "id", "lossCount", "username", "winCount"].sort(),
+      );
+  });
+});
+
 describe("a stranger's view of other people", () => {
   it("never includes their email or their private bets", async () => {
     const secret = await betIn(
