@@ -115,47 +115,71 @@ describe.each(
   });
 });
 
+const hostileParam = fc.oneof(
+  fc.string({ minLength: 1 }),
+  fc.constantFrom(
+    "0",
+    "-1",
+    "1.5",
+    "1e3",
+    "99999999999999999999",
+    "9007199254740993",
+    "0x10",
+    "%00",
+    "' OR 1=1 --",
+    "<script>",
+    "..",
+    "🎲",
+  ),
+);
+
 describe("hostile path parameters", () => {
   const withParams = presentApiCalls(appRoutes).filter((c) =>
     /:(id|code)\b/.test(c.route),
   );
+  // Pages too: every page route with a parameter, read and posted to.
+  const pages = appRoutes.filter((r) => !r.api && r.params.length > 0);
+  it.each(pages.map((r) => [r.path, r] as const))(
+    "page %s never answers 5xx",
+    async (_n, route) => {
+      const me = await person(server.url, "pg");
+      await fc.assert(
+        fc.asyncProperty(hostileParam, fc.boolean(), async (raw, post) => {
+          const p = route.path.replace(/:\w+/, encodeURIComponent(raw));
+          const res = post
+            ? await me.client.request("POST", p, {
+                body: "intent=join",
+                headers: {
+                  Accept: "text/html",
+                  "Content-Type": "application/x-www-form-urlencoded",
+                },
+              })
+            : await me.client.get(p, { Accept: "text/html" });
+          expect(
+            res.status,
+            `${post ? "POST" : "GET"} ${p} → ${res.text.slice(0, 200)}`,
+          ).toBeLessThan(500);
+        }),
+        { numRuns: 20 },
+      );
+    },
+  );
+
   it.each(withParams.map((c) => [`${c.method} ${c.route}`, c] as const))(
     "%s never answers 5xx",
     async (_n, call) => {
       const me = await person(server.url, "pp");
       await fc.assert(
-        fc.asyncProperty(
-          fc.oneof(
-            fc.string({ minLength: 1 }),
-            fc.constantFrom(
-              "0",
-              "-1",
-              "1.5",
-              "1e3",
-              "99999999999999999999",
-              "9007199254740993",
-              "0x10",
-              "%00",
-              "' OR 1=1 --",
-              "<script>",
-              "..",
-              "🎲",
-            ),
-          ),
-          async (raw) => {
-            const p = call.route.replace(
-              /:(id|code)\b/,
-              encodeURIComponent(raw),
-            );
-            const res = await me.client.request(call.method, p, {
-              ...(WRITE_METHODS.has(call.method) ? { json: {} } : {}),
-            });
-            expect(
-              res.status,
-              `${call.method} ${p} → ${res.text.slice(0, 200)}`,
-            ).toBeLessThan(500);
-          },
-        ),
+        fc.asyncProperty(hostileParam, async (raw) => {
+          const p = call.route.replace(/:(id|code)\b/, encodeURIComponent(raw));
+          const res = await me.client.request(call.method, p, {
+            ...(WRITE_METHODS.has(call.method) ? { json: {} } : {}),
+          });
+          expect(
+            res.status,
+            `${call.method} ${p} → ${res.text.slice(0, 200)}`,
+          ).toBeLessThan(500);
+        }),
         { numRuns: 25 },
       );
     },
