@@ -1,4 +1,5 @@
-// The route table, written out to mirror SPEC.md §2 line by line.
+// The route table, written out to mirror SPEC.md §2 line by line, then the
+// resources (avatars, health check) and the JSON API of DESIGN.md §3a.
 import {
   type RouteConfig,
   index,
@@ -8,66 +9,58 @@ import {
 } from "@react-router/dev/routes";
 
 export default [
-  // Public pages: these four ship no JavaScript (ruling 18).
+  // /auth — public, no JavaScript (ruling 18); a signed-in user goes to /.
   route("auth", "routes/auth/auth.tsx"),
-  route("help/fees", "routes/help/fees.tsx"),
-  // Social (issue 5): public help page and uploaded avatars.
-  route("help", "routes/help/help.tsx"),
-  route("avatars/:userId", "routes/avatars.ts"),
 
   // Protected screens inside the app shell (header + bottom navigation).
   layout("routes/app-layout.tsx", [
     index("routes/home.tsx"),
-    // Social (issue 5): friends, profile, activity.
-    route("friends", "routes/friends/friends.tsx"),
-    route("profile", "routes/profile/profile.tsx"),
-    route("profile/edit", "routes/profile/edit.tsx"),
-    route("notifications", "routes/notifications/notifications.tsx"),
-    // --- Bets (issue 3) ---
     route("search", "routes/bets/search.tsx"),
     route("create-bet", "routes/bets/create-bet.tsx"),
     route("my-bets", "routes/bets/my-bets.tsx"),
+    route("notifications", "routes/notifications/notifications.tsx"),
+    route("profile", "routes/profile/profile.tsx"),
+    route("profile/edit", "routes/profile/edit.tsx"),
+    route("friends", "routes/friends/friends.tsx"),
+    route("financial-history", "routes/payments/financial-history.tsx"),
     route("bet/:id", "routes/bets/bet-detail.tsx"),
+    // Both path shapes are one screen (ruling 12).
     route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
     route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
-    // --- end Bets ---
-    // --- Settlement, payment, finances (issue 4) ---
     route("settle-bet/:id", "routes/settlements/settle-bet.tsx"),
     route("propose-settlement/:id", "routes/settlements/propose.tsx"),
     route("settlements/:id/approve", "routes/settlements/approve.tsx"),
     route("settlements/:id/reject", "routes/settlements/reject.tsx"),
     route("payment/:id", "routes/payments/payment.tsx"),
     route("checkout/:id", "routes/payments/checkout.tsx"),
-    route("financial-history", "routes/payments/financial-history.tsx"),
-    // --- end Settlement ---
   ]),
 
-  // --- Bets (issue 3): public, no JavaScript (ruling 18) ---
+  // /bets/{id} → 301 /bet/{id} (ruling 12).
+  route("bets/:id", "routes/bets/bets-redirect.ts"),
+  // Public, no JavaScript (ruling 18).
   route("join/:code", "routes/bets/join.tsx"),
   route("share/:id", "routes/bets/share.tsx"),
-  route("bets/:id", "routes/bets/bets-redirect.ts"),
-  // --- end Bets ---
+  route("help/fees", "routes/help/fees.tsx"),
+  route("help", "routes/help/help.tsx"),
 
+  // Resources.
   route("logout", "routes/auth/logout.tsx"),
+  route("avatars/:userId", "routes/avatars.ts"),
   route("healthz", "routes/healthz.ts"),
   route("bench/bare", "routes/bench/bare.tsx"),
 
   // The JSON API (DESIGN.md §3, §3a).
   ...prefix("api", [
+    // Accounts
     route("user", "routes/api/user.ts"),
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),
     route("logout", "routes/api/logout.ts"),
-    // Social (issue 5).
-    route("friends", "routes/api/social/friends.ts"),
-    route("friends/:decision", "routes/api/social/friend-respond.ts"),
-    route("friend-requests", "routes/api/social/friend-requests.ts"),
-    route("users/search", "routes/api/social/users-search.ts"),
     route("user/profile", "routes/api/social/user-profile.ts"),
     route("user/payment-methods", "routes/api/social/user-payment-methods.ts"),
-    route("activity", "routes/api/social/activity.ts"),
-    route("activity/read", "routes/api/social/activity-read.ts"),
-    // --- Bets (issue 3) ---
+    route("users/search", "routes/api/social/users-search.ts"),
+    route("users/:id", "routes/api/users-id.ts"),
+    // Bets
     route("bets", "routes/api/bets/index.ts"),
     route("bets/:id", "routes/api/bets/bet.ts"),
     route("bets/code/:code", "routes/api/bets/code.ts"),
@@ -75,24 +68,28 @@ export default [
     route("bets/:id/share-meta", "routes/api/bets/share-meta.ts"),
     route("bets/:id/share-image", "routes/api/bets/share-image.ts"),
     route("user/bets/:kind", "routes/api/bets/user-bets.ts"),
-    route("users/:id", "routes/api/users-id.ts"),
-    // --- end Bets ---
-    // --- Settlement, payment, finances (issue 4) ---
+    // Settlement and payment
     route("settlements/:id", "routes/api/settlements/settlement.ts"),
     route("settlements/:id/approve", "routes/api/settlements/approve.ts"),
     route("settlements/:id/reject", "routes/api/settlements/reject.ts"),
     route("bets/:id/propose-settlement", "routes/api/settlements/propose.ts"),
     route("bets/:id/settle", "routes/api/settlements/settle.ts"),
     route("create-payment-intent", "routes/api/payments/create-intent.ts"),
-    route("bets/:id/record-payment", "routes/api/payments/record.ts"),
     route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
+    route("bets/:id/record-payment", "routes/api/payments/record.ts"),
     route("stripe/webhook", "routes/api/payments/stripe-webhook.ts"),
     route("financial-history", "routes/api/payments/financial-history.ts"),
     route(
       "financial-history.csv",
       "routes/api/payments/financial-history-csv.ts",
     ),
-    // --- end Settlement ---
+    // Friends and activity
+    route("friends", "routes/api/social/friends.ts"),
+    route("friends/:decision", "routes/api/social/friend-respond.ts"),
+    route("friend-requests", "routes/api/social/friend-requests.ts"),
+    route("activity", "routes/api/social/activity.ts"),
+    route("activity/read", "routes/api/social/activity-read.ts"),
+    // Unknown /api paths answer JSON.
     route("*", "routes/api/not-found.ts"),
   ]),
 

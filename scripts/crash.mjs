@@ -8,12 +8,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { Person, startServer, tomorrow } from "./lib/harness.mjs";
+import { Person, setBase, startServer, tomorrow } from "./lib/harness.mjs";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 100);
 const PAIRS = 4;
-const PORT = Number(process.env.CRASH_PORT ?? 3460);
-const base = `http://localhost:${PORT}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-crash-"));
 const dbPath = path.join(dir, "crash.db");
 
@@ -140,8 +138,8 @@ async function cycle(a, b, stopped) {
   }
 }
 
-let server = startServer({ dbPath, port: PORT });
-await server.ready;
+let server = startServer({ dbPath });
+const base = await server.ready;
 const stamp = Date.now().toString(36);
 const pairs = [];
 for (let i = 0; i < PAIRS; i++) {
@@ -167,8 +165,8 @@ for (let kill = 1; kill <= KILLS; kill++) {
     failures += 1;
     console.error(`after kill ${kill}: ${problems.join("; ")}`);
   }
-  server = startServer({ dbPath, port: PORT });
-  await server.ready;
+  server = startServer({ dbPath });
+  setBase(pairs.flat(), await server.ready);
 }
 server.child.kill("SIGTERM");
 fs.rmSync(dir, { recursive: true, force: true });

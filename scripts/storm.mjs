@@ -13,13 +13,11 @@ const BETS = Number(process.env.STORM_BETS ?? 500);
 const JOINERS = 20;
 const WRITERS = 4;
 const BATCH = 10; // bets stormed at once: 200 requests in flight
-const PORT = Number(process.env.STORM_PORT ?? 3450);
-const base = `http://localhost:${PORT}`;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-storm-"));
 const dbPath = path.join(dir, "storm.db");
-const server = startServer({ dbPath, port: PORT });
-await server.ready;
+const server = startServer({ dbPath });
+const base = await server.ready;
 
 const stamp = Date.now().toString(36);
 const creator = await new Person(base).register(`storm${stamp}c`);

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { storm } from "../../tests/support/storm";
 import { sqlite } from "~/db/client.server";
 import { registerUser } from "./user.server";
 import {
@@ -234,41 +234,9 @@ describe("joinBet", () => {
     const joiners = [];
     for (let i = 0; i < 20; i++) joiners.push(await person());
     const dbPath = process.env.DATABASE_PATH!;
-    const children = joiners.map((j) =>
-      spawn(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "tests/support/join-worker.ts",
-          dbPath,
-          String(bet.id),
-          String(j.id),
-        ],
-        {
-          stdio: ["pipe", "pipe", "inherit"],
-        },
-      ),
-    );
-    const outputs = children.map(
-      (child) =>
-        new Promise<string>((resolve) => {
-          let out = "";
-          child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-          child.on("exit", () => resolve(out));
-        }),
-    );
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) =>
-            child.stdout!.once("data", () => resolve()),
-          ),
-      ),
-    );
-    for (const child of children) child.stdin!.write("go\n");
-    const results = (await Promise.all(outputs)).map((o) =>
-      JSON.parse(o.replace("ready\n", "")),
+    const results = await storm(
+      "tests/support/join-worker.ts",
+      joiners.map((j) => [dbPath, String(bet.id), String(j.id)]),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(
@@ -280,7 +248,7 @@ describe("joinBet", () => {
       .prepare("SELECT count(*) AS n FROM bet_participants WHERE bet_id = ?")
       .get(bet.id) as { n: number };
     expect(count.n).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("private bets (ruling 13)", () => {

@@ -489,6 +489,10 @@ function assertEditable(
 const untouchedByOthers = (betId: number) =>
   sql`NOT EXISTS (SELECT 1 FROM ${betParticipants} WHERE ${betParticipants.betId} = ${betId} AND ${betParticipants.seat} = 2)`;
 
+/** The conditional-update guard: pending and nobody else in, at commit time. */
+const stillEditable = (betId: number) =>
+  and(eq(bets.id, betId), eq(bets.status, "pending"), untouchedByOthers(betId));
+
 export function updateBet({
   betId,
   userId,
@@ -513,13 +517,7 @@ export function updateBet({
         // Strictly increasing, so a join that saw the old terms is refused.
         updatedAt: new Date(Math.max(now, bet.updatedAt.getTime() + 1)),
       })
-      .where(
-        and(
-          eq(bets.id, betId),
-          eq(bets.status, "pending"),
-          untouchedByOthers(betId),
-        ),
-      )
+      .where(stillEditable(betId))
       .run();
     if (result.changes !== 1)
       throw conflict(
@@ -549,16 +547,7 @@ export function deleteBet({
 }) {
   immediate((tx) => {
     assertEditable(tx, betId, userId, now, "delete");
-    const result = tx
-      .delete(bets)
-      .where(
-        and(
-          eq(bets.id, betId),
-          eq(bets.status, "pending"),
-          untouchedByOthers(betId),
-        ),
-      )
-      .run();
+    const result = tx.delete(bets).where(stillEditable(betId)).run();
     if (result.changes !== 1)
       throw conflict(
         "You cannot delete a bet that has been joined by others.",

@@ -116,6 +116,14 @@ export function sendFriendRequest({
   });
 }
 
+/** The still-pending request `requesterId` sent to `addresseeId`. */
+const pendingRequest = (requesterId: number, addresseeId: number) =>
+  and(
+    eq(friendships.requesterId, requesterId),
+    eq(friendships.addresseeId, addresseeId),
+    eq(friendships.status, "pending"),
+  );
+
 /** Accepts the pending request that `requesterId` sent to `userId`. */
 export function acceptFriendRequest({
   userId,
@@ -128,13 +136,7 @@ export function acceptFriendRequest({
     const updated = tx
       .update(friendships)
       .set({ status: "accepted", respondedAt: new Date() })
-      .where(
-        and(
-          eq(friendships.requesterId, requesterId),
-          eq(friendships.addresseeId, userId),
-          eq(friendships.status, "pending"),
-        ),
-      )
+      .where(pendingRequest(requesterId, userId))
       .returning()
       .get();
     if (!updated) throw notFound(FRIEND_MESSAGES.requestNotFound);
@@ -164,13 +166,7 @@ export function declineFriendRequest({
   return immediate((tx) => {
     const deleted = tx
       .delete(friendships)
-      .where(
-        and(
-          eq(friendships.requesterId, requesterId),
-          eq(friendships.addresseeId, userId),
-          eq(friendships.status, "pending"),
-        ),
-      )
+      .where(pendingRequest(requesterId, userId))
       .returning()
       .get();
     if (!deleted) throw notFound(FRIEND_MESSAGES.requestNotFound);

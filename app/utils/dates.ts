@@ -20,8 +20,8 @@ export function isValidTimeZone(tz: unknown): tz is string {
   }
 }
 
-/** The offset of `timeZone` from UTC at `instant`, in minutes. */
-function offsetMinutes(timeZone: string, instant: number): number {
+/** Wall-clock fields of an instant in a time zone, as two-digit strings. */
+function zonedFields(instant: number, timeZone: string) {
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone,
     hourCycle: "h23",
@@ -32,8 +32,13 @@ function offsetMinutes(timeZone: string, instant: number): number {
     minute: "2-digit",
     second: "2-digit",
   }).formatToParts(instant);
-  const get = (type: string) =>
-    Number(parts.find((p) => p.type === type)?.value);
+  return (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
+}
+
+/** The offset of `timeZone` from UTC at `instant`, in minutes. */
+function offsetMinutes(timeZone: string, instant: number): number {
+  const text = zonedFields(instant, timeZone);
+  const get = (type: string) => Number(text(type));
   const asUtc = Date.UTC(
     get("year"),
     get("month") - 1,
@@ -72,18 +77,7 @@ export function zonedTimeToUtc(
 
 /** "YYYY-MM-DD" and "HH:MM" of an instant as seen in a time zone. */
 export function utcToZonedParts(instant: number, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(instant);
-  const get = (type: string) =>
-    parts.find((p) => p.type === type)?.value ?? "00";
+  const get = zonedFields(instant, timeZone);
   return {
     date: `${get("year")}-${get("month")}-${get("day")}`,
     time: `${get("hour")}:${get("minute")}`,

@@ -2,7 +2,8 @@
 // given database and talk JSON to it as several people.
 import { spawn } from "node:child_process";
 
-export function startServer({ dbPath, port, env = {} }) {
+/** Starts the server; `port` 0 picks a free one, read back from its log. */
+export function startServer({ dbPath, port = 0, env = {} }) {
   const child = spawn(process.execPath, ["build/app-server.js"], {
     env: {
       ...process.env,
@@ -21,13 +22,19 @@ export function startServer({ dbPath, port, env = {} }) {
   const ready = new Promise((resolve, reject) => {
     child.stdout.on("data", (c) => {
       log += c;
-      if (String(c).includes("listening")) resolve();
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(log);
+      if (match) resolve(match[1]);
     });
     child.on("exit", (code, signal) =>
       reject(new Error(`server exited (${code ?? signal}):\n${log}`)),
     );
   });
   return { child, ready, log: () => log };
+}
+
+/** Points every person at the server's current address (it moves on restart). */
+export function setBase(people, base) {
+  for (const p of people) p.base = base;
 }
 
 export class Person {

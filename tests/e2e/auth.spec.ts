@@ -60,8 +60,8 @@ test.describe("accounts", () => {
     void testInfo;
   });
 
-  test("a taken username is refused with 409", async ({ page, request }) => {
-    const existing = await createPerson(request);
+  test("a taken username is refused with 409", async ({ page }) => {
+    const existing = await createPerson();
     await page.goto("/auth?tab=register");
     await page.getByLabel("Username").fill(existing.username);
     await page.getByLabel("Email").fill(`new-${existing.username}@example.com`);
@@ -75,8 +75,8 @@ test.describe("accounts", () => {
     await expect(page.getByText("Username already taken")).toBeVisible();
   });
 
-  test("log in, log out, and a wrong password", async ({ page, request }) => {
-    const person = await createPerson(request);
+  test("log in, log out, and a wrong password", async ({ page }) => {
+    const person = await createPerson();
     await page.goto("/auth");
     await expect(
       page.getByRole("heading", { name: "Welcome back" }),
@@ -102,9 +102,8 @@ test.describe("accounts", () => {
 
   test("a protected page sends a visitor to log in and back", async ({
     page,
-    request,
   }) => {
-    const person = await createPerson(request);
+    const person = await createPerson();
     await page.goto("/?from=test");
     await expect(page).toHaveURL(/\/auth\?return_to=%2F%3Ffrom%3Dtest$/);
     await page.getByLabel("Username").fill(person.username);

@@ -3,7 +3,7 @@
 import {
   test as base,
   expect,
-  type APIRequestContext,
+  request as playwrightRequest,
   type BrowserContext,
   type Page,
 } from "@playwright/test";
@@ -16,23 +16,34 @@ export function uniqueUsername(prefix = "e2e") {
   return `${prefix}${Date.now().toString(36)}${process.pid % 1000}${seq}`;
 }
 
+/**
+ * Registers a new person through the API. Each person gets a request context
+ * of their own: registering through a shared one would send the previous
+ * person's cookie, and registration rotates (ends) the session it carries.
+ */
 export async function createPerson(
-  request: APIRequestContext,
   prefix = "e2e",
 ): Promise<Person & { cookie: string }> {
   const username = uniqueUsername(prefix);
   const password = "secret123";
-  const res = await request.post("/api/register", {
-    data: { username, email: `${username}@example.com`, password },
-    headers: { "Content-Type": "application/json" },
+  const own = await playwrightRequest.newContext({
+    baseURL: `http://localhost:${process.env.E2E_PORT ?? 3210}`,
   });
-  expect(res.status(), await res.text()).toBe(201);
-  const user = (await res.json()) as { id: number };
-  const setCookie =
-    res.headersArray().find((h) => h.name.toLowerCase() === "set-cookie")
-      ?.value ?? "";
-  const cookie = setCookie.split(";")[0]!;
-  return { id: user.id, username, password, cookie };
+  try {
+    const res = await own.post("/api/register", {
+      data: { username, email: `${username}@example.com`, password },
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    const user = (await res.json()) as { id: number };
+    const setCookie =
+      res.headersArray().find((h) => h.name.toLowerCase() === "set-cookie")
+        ?.value ?? "";
+    const cookie = setCookie.split(";")[0]!;
+    return { id: user.id, username, password, cookie };
+  } finally {
+    await own.dispose();
+  }
 }
 
 export async function signIn(
@@ -68,12 +79,13 @@ type Fixtures = {
 };
 
 export const test = base.extend<Fixtures>({
-  me: async ({ request }, use) => {
-    const person = await createPerson(request);
+  // eslint-disable-next-line no-empty-pattern -- Playwright needs the pattern
+  me: async ({}, use) => {
+    const person = await createPerson();
     await use(person);
   },
-  signedInPage: async ({ page, context, request, baseURL }, use) => {
-    const person = await createPerson(request);
+  signedInPage: async ({ page, context, baseURL }, use) => {
+    const person = await createPerson();
     await signIn(context, baseURL!, person.cookie);
     await use(page);
   },

@@ -3,7 +3,6 @@
 // a declined card; a rejection followed by a new proposal; a concession.
 import {
   request as playwrightRequest,
-  type APIRequestContext,
   type BrowserContext,
   type Page,
 } from "@playwright/test";
@@ -33,22 +32,10 @@ async function call(
   return body;
 }
 
-async function fresh<T>(
-  baseURL: string,
-  fn: (r: APIRequestContext) => Promise<T>,
-) {
-  const ctx = await playwrightRequest.newContext({ baseURL });
-  try {
-    return await fn(ctx);
-  } finally {
-    await ctx.dispose();
-  }
-}
-
 /** Two people and an active bet between them (creator a, joiner b). */
 async function activeBet(baseURL: string, amount = 100) {
-  const a = await fresh(baseURL, (r) => createPerson(r, "sa"));
-  const b = await fresh(baseURL, (r) => createPerson(r, "sb"));
+  const a = await createPerson("sa");
+  const b = await createPerson("sb");
   const bet = await call(baseURL, a, "/api/bets", {
     title: "Rain on Saturday",
     description: "It rains in the city on Saturday.",

@@ -55,13 +55,12 @@ test.describe("friends", () => {
   test("search, send, accept and decline requests; activity and the bell", async ({
     page,
     context,
-    request,
     baseURL,
     playwright,
   }, testInfo) => {
-    const a = await createPerson(request, "fa");
-    const b = await createPerson(request, "fb");
-    const c = await createPerson(request, "fc");
+    const a = await createPerson("fa");
+    const b = await createPerson("fb");
+    const c = await createPerson("fc");
 
     // b finds a and sends a request
     await switchTo(context, baseURL!, b);
@@ -171,11 +170,10 @@ test.describe("profile", () => {
   test("edit with a validation error first, upload an avatar, toggle a payment method", async ({
     page,
     context,
-    request,
     baseURL,
     playwright,
   }, testInfo) => {
-    const me = await createPerson(request, "pr");
+    const me = await createPerson("pr");
     await switchTo(context, baseURL!, me);
     await page.goto("/profile");
     await expect(
@@ -285,12 +283,11 @@ test.describe("activity", () => {
   test("a friend joins my bet: the event shows, and the bell clears", async ({
     page,
     context,
-    request,
     baseURL,
     playwright,
   }, testInfo) => {
-    const owner = await createPerson(request, "ow");
-    const joiner = await createPerson(request, "jo");
+    const owner = await createPerson("ow");
+    const joiner = await createPerson("jo");
     const created = await apiAs(playwright, baseURL!, owner).post("/api/bets", {
       title: "Rain tomorrow",
       description: "It rains in the city tomorrow.",
@@ -327,16 +324,17 @@ test.describe("activity", () => {
   test("an empty Activity tab and the Finances tab", async ({
     page,
     context,
-    request,
     baseURL,
   }) => {
-    await switchTo(context, baseURL!, await createPerson(request, "em"));
+    await switchTo(context, baseURL!, await createPerson("em"));
     await page.goto("/notifications");
     await expect(page.getByText("No activity yet")).toBeVisible();
     await page.getByRole("link", { name: "Finances" }).click();
     await expect(page).toHaveURL(/tab=finances/);
+    // The Finances tab is the finance panel itself, plus the full page.
+    await expect(page.getByText("Net Profit").first()).toBeVisible();
     await expect(
-      page.getByRole("link", { name: "Open financial history" }),
+      page.getByRole("link", { name: "Open full financial history" }),
     ).toBeVisible();
   });
 });
@@ -345,10 +343,9 @@ test.describe("small screens", () => {
   test("the social pages fit 320 px without horizontal scrolling", async ({
     page,
     context,
-    request,
     baseURL,
   }) => {
-    const me = await createPerson(request, "sm");
+    const me = await createPerson("sm");
     await switchTo(context, baseURL!, me);
     await page.setViewportSize({ width: 320, height: 700 });
     for (const path of [

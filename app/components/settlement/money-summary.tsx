@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { formatCents } from "~/utils/money";
 
 // Ruling 2: the loser pays the bet amount; the fee comes out of the
@@ -67,5 +68,34 @@ export function NoticeCard({
       {message ? <p className="text-slate-700">{message}</p> : null}
       <div className="flex flex-wrap justify-center gap-2">{children}</div>
     </section>
+  );
+}
+
+/**
+ * Why a bet cannot be settled from this page now, with the way on: to the
+ * live proposal if there is one, else back to the bet.
+ */
+export function SettlementBlocked({
+  title,
+  message,
+  betId,
+  live,
+}: {
+  title: string;
+  message: string;
+  betId: number;
+  live: boolean;
+}) {
+  return (
+    <NoticeCard title={title} message={message}>
+      {live ? (
+        <Link to={`/settlements/${betId}/approve`} className="btn-primary">
+          View the proposal
+        </Link>
+      ) : null}
+      <Link to={`/bet/${betId}`} className="btn-secondary">
+        Back to the bet
+      </Link>
+    </NoticeCard>
   );
 }

@@ -1,7 +1,7 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import type { Route } from "./+types/propose";
 import { FormAlert, TextareaField } from "~/components/forms";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { SettlementBlocked } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   NO_WINNER_TITLE,
@@ -75,16 +75,12 @@ export default function ProposeSettlement({
   const busy = useNavigation().state === "submitting";
   if (blocked) {
     return (
-      <NoticeCard title="Propose a settlement" message={blocked}>
-        {live ? (
-          <Link to={`/settlements/${bet.id}/approve`} className="btn-primary">
-            View the proposal
-          </Link>
-        ) : null}
-        <Link to={`/bet/${bet.id}`} className="btn-secondary">
-          Back to the bet
-        </Link>
-      </NoticeCard>
+      <SettlementBlocked
+        title="Propose a settlement"
+        message={blocked}
+        betId={bet.id}
+        live={Boolean(live)}
+      />
     );
   }
   return (

@@ -1,7 +1,7 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation } from "react-router";
 import type { Route } from "./+types/settle-bet";
 import { FormAlert } from "~/components/forms";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { SettlementBlocked } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   NOT_CREATOR,
@@ -81,16 +81,12 @@ export default function SettleBet({
   const busy = useNavigation().state === "submitting";
   if (blocked) {
     return (
-      <NoticeCard title="Settle bet" message={blocked}>
-        {live ? (
-          <Link to={`/settlements/${bet.id}/approve`} className="btn-primary">
-            View the proposal
-          </Link>
-        ) : null}
-        <Link to={`/bet/${bet.id}`} className="btn-secondary">
-          Back to the bet
-        </Link>
-      </NoticeCard>
+      <SettlementBlocked
+        title="Settle bet"
+        message={blocked}
+        betId={bet.id}
+        live={Boolean(live)}
+      />
     );
   }
   return (
