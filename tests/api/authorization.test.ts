@@ -4,7 +4,12 @@
 // fresh bet, so one cell's change cannot hide another's answer. A route with
 // a parameter and no row here fails the first test.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listAppRoutes, fillPath, type Method } from "../support/route-table";
+import {
+  API_CALLS,
+  fillPath,
+  listAppRoutes,
+  type Method,
+} from "../support/route-table";
 import { Client, startServer, type TestServer } from "../support/server";
 import {
   betIn,
@@ -686,6 +691,52 @@ describe.each(runnable.map((r) => [nameOf(r), r] as const))(
     });
   },
 );
+
+describe("anonymous visitors, on every route without a parameter", () => {
+  // The four public pages of ruling 18, the help page and the health check.
+  const PUBLIC_PAGES = new Set(["/auth", "/help/fees", "/help", "/healthz"]);
+  const pages = appRoutes.filter((r) => !r.api && r.params.length === 0);
+
+  it.each(pages.map((r) => [r.path, r] as const))(
+    "page %s: protected ones send a visitor to /auth?return_to",
+    async (_p, route) => {
+      const res = await new Client(server.url).get(`${route.path}?x=1`, {
+        Accept: "text/html",
+      });
+      if (PUBLIC_PAGES.has(route.path)) expect(res.status).toBe(200);
+      else if (route.path === "/bench/bare")
+        // The benchmark's bare yardstick page: not part of the product.
+        expect(res.status).toBeLessThan(500);
+      else if (route.path === "/logout")
+        expect(res.status).toBe(302); // a GET only sends you home
+      else {
+        expect(
+          route.guarded,
+          `${route.path} is outside the guarded layout`,
+        ).toBe(true);
+        expect(res.status).toBe(302);
+        expect(res.headers.get("location")).toBe(
+          `/auth?return_to=${encodeURIComponent(`${route.path}?x=1`)}`,
+        );
+      }
+    },
+  );
+
+  it.each(
+    API_CALLS.filter((c) => served.has(c.route)).map(
+      (c) => [`${c.method} ${c.path ?? c.route}`, c] as const,
+    ),
+  )("%s: 401 unless DESIGN §3 makes it public", async (_n, c) => {
+    const p = c.path ?? fillPath(c.route, { id: 1, code: "ABCDEF" });
+    const res = await new Client(server.url).request(c.method, p, {
+      ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }),
+    });
+    if (c.access === "session") {
+      expect(res.status).toBe(401);
+      expect(res.data).toEqual({ error: "Authentication required" });
+    } else expect(res.status).not.toBe(401);
+  });
+});
 
 describe("a stranger's view of other people's money and activity", () => {
   it("shows none of their payments, transactions, activity or friends", async () => {

@@ -100,7 +100,8 @@ export const API_CALLS: ApiCall[] = [
     access: "public",
     fields: ["username", "password"],
   },
-  { method: "POST", route: "/api/logout", access: "session" },
+  // Idempotent: 204 with or without a session (§3a lists no refusal).
+  { method: "POST", route: "/api/logout", access: "public" },
   { method: "GET", route: "/api/user", access: "session" },
   {
     method: "PATCH",
