@@ -23,6 +23,8 @@ import { Client, startServer, type TestServer } from "../support/server";
 import {
   betIn,
   inTwoDays,
+  joinBetAs,
+  newBet,
   person,
   type BetRef,
   type Person,
@@ -201,6 +203,62 @@ const titleText = fc
   )
   .map((s) => `T${s}Z`);
 
+/** RFC 4180: quoted cells may hold commas, quotes ("") and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      i += 1;
+    } else cell += ch;
+  }
+  if (cell !== "" || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The loser (who conceded) pays through the demo provider. */
+async function settleAndPay(loser: Person, winner: Person, betId: number) {
+  const settled = await loser.client.post(`/api/bets/${betId}/settle`, {
+    winnerId: winner.user.id,
+  });
+  expect(settled.status, settled.text).toBe(200);
+  const intent = await loser.client.post("/api/create-payment-intent", {
+    betId,
+  });
+  expect(intent.status, intent.text).toBe(200);
+  const confirm = await loser.client.post("/api/payments/demo/confirm", {
+    paymentIntentId: intent.data.paymentIntentId,
+    cardNumber: "4242 4242 4242 4242",
+    expiry: "12/40",
+    cvc: "123",
+  });
+  expect(confirm.status, confirm.text).toBe(200);
+  const paid = await loser.client.post(`/api/bets/${betId}/record-payment`, {
+    paymentIntentId: intent.data.paymentIntentId,
+  });
+  expect(paid.status, paid.text).toBe(200);
+}
+
 /** Every <script> in a page is ours: it carries the nonce. */
 function expectNoForeignScript(html: string) {
   const scripts = html.match(/<script\b[^>]*>/gi) ?? [];
@@ -303,6 +361,55 @@ describe("accepted text comes back exactly and renders escaped", () => {
       { numRuns: 15 },
     );
     expect(accepted).toBeGreaterThan(5);
+  });
+
+  it("hostile bet titles keep the CSV export well-formed and formula-free", async () => {
+    if (!served.has("/api/financial-history.csv")) return;
+    const loser = await person(server.url, "cl");
+    const winner = await person(server.url, "cw");
+    const today = new Date().toISOString().slice(0, 10);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          titleText,
+          fc.constantFrom(
+            '=HYPERLINK("http://evil.example","x")',
+            "+1+1",
+            "-2+3",
+            "@SUM(A1:A2)",
+            'a "quoted", comma\r\nnew line',
+            "\ttab first",
+          ),
+        ),
+        async (title) => {
+          const bet = await newBet(loser, { title, visibility: "private" });
+          await joinBetAs(winner, bet);
+          await settleAndPay(loser, winner, bet.id);
+          const csv = await loser.client.get(
+            `/api/financial-history.csv?startDate=2020-01-01&endDate=${today}`,
+          );
+          expect(csv.status).toBe(200);
+          const rows = parseCsv(csv.text);
+          expect(rows[0]).toEqual([
+            "Date",
+            "Type",
+            "Description",
+            "Amount",
+            "Status",
+          ]);
+          // The title survives inside its quoted cell (a leading ' may guard it).
+          expect(
+            rows.some((r) => r[2]?.replace(/^'/, "").includes(title.trim())),
+            JSON.stringify(rows.slice(-2)),
+          ).toBe(true);
+          for (const row of rows.slice(1)) {
+            expect(row, JSON.stringify(row)).toHaveLength(5);
+            for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+          }
+        },
+      ),
+      { numRuns: 10 },
+    );
   });
 
   it("an avatar URL that is not a web address is refused", async () => {
