@@ -281,6 +281,32 @@ test.describe("axe", () => {
     });
   }
 
+  test("open dialogs and disclosures are accessible too", async ({
+    page,
+    context,
+    baseURL,
+    browser,
+  }, testInfo) => {
+    await signIn(context, baseURL!, world.me.cookie);
+    await page.goto("/profile");
+    await page.getByRole("link", { name: "Edit Profile" }).click();
+    if (jsEnabled(testInfo))
+      await expect(
+        page.getByRole("dialog", { name: "Edit Profile" }),
+      ).toBeVisible();
+    else await expect(page).toHaveURL(/\/profile\/edit$/);
+    await expectAccessible(page, browser, testInfo, "edit profile dialog");
+    await page.goto(`/bet/${world.mine.id}`);
+    const share = page
+      .locator("details")
+      .filter({ has: page.locator("summary") })
+      .first();
+    await share.locator("summary").click();
+    await expect(share).toHaveAttribute("open", "");
+    if (jsEnabled(testInfo))
+      await expectAccessible(page, browser, testInfo, "share panel open");
+  });
+
   test("the checker itself finds a violation (it can fail)", async ({
     browser,
     baseURL,
