@@ -39,7 +39,12 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { ...phone, javaScriptEnabled: true } },
-    { name: "no-js", use: { ...phone, javaScriptEnabled: false } },
+    {
+      name: "no-js",
+      use: { ...phone, javaScriptEnabled: false },
+      // A service worker needs JavaScript.
+      testIgnore: /pwa\.spec\.ts/,
+    },
   ],
   webServer: {
     // The database is prepared by this command (webServer starts before globalSetup).

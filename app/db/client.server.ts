@@ -54,3 +54,12 @@ export function immediate<T>(
     sqlite.pragma("synchronous = NORMAL");
   }
 }
+
+/**
+ * A statement prepared on its first use — after migrations have run, not at
+ * import — then reused: for the queries every page makes.
+ */
+export function preparedOnce<T>(build: () => T): () => T {
+  let statement: T | undefined;
+  return () => (statement ??= build());
+}

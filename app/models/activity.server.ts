@@ -2,7 +2,7 @@
 // change things (in the same transaction as the change), read by the
 // Activity tab and the header bell. Marking read is a POST, never a GET.
 import { and, desc, eq, sql } from "drizzle-orm";
-import { db, type Tx } from "~/db/client.server";
+import { db, preparedOnce, type Tx } from "~/db/client.server";
 import { activityEvents } from "~/db/schema";
 
 export type ActivityType =
@@ -30,15 +30,22 @@ export function recordActivity(
     .run();
 }
 
-export function countUnreadActivity(userId: number): number {
-  const row = db
+// The header bell asks on every page: one prepared statement, built once.
+const unreadCount = preparedOnce(() =>
+  db
     .select({ n: sql<number>`count(*)` })
     .from(activityEvents)
     .where(
-      and(eq(activityEvents.userId, userId), eq(activityEvents.read, false)),
+      and(
+        eq(activityEvents.userId, sql.placeholder("userId")),
+        eq(activityEvents.read, false),
+      ),
     )
-    .get();
-  return row?.n ?? 0;
+    .prepare(),
+);
+
+export function countUnreadActivity(userId: number): number {
+  return unreadCount().get({ userId })?.n ?? 0;
 }
 
 export function listActivity(userId: number, limit = 50) {

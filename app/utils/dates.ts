@@ -20,18 +20,39 @@ export function isValidTimeZone(tz: unknown): tz is string {
   }
 }
 
+// Building an Intl.DateTimeFormat costs far more than using one: keep one
+// per time zone and shape (a list page formats dozens of dates).
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string, options: Intl.DateTimeFormatOptions) {
+  const key = `${timeZone}|${JSON.stringify(options)}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+const WALL_CLOCK: Intl.DateTimeFormatOptions = {
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+};
+
+/** "Dec 1" as seen in a time zone. */
+export function formatMonthDay(date: Date | number, timeZone: string): string {
+  return formatterFor(timeZone, { month: "short", day: "numeric" }).format(
+    date,
+  );
+}
+
 /** Wall-clock fields of an instant in a time zone, as two-digit strings. */
 function zonedFields(instant: number, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(instant);
+  const parts = formatterFor(timeZone, WALL_CLOCK).formatToParts(instant);
   return (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
 }
 

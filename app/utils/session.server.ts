@@ -3,8 +3,8 @@
 // really end a session and a copied database hands out nothing.
 import { createCookie, redirect } from "react-router";
 import crypto from "node:crypto";
-import { and, eq, gt, lt } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { db, preparedOnce } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "./env.server";
 
@@ -44,22 +44,26 @@ async function readToken(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-export function findUserBySessionToken(
-  token: string,
-  now = Date.now(),
-): User | null {
-  const row = db
+// Every page asks who the user is: one prepared statement, built once.
+const userBySessionHash = preparedOnce(() =>
+  db
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.idHash, hashToken(token)),
-        gt(sessions.expiresAt, new Date(now)),
+        eq(sessions.idHash, sql.placeholder("hash")),
+        gt(sessions.expiresAt, sql.placeholder("now")),
       ),
     )
-    .get();
-  return row?.user ?? null;
+    .prepare(),
+);
+
+export function findUserBySessionToken(
+  token: string,
+  now = Date.now(),
+): User | null {
+  return userBySessionHash().get({ hash: hashToken(token), now })?.user ?? null;
 }
 
 export function revokeSessionToken(token: string) {
@@ -75,9 +79,23 @@ export function deleteExpiredSessions(now = Date.now()) {
     .run().changes;
 }
 
-export async function getUser(request: Request): Promise<User | null> {
-  const token = await readToken(request);
-  return token ? findUserBySessionToken(token) : null;
+// The root, layout and page loaders of one request run in the same tick and
+// each ask who the user is. They share one lookup (the cookie's signature
+// check and the session query), keyed by the Cookie header and forgotten on
+// the next turn of the event loop, so nothing outlives the request.
+const lookupsThisTick = new Map<string, Promise<User | null>>();
+
+export function getUser(request: Request): Promise<User | null> {
+  const cookieHeader = request.headers.get("Cookie") ?? "";
+  let lookup = lookupsThisTick.get(cookieHeader);
+  if (!lookup) {
+    lookup = readToken(request).then((token) =>
+      token ? findUserBySessionToken(token) : null,
+    );
+    lookupsThisTick.set(cookieHeader, lookup);
+    setImmediate(() => lookupsThisTick.delete(cookieHeader));
+  }
+  return lookup;
 }
 
 export async function getUserId(request: Request): Promise<number | null> {

@@ -1,3 +1,5 @@
+// Runs in the "js" project only (playwright.config.ts): a service worker
+// needs JavaScript.
 import { expect, test } from "./fixtures";
 
 test.use({ serviceWorkers: "allow" });
@@ -6,11 +8,7 @@ test("the app is installable and shows an offline page when the network is gone"
   page,
   context,
   request,
-}, testInfo) => {
-  test.skip(
-    testInfo.project.name !== "js",
-    "a service worker needs JavaScript",
-  );
+}) => {
   const manifest = await request.get("/manifest.webmanifest");
   expect(manifest.ok()).toBe(true);
   const json = await manifest.json();

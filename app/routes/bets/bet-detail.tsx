@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import {
   data,
   Form,
@@ -23,6 +22,7 @@ import {
 import { getSettlementView } from "~/models/settlement.server";
 import { shareLinks } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
+import { qrCodeSvg } from "~/utils/qr-code.server";
 import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
 import { isDomainError, notFound } from "~/utils/errors";
@@ -49,11 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const bet = loadBet(params.id, user.id);
   const links = shareLinks(bet, request);
-  const qrSvg = await QRCode.toString(links.joinUrl, {
-    type: "svg",
-    margin: 1,
-    width: 176,
-  });
+  const qrSvg = await qrCodeSvg(links.joinUrl);
   const isCreator = bet.creatorId === user.id;
   const isParticipant = bet.participants.some((p) => p.id === user.id);
   const settlementView = getSettlementView({ betId: bet.id, userId: user.id });

@@ -7,19 +7,12 @@ import {
   listUserBets,
   type BetView,
 } from "~/models/bet.server";
+import { formatMonthDay } from "~/utils/dates";
 import { requireUser } from "~/utils/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 
 const TABS = ["all", "created", "joined", "completed"] as const;
 type Tab = (typeof TABS)[number];
-
-function deadlineLabel(deadline: Date, timeZone: string) {
-  return new Intl.DateTimeFormat("en-US", {
-    month: "short",
-    day: "numeric",
-    timeZone,
-  }).format(deadline);
-}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -38,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     status: b.status,
     participantCount: b.participants.length,
     deadline: b.deadline.getTime(),
-    deadlineLabel: deadlineLabel(b.deadline, timeZone),
+    deadlineLabel: formatMonthDay(b.deadline, timeZone),
     won: b.status === "settled" ? b.winnerId === user.id : null,
     // SPEC §2: only pending, only the creator, at most 1 participant.
     canEdit:
