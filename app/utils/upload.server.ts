@@ -2,6 +2,7 @@
 // checked first, then bytes are counted while streaming, so an oversized
 // body is refused before anything parses it.
 import { DomainError } from "./errors";
+import { UNREADABLE_FORM } from "./form-data.server";
 
 export async function readLimitedBody(
   request: Request,
@@ -29,12 +30,19 @@ export async function readLimitedBody(
   return Buffer.concat(chunks);
 }
 
-/** Parses a multipart body that has already been read within its limit. */
-export function parseMultipart(
+/**
+ * Parses a multipart body that has already been read within its limit. A
+ * body that is not valid multipart is the sender's error: 400, not a 500.
+ */
+export async function parseMultipart(
   body: Buffer,
   contentType: string,
 ): Promise<FormData> {
-  return new Response(new Uint8Array(body), {
-    headers: { "Content-Type": contentType },
-  }).formData();
+  try {
+    return await new Response(new Uint8Array(body), {
+      headers: { "Content-Type": contentType },
+    }).formData();
+  } catch {
+    throw new DomainError(400, UNREADABLE_FORM);
+  }
 }

@@ -16,6 +16,7 @@ import { isDomainError } from "~/utils/errors";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
 
 const RegisterFormSchema = RegisterSchema.extend({
   confirmPassword: z.string({ error: "Passwords do not match" }),
@@ -33,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.clone().formData();
+  const form = await readFormData(request.clone());
   const intent = form.get("intent");
   const returnTo = safeRedirect(form.get("return_to"), "/");
 

@@ -31,6 +31,7 @@ import { initials } from "~/utils/initials";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
 
 function loadBet(rawId: string | undefined, userId: number) {
   const betId = parseId(rawId);
@@ -91,7 +92,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (form.get("intent") !== "join")
     return data(
       {

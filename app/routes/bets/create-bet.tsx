@@ -16,6 +16,7 @@ import { isDomainError } from "~/utils/errors";
 import { getUser, requireUser } from "~/utils/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
 
 const DAY = 86_400_000;
 
@@ -46,7 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
       type: "error",
     });
   }
-  const values = readBetForm(await request.formData());
+  const values = readBetForm(await readFormData(request));
   try {
     const bet = createBet({
       creatorId: user.id,

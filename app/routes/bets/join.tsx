@@ -11,6 +11,7 @@ import { formFailure } from "~/utils/form-errors.server";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
 
 export const handle = { hydrate: false };
 
@@ -52,7 +53,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   try {
     const bet = open(params.code, user.id);
     const version = parseVersion(form.get("version"));

@@ -23,6 +23,7 @@ const CODE_LENGTH = 6;
 import { isDomainError } from "~/utils/errors";
 import { formatCentsShort } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
+import { readFormData } from "~/utils/form-data.server";
 import {
   FriendsPanel,
   SEARCH_FRIENDS_LINKS,
@@ -67,7 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (isFriendForm(form))
     return friendsAction(request, user.id, "/search?tab=friends", form);
   const raw = form.get("code");

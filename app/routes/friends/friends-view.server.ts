@@ -24,6 +24,7 @@ import { DomainError, isDomainError } from "~/utils/errors";
 import type { FormFailure } from "~/utils/form-errors.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
 
 export type FriendsTab = "friends" | "requests" | "find";
 
@@ -115,7 +116,8 @@ export type FriendsActionFailure = FormFailure & { intent: string };
 
 /** Whether a posted form is one of the friend forms (for a page with other forms too). */
 export function isFriendForm(form: FormData) {
-  return String(form.get("intent") ?? "") in INTENTS;
+  // Own keys only: "constructor" or "toString" is not a friend action.
+  return Object.hasOwn(INTENTS, String(form.get("intent") ?? ""));
 }
 
 /**
@@ -130,10 +132,10 @@ export async function friendsAction(
   fallback = "/friends",
   form?: FormData,
 ) {
-  form ??= await request.formData();
+  form ??= await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   const returnTo = safeRedirect(form.get("return_to"), fallback);
-  if (!(intent in INTENTS)) {
+  if (!Object.hasOwn(INTENTS, intent)) {
     return data(
       {
         ok: false as const,

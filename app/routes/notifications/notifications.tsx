@@ -12,6 +12,7 @@ import {
 import { relativeTime } from "~/utils/dates";
 import { loadFinances } from "~/utils/finances.server";
 import { requireUser } from "~/utils/session.server";
+import { readFormData } from "~/utils/form-data.server";
 
 // /notifications: tabs Activity (default) and Finances, as links (ruling 18).
 export async function loader({ request }: Route.LoaderArgs) {
@@ -48,7 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 // Marking read is a POST, never a side effect of opening the page (ruling 19).
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (form.get("intent") === "mark-read") markAllActivityRead(user.id);
   return redirect("/notifications");
 }

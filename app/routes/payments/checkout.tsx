@@ -19,6 +19,7 @@ import { formatCents } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
 import { loadPayable } from "./load.server";
+import { readFormData } from "~/utils/form-data.server";
 
 const StripePayment = lazy(
   () => import("~/components/payments/stripe-payment"),
@@ -51,7 +52,7 @@ type Failure = {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const payable = loadPayable(params.id, user.id);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const fail = (status: number, f: Failure) =>
     data({ paid: false as const, ...f }, { status });
   if (!payable.bet)

@@ -9,6 +9,7 @@ import { getPaymentProvider } from "~/payments/provider.server";
 import { isDemoMode } from "~/utils/env.server";
 import { requireUser } from "~/utils/session.server";
 import { loadPayable } from "./load.server";
+import { readFormData } from "~/utils/form-data.server";
 
 const COMING_SOON = [
   { id: "applePay", label: "Apple Pay" },
@@ -38,7 +39,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       },
       { status: payable.bet ? 409 : payable.status },
     );
-  const method = (await request.formData()).get("method");
+  const method = (await readFormData(request)).get("method");
   if (method !== "card")
     return data(
       {

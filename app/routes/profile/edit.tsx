@@ -15,6 +15,7 @@ import { DomainError, isDomainError } from "~/utils/errors";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { parseMultipart, readLimitedBody } from "~/utils/upload.server";
+import { readFormData } from "~/utils/form-data.server";
 
 // Edit Profile as a page: the dialog's server-rendered fallback (ruling 18)
 // and the target of both of its forms.
@@ -90,7 +91,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
   }
 
-  const form = await request.formData();
+  const form = await readFormData(request);
   const values = {
     username: String(form.get("username") ?? ""),
     email: String(form.get("email") ?? ""),

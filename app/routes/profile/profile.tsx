@@ -15,6 +15,7 @@ import {
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
 
 const FLAG = {
   applePay: "applePayConnected",
@@ -49,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (form.get("intent") !== "payment-method")
     return data(
       { ok: false as const, title: "Error", message: "Unknown action" },

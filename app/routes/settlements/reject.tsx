@@ -12,6 +12,7 @@ import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
+import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -19,7 +20,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   loadBetOr404(betId, user.id);
   const view = getSettlementView({ betId, userId: user.id });
   if (!view || view.settlement.settledAt || !view.viewerSide)
-    return data({ betId, proposal: null }, { status: view ? 409 : 404 });
+    return data(
+      { betId, proposal: null },
+      // An onlooker may not reject at all (403, as the action answers);
+      // a party is only too late (409).
+      { status: !view ? 404 : view.viewerSide ? 409 : 403 },
+    );
   return {
     betId,
     proposal: {
@@ -34,7 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const betId = betIdFrom(params);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   try {
     const { reason } = parseRejectionInput(form);
     rejectSettlement({ betId, userId: user.id, reason });

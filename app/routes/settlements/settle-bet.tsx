@@ -15,6 +15,7 @@ import { formatCents } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -50,7 +51,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const betId = betIdFrom(params);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormData(request));
   try {
     const { winnerId } = parseProposalInput({ winnerId: form.winnerId });
     const result = settleBet({ betId, userId: user.id, winnerId });
