@@ -243,6 +243,12 @@ const server = app.listen(port, () => {
   console.info(`Fairshake listening on http://localhost:${actualPort}`);
 });
 
+// Keep idle connections longer than the proxy in front (and than clients'
+// pools) so the server is never the one closing a socket a client is about to
+// reuse: that race ends in ECONNRESET or, behind Fly's proxy, a 502.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 function shutdown() {
   server.close(() => {
     sqlite.close();

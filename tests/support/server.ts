@@ -107,11 +107,19 @@ export class Client {
       headers["Content-Type"] = "application/json";
     }
     if (this.cookies.size) headers.Cookie = this.cookieHeader;
-    const res = await fetch(this.baseUrl + urlPath, {
-      method,
-      headers,
-      body,
-      redirect: "manual",
+    const send = () =>
+      fetch(this.baseUrl + urlPath, {
+        method,
+        headers,
+        body,
+        redirect: "manual",
+      });
+    // A pooled keep-alive socket the server closed just as it was reused
+    // fails before the request reaches the server: that, and only that, is
+    // sent once more.
+    const res = await send().catch((error: { cause?: { code?: string } }) => {
+      if (error.cause?.code === "ECONNRESET") return send();
+      throw error;
     });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(";");
