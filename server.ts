@@ -82,6 +82,19 @@ app.use((req, res, next) => {
 
 app.use(compression());
 
+// A handler may answer without reading the whole body (a logout form posted
+// with a large body, say). The unread rest would sit on the kept-alive
+// connection and stall the next request sent on it, so once the answer is
+// out, whatever is left is read and thrown away.
+app.use((req, res, next) => {
+  res.on("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
+  next();
+});
+
 // --- Cross-site requests that change state are refused --------------------
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const WEBHOOK_PATHS = new Set(["/api/stripe/webhook"]);
