@@ -1,6 +1,7 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import type { Route } from "./+types/propose";
-import { FormAlert, TextareaField } from "~/components/forms";
+import { TextareaField } from "~/components/forms";
+import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
 import { SettlementBlocked } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
@@ -11,7 +12,6 @@ import {
 } from "~/models/settlement.server";
 import { NOTES_MAX } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/form-errors.server";
-import { formatCents } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
@@ -84,20 +84,13 @@ export default function ProposeSettlement({
     );
   }
   return (
-    <section className="card space-y-4" aria-labelledby="propose-heading">
-      <div>
-        <h1 id="propose-heading" className="text-xl font-bold">
-          Propose a settlement
-        </h1>
-        <p className="text-sm text-slate-600">
-          {bet.title} · {formatCents(bet.amountCents)}
-        </p>
-      </div>
-      <p className="text-sm text-slate-700">
-        Your side approves at once; the bet is settled when the other side
-        approves too.
-      </p>
-      <FormAlert title={actionData?.title} message={actionData?.message} />
+    <SettlementFormCard
+      id="propose-heading"
+      title="Propose a settlement"
+      bet={bet}
+      intro="Your side approves at once; the bet is settled when the other side approves too."
+      failure={actionData}
+    >
       <Form method="post" className="space-y-4" aria-label="Propose settlement">
         <WinnerFieldset
           people={bet.people}
@@ -118,7 +111,7 @@ export default function ProposeSettlement({
           </Link>
         </div>
       </Form>
-    </section>
+    </SettlementFormCard>
   );
 }
 

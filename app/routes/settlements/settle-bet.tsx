@@ -1,6 +1,6 @@
 import { Form, data, useNavigation } from "react-router";
 import type { Route } from "./+types/settle-bet";
-import { FormAlert } from "~/components/forms";
+import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
 import { SettlementBlocked } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
@@ -11,7 +11,6 @@ import {
   settleBet,
 } from "~/models/settlement.server";
 import { formFailure } from "~/utils/form-errors.server";
-import { formatCents } from "~/utils/money";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
@@ -90,21 +89,13 @@ export default function SettleBet({
     );
   }
   return (
-    <section className="card space-y-4" aria-labelledby="settle-heading">
-      <div>
-        <h1 id="settle-heading" className="text-xl font-bold">
-          Settle bet
-        </h1>
-        <p className="text-sm text-slate-600">
-          {bet.title} · {formatCents(bet.amountCents)}
-        </p>
-      </div>
-      <p className="text-sm text-slate-700">
-        Naming the other participant concedes the bet: it is settled at once and
-        you pay the bet amount. Naming yourself sends a proposal the other
-        participant must approve.
-      </p>
-      <FormAlert title={actionData?.title} message={actionData?.message} />
+    <SettlementFormCard
+      id="settle-heading"
+      title="Settle bet"
+      bet={bet}
+      intro="Naming the other participant concedes the bet: it is settled at once and you pay the bet amount. Naming yourself sends a proposal the other participant must approve."
+      failure={actionData}
+    >
       <Form method="post" className="space-y-4" aria-label="Settle bet">
         <WinnerFieldset
           people={bet.people}
@@ -115,7 +106,7 @@ export default function SettleBet({
           {busy ? "Settling..." : "Settle Bet"}
         </button>
       </Form>
-    </section>
+    </SettlementFormCard>
   );
 }
 
