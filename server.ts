@@ -1,6 +1,5 @@
 // One process: security headers, compression, rate limits, static files and
 // the React Router request handler. Migrations run before the first request.
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import crypto from "node:crypto";
 import express, {
@@ -8,36 +7,29 @@ import express, {
   type Request,
   type Response,
 } from "express";
-import { rateLimit } from "express-rate-limit";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
 import { applyMigrations } from "~/db/migrate.server";
 import { seedDemoData } from "~/db/seed.server";
-import { AVATAR_BODY_LIMIT, AVATAR_MESSAGES } from "~/models/avatar.server";
+import { fillUsernameSkeletons } from "~/models/user.server";
 import {
   assertEnvironment,
   isDemoMode,
   isProduction,
   publicOrigin,
-  rateLimitsOn,
   stripeKeys,
 } from "~/utils/env.server";
-
-const JSON_BODY_LIMIT = 16_384;
+import { clientAddress } from "./server/client-address";
+import { createAppHandler } from "./server/request-handler";
 
 assertEnvironment();
 applyMigrations(sqlite);
+fillUsernameSkeletons();
 if (isDemoMode) await seedDemoData();
 
 const app = express();
 app.disable("x-powered-by");
-
-/** The visitor's address: Fly's proxy names it; every visitor is not the proxy. */
-function clientAddress(req: Request): string {
-  const fly = req.get("Fly-Client-IP");
-  return fly && fly.length < 64 ? fly : (req.socket.remoteAddress ?? "unknown");
-}
 
 // --- Security headers, with a fresh CSP nonce per request -----------------
 app.use((req, res, next) => {
@@ -123,7 +115,8 @@ app.use((req, res, next) => {
   next();
 });
 
-// --- The JSON API's door: content type and size before any parsing ---------
+// --- The JSON API's door: the content type before any parsing --------------
+// (sizes are checked for every route where bodies are read: server/request-handler.ts)
 app.use("/api", (req, res, next) => {
   if (
     SAFE_METHODS.has(req.method) ||
@@ -134,64 +127,8 @@ app.use("/api", (req, res, next) => {
     res.status(415).json({ error: "Content-Type must be application/json" });
     return;
   }
-  if (Number(req.get("Content-Length") ?? "0") > JSON_BODY_LIMIT) {
-    res
-      .status(413)
-      .json({ error: "Request body is too large (16 KB at most)" });
-    return;
-  }
   next();
 });
-
-// --- Avatar uploads: refused past 2 MB before the body is read --------------
-// (the action counts the bytes again while streaming: a body without a
-// Content-Length cannot slip through).
-const AVATAR_UPLOAD_PATHS = new Set(["/profile/edit", "/profile/edit.data"]);
-app.use((req, res, next) => {
-  if (
-    req.method !== "POST" ||
-    !AVATAR_UPLOAD_PATHS.has(req.path) ||
-    Number(req.get("Content-Length") ?? "0") <= AVATAR_BODY_LIMIT
-  )
-    return next();
-  res.status(413).set("Connection", "close");
-  res
-    .type("html")
-    .send(
-      `<!doctype html><meta name=viewport content="width=device-width"><title>Image too large</title><main style="font-family:system-ui;padding:2rem"><h1>Image too large</h1><p>${AVATAR_MESSAGES.tooLarge}</p><p><a href="/profile/edit">Back to Edit Profile</a></p></main>`,
-    );
-});
-
-// --- Rate limits on sign-in and sign-up (DESIGN §4) -----------------------
-if (rateLimitsOn) {
-  const authLimiter = rateLimit({
-    windowMs: 60_000,
-    limit: 10,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    keyGenerator: (req) => clientAddress(req),
-    handler: (req, res) => {
-      const message =
-        "Too many attempts from your network. Please wait a minute and try again.";
-      res.status(429);
-      if (req.path.startsWith("/api/")) res.json({ error: message });
-      else
-        res
-          .type("html")
-          .send(
-            `<!doctype html><meta name=viewport content="width=device-width"><title>Too many attempts</title><main style="font-family:system-ui;padding:2rem"><h1>Too many attempts</h1><p>${message}</p><p><a href="/auth">Back to login</a></p></main>`,
-          );
-    },
-  });
-  const isAuthPost = (req: Request) =>
-    req.method === "POST" &&
-    (req.path === "/auth" ||
-      req.path === "/api/login" ||
-      req.path === "/api/register");
-  app.use((req, res, next) =>
-    isAuthPost(req) ? authLimiter(req, res, next) : next(),
-  );
-}
 
 // --- Static files and the app ----------------------------------------------
 let build: ServerBuild | (() => Promise<ServerBuild>);
@@ -230,10 +167,13 @@ if (isProduction) {
 }
 
 app.use(
-  createRequestHandler({
+  createAppHandler({
     build,
     mode: isProduction ? "production" : "development",
-    getLoadContext: (_req, res) => ({ nonce: res.locals.nonce as string }),
+    getLoadContext: (req, res) => ({
+      nonce: res.locals.nonce as string,
+      clientAddress: clientAddress(req),
+    }),
   }),
 );
 

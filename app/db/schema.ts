@@ -25,6 +25,12 @@ export const users = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     username: text("username").notNull(),
+    /**
+     * The username's confusable skeleton (Unicode TR39, case-folded): two
+     * names that look alike have the same one. Null only for rows written
+     * before it existed, until start-up fills them in.
+     */
+    usernameSkeleton: text("username_skeleton"),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     avatarUrl: text("avatar_url"),
@@ -56,6 +62,8 @@ export const users = sqliteTable(
     // Usernames and emails are unique regardless of letter case.
     uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    // No name may pass for another: look-alikes share a skeleton.
+    uniqueIndex("users_username_skeleton_unique").on(t.usernameSkeleton),
     check(
       "users_counts_non_negative",
       sql`${t.winCount} >= 0 AND ${t.lossCount} >= 0`,

@@ -69,7 +69,7 @@ export async function seedDemoData() {
     "private",
   );
   // Private: bob opens it by its code first, as a friend given the code would.
-  openBetByCode({ code: two.code, userId: bob!.id });
+  openBetByCode({ code: two.code, userId: bob!.id, clientAddress: "seed" });
   joinBet({ betId: two.id, userId: bob!.id });
   // #3 will be settled, alice losing (ruling 15), by the settlement seed below.
   const three = bet(

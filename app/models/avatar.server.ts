@@ -9,27 +9,12 @@ import sharp from "sharp";
 import { db, immediate } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
-
-/** SPEC §9: avatar upload max 2 MB. */
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-/**
- * The most a whole upload request may carry, checked before parsing: the
- * image and its few hundred bytes of form envelope fit in 2 MB together, so
- * any image above 2 MB is refused unread (docs/decisions/0301).
- */
-export const AVATAR_BODY_LIMIT = AVATAR_MAX_BYTES;
-/** Past this many pixels an image is refused before it is decoded (a decompression bomb). */
-export const AVATAR_MAX_INPUT_PIXELS = 40_000_000;
-export const AVATAR_SIZE = 256;
-
-export const AVATAR_MESSAGES = {
-  tooLarge: "The image is larger than 2 MB. Please choose a smaller image.",
-  notImage: "Please choose a PNG, JPEG, WebP or GIF image.",
-  unreadable: "This image could not be read. Please choose another one.",
-  tooManyPixels:
-    "This image has too many pixels (40 megapixels at most). Please choose a smaller image.",
-  missing: "Please choose an image to upload.",
-} as const;
+import {
+  AVATAR_MAX_BYTES,
+  AVATAR_MAX_INPUT_PIXELS,
+  AVATAR_MESSAGES,
+  AVATAR_SIZE,
+} from "./avatar-rules";
 
 export type ImageType = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
 

@@ -261,7 +261,11 @@ describe("private bets (ruling 13)", () => {
     expectError(() => getBetForViewer({ betId: bet.id, userId: bob.id }), 404);
     expectError(() => joinBet({ betId: bet.id, userId: bob.id }), 404);
     expect(listPublicBets().some((b) => b.id === bet.id)).toBe(false);
-    openBetByCode({ code: bet.code.toLowerCase(), userId: bob.id });
+    openBetByCode({
+      code: bet.code.toLowerCase(),
+      userId: bob.id,
+      clientAddress: "test",
+    });
     expect(getBetForViewer({ betId: bet.id, userId: bob.id }).id).toBe(bet.id);
     expect(joinBet({ betId: bet.id, userId: bob.id }).status).toBe("active");
   });

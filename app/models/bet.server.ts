@@ -17,6 +17,7 @@ import { recordActivity } from "./activity.server";
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { centsToDollars, MAX_BET_DOLLARS } from "~/utils/money";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
+import { assertMayTryCode, recordCodeMiss } from "./code-guesses.server";
 
 // --- Codes ------------------------------------------------------------------
 
@@ -61,6 +62,36 @@ const MESSAGES = {
   },
 } as const;
 
+const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/;
+
+/**
+ * An ISO 8601 date or date-time naming a real instant, in ms; NaN otherwise.
+ * `Date.parse` rolls 2030-02-30 over to March 2: a date that does not exist
+ * is refused instead.
+ */
+export function parseIsoInstant(text: string): number {
+  const m = ISO_INSTANT.exec(text.trim());
+  if (!m) return Number.NaN;
+  const [, y, mo, d, h = "0", mi = "0", sec = "0", oh = "0", om = "0"] = m;
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  const realDate =
+    day.getUTCFullYear() === Number(y) &&
+    day.getUTCMonth() === Number(mo) - 1 &&
+    day.getUTCDate() === Number(d);
+  if (
+    !realDate ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(sec) > 59 ||
+    Number(oh) > 23 ||
+    Number(om) > 59
+  )
+    return Number.NaN;
+  return Date.parse(text.trim());
+}
+
 function betInputSchema(mode: Mode) {
   const m = MESSAGES[mode];
   return z.object({
@@ -79,11 +110,21 @@ function betInputSchema(mode: Mode) {
         maxChars(
           DESCRIPTION_MAX,
           "Description must be at most 1,000 characters.",
+          { multiline: true },
         ),
       ),
-    amount: z.coerce
-      .number({ error: m.amount })
-      .refine(Number.isFinite, m.amount)
+    // A JSON number or the form's decimal string, nothing else: `true`,
+    // `[5]` and "0x10" are not amounts.
+    amount: z
+      .union([z.number(), z.string()], { error: m.amount })
+      .transform((v) =>
+        typeof v === "number"
+          ? v
+          : DECIMAL.test(v)
+            ? Number(v.trim())
+            : Number.NaN,
+      )
+      .refine(Number.isFinite, { message: m.amount, abort: true })
       .refine((n) => n > 0, { message: m.amount, abort: true })
       .refine((n) => Number.isInteger(n), {
         message: "Amount must be a whole number of dollars.",
@@ -98,7 +139,7 @@ function betInputSchema(mode: Mode) {
             ? value.getTime()
             : typeof value === "number"
               ? value
-              : Date.parse(value);
+              : parseIsoInstant(value);
         if (typeof value === "string" && value.trim() === "") {
           ctx.addIssue({ code: "custom", message: MESSAGES[mode].deadline });
           return z.NEVER;
@@ -287,13 +328,19 @@ export function findBetByCode(code: string): Bet | null {
 export function openBetByCode({
   code,
   userId,
+  clientAddress,
 }: {
   code: string;
   userId: number;
+  clientAddress: string;
 }): BetView {
+  const guesser = { userId, clientAddress };
+  assertMayTryCode(guesser);
   const bet = findBetByCode(code);
-  if (!bet)
+  if (!bet) {
+    recordCodeMiss(guesser);
     throw notFound("No bet found with that code. Please check and try again.");
+  }
   if (bet.visibility === "private") {
     db.insert(betAccess)
       .values({ betId: bet.id, userId })

@@ -7,9 +7,8 @@ import {
   setPaymentMethod,
   updateProfile,
 } from "./user.server";
+import { AVATAR_MAX_BYTES, AVATAR_MESSAGES } from "./avatar-rules";
 import {
-  AVATAR_MAX_BYTES,
-  AVATAR_MESSAGES,
   getAvatar,
   processAvatar,
   saveAvatar,
@@ -115,7 +114,7 @@ describe("updateProfile", () => {
       avatarUrl: ["Please enter a valid URL"],
     });
     const long = await expectError(
-      () => updateProfile({ userId: id, input: { username: "x".repeat(50) } }),
+      () => updateProfile({ userId: id, input: { username: "x".repeat(51) } }),
       400,
     );
     expect(long!.fieldErrors).toEqual({

@@ -48,7 +48,9 @@ const optionalText = (field: string) =>
     .nullish()
     .transform((v) => (v ?? "").trim())
     .superRefine(
-      maxChars(NOTES_MAX, `${field} must be at most ${NOTES_MAX} characters.`),
+      maxChars(NOTES_MAX, `${field} must be at most ${NOTES_MAX} characters.`, {
+        multiline: true,
+      }),
     )
     .transform((v) => (v === "" ? null : v));
 

@@ -3,6 +3,8 @@ import { registerUser } from "./user.server";
 import { createBet, parseBetInput } from "./bet.server";
 import { getSharePreview, shareLinks, shareMeta } from "./share.server";
 
+const visitor = { userId: null, clientAddress: "192.0.2.1" };
+
 async function bet(visibility: "public" | "private") {
   const user = await registerUser({
     username: `sharer${visibility}`,
@@ -27,7 +29,7 @@ async function bet(visibility: "public" | "private") {
 describe("share previews (ruling 13a)", () => {
   it("shows a public bet to anyone, with plain links", async () => {
     const b = await bet("public");
-    const preview = getSharePreview(b.id, null);
+    const preview = getSharePreview(b.id, null, visitor);
     expect(preview?.title).toBe("Share me");
     const links = shareLinks(b);
     expect(links.shareUrl).toMatch(new RegExp(`/share/${b.id}$`));
@@ -45,9 +47,9 @@ describe("share previews (ruling 13a)", () => {
 
   it("shows a private bet only with its code, and its links carry the code", async () => {
     const b = await bet("private");
-    expect(getSharePreview(b.id, null)).toBeNull();
-    expect(getSharePreview(b.id, "WRONG1")).toBeNull();
-    expect(getSharePreview(b.id, b.code.toLowerCase())?.id).toBe(b.id);
+    expect(getSharePreview(b.id, null, visitor)).toBeNull();
+    expect(getSharePreview(b.id, "WRONG1", visitor)).toBeNull();
+    expect(getSharePreview(b.id, b.code.toLowerCase(), visitor)?.id).toBe(b.id);
     const links = shareLinks(b);
     expect(links.shareUrl).toMatch(
       new RegExp(`/share/${b.id}\\?code=${b.code}$`),
@@ -58,6 +60,6 @@ describe("share previews (ruling 13a)", () => {
   });
 
   it("is null for a missing bet", () => {
-    expect(getSharePreview(987654, null)).toBeNull();
+    expect(getSharePreview(987654, null, visitor)).toBeNull();
   });
 });

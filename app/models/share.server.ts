@@ -5,6 +5,11 @@ import { db } from "~/db/client.server";
 import { bets, type Bet } from "~/db/schema";
 import { publicOrigin } from "~/utils/env.server";
 import { codeMatches } from "./bet.server";
+import {
+  assertMayTryCode,
+  recordCodeMiss,
+  type CodeGuesser,
+} from "./code-guesses.server";
 
 type Shareable = Pick<Bet, "id" | "code" | "visibility">;
 
@@ -36,7 +41,17 @@ export type SharePreview = {
 export function getSharePreview(
   betId: number,
   code: string | null,
+  guesser: CodeGuesser,
 ): SharePreview | null {
+  if (code === null) return findPreview(betId, null);
+  // A code that opens nothing is a guess, and counts as one.
+  assertMayTryCode(guesser);
+  const preview = findPreview(betId, code);
+  if (!preview) recordCodeMiss(guesser);
+  return preview;
+}
+
+function findPreview(betId: number, code: string | null) {
   const bet = db
     .select({
       id: bets.id,

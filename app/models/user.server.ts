@@ -1,12 +1,18 @@
 // Users: registration, credentials, public views. The only module that
 // reads or writes password hashes.
 import { hash, verify } from "@node-rs/argon2";
-import { eq, sql } from "drizzle-orm";
+import { eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db, immediate } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/utils/errors";
-import { fieldErrorsOf, maxChars, requiredText } from "~/utils/validation";
+import { usernameSkeleton } from "~/utils/username-skeleton.server";
+import {
+  fieldErrorsOf,
+  isWellFormed,
+  maxChars,
+  requiredText,
+} from "~/utils/validation";
 
 // OWASP's argon2id floor: 46 MiB, 1 pass, 1 lane. @node-rs/argon2 hashes on
 // libuv's thread pool, so a login never blocks the event loop.
@@ -21,12 +27,14 @@ export const USERNAME_MAX = 50;
 export const USERNAME_MIN = 3;
 export const PASSWORD_MIN = 6;
 const PASSWORD_MAX = 200;
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
+// NFKC: a fullwidth 'ａｌｉｃｅ' is stored as the 'alice' it shows.
 export const UsernameSchema = requiredText("Username is required")
+  .normalize("NFKC")
   .min(USERNAME_MIN, "Username must be at least 3 characters")
   .superRefine(
-    maxChars(USERNAME_MAX - 1, "Username must be less than 50 characters"),
+    maxChars(USERNAME_MAX, "Username must be less than 50 characters"),
   )
   .regex(
     /^[\p{L}\p{N}_.-]+$/u,
@@ -35,7 +43,8 @@ export const UsernameSchema = requiredText("Username is required")
 
 export const EmailSchema = requiredText("Email is required")
   .max(254, "Email is invalid")
-  .regex(EMAIL_SHAPE, "Email is invalid");
+  .regex(EMAIL_SHAPE, "Email is invalid")
+  .refine(isWellFormed, "Email is invalid");
 
 export const RegisterSchema = z.object({
   username: UsernameSchema,
@@ -48,10 +57,9 @@ export const RegisterSchema = z.object({
 });
 
 export const LoginSchema = z.object({
-  username: requiredText("Username is required").max(
-    254,
-    "Invalid username or password",
-  ),
+  username: requiredText("Username is required")
+    .normalize("NFKC")
+    .max(254, "Invalid username or password"),
   password: z
     .string({ error: "Password is required" })
     .min(1, "Password is required")
@@ -123,9 +131,60 @@ function emailTaken(email: string, exceptUserId?: number) {
   return row !== undefined && row.id !== exceptUserId;
 }
 
-function usernameTaken(username: string, exceptUserId?: number) {
-  const row = findUserByUsername(username);
-  return row !== null && row.id !== exceptUserId;
+export const USERNAME_TAKEN = "Username already taken";
+export const USERNAME_LOOKS_TAKEN =
+  "This username looks too much like another user's. Please choose another.";
+
+/** Why `username` cannot be had (the same name in any case, or a look-alike), or null. */
+function usernameRefusal(username: string, exceptUserId?: number) {
+  const row = db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(
+      or(
+        sql`lower(${users.username}) = lower(${username})`,
+        eq(users.usernameSkeleton, usernameSkeleton(username)),
+      ),
+    )
+    .all()
+    .find((r) => r.id !== exceptUserId);
+  if (!row) return null;
+  return row.username.toLowerCase() === username.toLowerCase()
+    ? USERNAME_TAKEN
+    : USERNAME_LOOKS_TAKEN;
+}
+
+/** The database's unique indexes decide a race the checks above lost. */
+function uniqueViolation(error: unknown): DomainError | null {
+  const text = String(error);
+  if (text.includes("users_username_unique")) return conflict(USERNAME_TAKEN);
+  if (text.includes("users_username_skeleton_unique"))
+    return conflict(USERNAME_LOOKS_TAKEN);
+  if (text.includes("users_email_unique"))
+    return conflict("Email already registered");
+  return null;
+}
+
+/**
+ * Rows written before skeletons existed get theirs at start-up. Two old
+ * look-alikes keep their names; the second simply has none stored.
+ */
+export function fillUsernameSkeletons() {
+  const rows = db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(isNull(users.usernameSkeleton))
+    .all();
+  for (const row of rows) {
+    try {
+      db.update(users)
+        .set({ usernameSkeleton: usernameSkeleton(row.username) })
+        .where(eq(users.id, row.id))
+        .run();
+    } catch (error) {
+      if (!uniqueViolation(error)) throw error;
+    }
+  }
 }
 
 export const hashPassword = (password: string) =>
@@ -140,22 +199,23 @@ export async function registerUser(input: unknown): Promise<User> {
       fieldErrorsOf(parsed.error),
     );
   const { username, email, password } = parsed.data;
-  if (usernameTaken(username)) throw conflict("Username already taken");
+  const refusal = usernameRefusal(username);
+  if (refusal) throw conflict(refusal);
   if (emailTaken(email)) throw conflict("Email already registered");
   const passwordHash = await hashPassword(password);
   try {
     return db
       .insert(users)
-      .values({ username, email, passwordHash })
+      .values({
+        username,
+        usernameSkeleton: usernameSkeleton(username),
+        email,
+        passwordHash,
+      })
       .returning()
       .get();
   } catch (error) {
-    // Two registrations raced past the checks above: the unique index decides.
-    if (String(error).includes("users_username_unique"))
-      throw conflict("Username already taken");
-    if (String(error).includes("users_email_unique"))
-      throw conflict("Email already registered");
-    throw error;
+    throw uniqueViolation(error) ?? error;
   }
 }
 
@@ -210,9 +270,10 @@ export const ProfileUpdateSchema = z.object({
   username: z
     .string({ error: "Username must be at least 3 characters" })
     .trim()
+    .normalize("NFKC")
     .min(USERNAME_MIN, "Username must be at least 3 characters")
     .superRefine(
-      maxChars(USERNAME_MAX - 1, "Username must be less than 50 characters"),
+      maxChars(USERNAME_MAX, "Username must be less than 50 characters"),
     )
     .regex(
       /^[\p{L}\p{N}_.-]*$/u,
@@ -296,8 +357,9 @@ export function updateProfile({
   }
   try {
     const user = immediate((tx) => {
-      if (values.username && usernameTaken(values.username, userId))
-        throw conflict("Username already taken");
+      const refusal =
+        values.username && usernameRefusal(values.username, userId);
+      if (refusal) throw conflict(refusal);
       if (values.email && emailTaken(values.email, userId))
         throw conflict("Email already registered");
       // An avatar replaced by a link (or removed) frees the stored image.
@@ -308,18 +370,18 @@ export function updateProfile({
         tx.delete(avatars).where(eq(avatars.userId, userId)).run();
       return tx
         .update(users)
-        .set(values)
+        .set(
+          values.username
+            ? { ...values, usernameSkeleton: usernameSkeleton(values.username) }
+            : values,
+        )
         .where(eq(users.id, userId))
         .returning()
         .get();
     });
     return { user, changed };
   } catch (error) {
-    if (String(error).includes("users_username_unique"))
-      throw conflict("Username already taken");
-    if (String(error).includes("users_email_unique"))
-      throw conflict("Email already registered");
-    throw error;
+    throw uniqueViolation(error) ?? error;
   }
 }
 

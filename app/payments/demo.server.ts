@@ -4,7 +4,7 @@
 // never logged.
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, immediate } from "~/db/client.server";
 import { demoPaymentIntents } from "~/db/schema";
 import {
   DomainError,
@@ -36,13 +36,30 @@ function toIntent(
 
 export const demoProvider: PaymentProvider = {
   name: "demo",
+  // Like Stripe with its idempotency key, asking again for the same bet
+  // answers the intent still open rather than a second one that could be
+  // confirmed too (one charge nobody records).
   async createIntent({ betId, payerId, amountCents }) {
-    const id = `demo_pi_${crypto.randomBytes(12).toString("hex")}`;
-    const row = db
-      .insert(demoPaymentIntents)
-      .values({ id, betId, amountCents })
-      .returning()
-      .get();
+    const row = immediate((tx) => {
+      const open = tx
+        .select()
+        .from(demoPaymentIntents)
+        .where(
+          and(
+            eq(demoPaymentIntents.betId, betId),
+            eq(demoPaymentIntents.amountCents, amountCents),
+            eq(demoPaymentIntents.status, "requires_payment_method"),
+          ),
+        )
+        .get();
+      if (open) return open;
+      const id = `demo_pi_${crypto.randomBytes(12).toString("hex")}`;
+      return tx
+        .insert(demoPaymentIntents)
+        .values({ id, betId, amountCents })
+        .returning()
+        .get();
+    });
     return toIntent(row, payerId);
   },
   async retrieveIntent(id) {

@@ -16,8 +16,6 @@ export function loader({ request, params }: Route.LoaderArgs) {
       version === avatar.etag
         ? "public, max-age=31536000, immutable"
         : "public, max-age=0, must-revalidate",
-    "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'",
   };
   if (request.headers.get("If-None-Match") === etag)
     return new Response(null, { status: 304, headers });

@@ -1,26 +1,66 @@
 // Repeated failures for one account slow that account's attempts down with a
-// growing delay. It never locks the account: the delay is capped and expires,
-// so nobody can shut a friend out by typing wrong passwords for them. It is
-// keyed by the name typed, so unknown and real accounts behave the same.
-import { rateLimitsOn } from "./env.server";
+// growing delay. It never locks the owner out (DESIGN §4), following OWASP's
+// device cookies: a browser that has signed in to an account before carries a
+// signed cookie naming it, and its attempts are counted on their own, so
+// failures from elsewhere never hold it back. Attempts without that cookie
+// share the account's count, keyed by the name typed, so unknown and real
+// accounts behave the same.
+import crypto from "node:crypto";
+import { createCookie } from "react-router";
+import { isProduction, rateLimitsOn, sessionSecret } from "./env.server";
 
 const FREE_FAILURES = 4;
 const BASE_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 60_000;
 const FORGET_AFTER_MS = 15 * 60_000;
+const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 type Entry = { failures: number; nextAttemptAt: number; lastFailureAt: number };
 const entries = new Map<string, Entry>();
 
-const keyOf = (username: string) => username.trim().toLowerCase();
+const accountKey = (username: string) => username.trim().toLowerCase();
 
-/** Seconds to wait before this account may try again, or 0. */
-export function loginRetryAfter(username: string, now = Date.now()): number {
+const deviceCookie = createCookie(
+  isProduction ? "__Host-fairshake_device" : "fairshake_device",
+  {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction,
+    path: "/",
+    maxAge: DEVICE_COOKIE_MAX_AGE_S,
+    secrets: [sessionSecret()],
+  },
+);
+
+/** Who is trying: this browser's own device key for the account, else the account's shared one. */
+export type LoginAttempt = { username: string; cookieHeader: string | null };
+
+async function throttleKey({ username, cookieHeader }: LoginAttempt) {
+  const value: unknown = await deviceCookie.parse(cookieHeader);
+  const account = accountKey(username);
+  if (
+    value &&
+    typeof value === "object" &&
+    "account" in value &&
+    "device" in value &&
+    value.account === account &&
+    typeof value.device === "string"
+  )
+    return `device:${value.device}`;
+  return `account:${account}`;
+}
+
+/** Seconds to wait before this attempt may be checked, or 0. */
+export async function loginRetryAfter(
+  attempt: LoginAttempt,
+  now = Date.now(),
+): Promise<number> {
   if (!rateLimitsOn) return 0;
-  const entry = entries.get(keyOf(username));
+  const key = await throttleKey(attempt);
+  const entry = entries.get(key);
   if (!entry) return 0;
   if (now - entry.lastFailureAt > FORGET_AFTER_MS) {
-    entries.delete(keyOf(username));
+    entries.delete(key);
     return 0;
   }
   return entry.nextAttemptAt > now
@@ -28,8 +68,11 @@ export function loginRetryAfter(username: string, now = Date.now()): number {
     : 0;
 }
 
-export function recordLoginFailure(username: string, now = Date.now()) {
-  const key = keyOf(username);
+export async function recordLoginFailure(
+  attempt: LoginAttempt,
+  now = Date.now(),
+) {
+  const key = await throttleKey(attempt);
   const entry = entries.get(key) ?? {
     failures: 0,
     nextAttemptAt: 0,
@@ -50,6 +93,16 @@ export function recordLoginFailure(username: string, now = Date.now()) {
   }
 }
 
-export function recordLoginSuccess(username: string) {
-  entries.delete(keyOf(username));
+/**
+ * Clears this browser's count and hands it a device cookie for the account
+ * (a new random device id: a copied old cookie stops counting as this one).
+ */
+export async function recordLoginSuccess(
+  attempt: LoginAttempt,
+): Promise<string> {
+  entries.delete(await throttleKey(attempt));
+  return deviceCookie.serialize({
+    account: accountKey(attempt.username),
+    device: crypto.randomBytes(16).toString("base64url"),
+  });
 }

@@ -6,9 +6,40 @@ import type { FieldErrors } from "./errors";
 /** Text limits count characters as code points (DESIGN §3a), not UTF-16 units. */
 export const codePoints = (value: string) => [...value].length;
 
-export function maxChars(max: number, message: string) {
+export const UNSTORABLE_TEXT =
+  "This text contains characters that cannot be stored.";
+export const CONTROL_CHARACTERS = "Please remove line breaks and tabs.";
+
+// C0 and C1 controls, minus what a multi-line field keeps (tab, LF, CR).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+const CONTROL_BUT_LINES =
+  // eslint-disable-next-line no-control-regex -- as above
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+
+/** False for a lone surrogate, which no encoding can store and read back. */
+export const isWellFormed = (value: string) => !/\p{Cs}/u.test(value);
+
+/**
+ * The checks every stored text passes: at most `max` characters, nothing that
+ * cannot round-trip (a lone surrogate would read back as replacement
+ * characters), and no control characters — none at all in a one-line field
+ * (a title, a name), none but line breaks and tabs in a multi-line one.
+ */
+export function maxChars(
+  max: number,
+  message: string,
+  { multiline = false }: { multiline?: boolean } = {},
+) {
   return (value: string, ctx: z.RefinementCtx) => {
-    if (codePoints(value) > max) ctx.addIssue({ code: "custom", message });
+    if (!isWellFormed(value))
+      ctx.addIssue({ code: "custom", message: UNSTORABLE_TEXT });
+    else if ((multiline ? CONTROL_BUT_LINES : ANY_CONTROL).test(value))
+      ctx.addIssue({
+        code: "custom",
+        message: multiline ? UNSTORABLE_TEXT : CONTROL_CHARACTERS,
+      });
+    else if (codePoints(value) > max) ctx.addIssue({ code: "custom", message });
   };
 }
 

@@ -58,7 +58,7 @@ describe("POST /api/register", () => {
       { username: ["Username must be at least 3 characters"] },
     ],
     [
-      { username: "a".repeat(50), email: "a@b.co", password: "secret1" },
+      { username: "a".repeat(51), email: "a@b.co", password: "secret1" },
       { username: ["Username must be less than 50 characters"] },
     ],
     [

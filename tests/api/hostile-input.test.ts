@@ -203,6 +203,15 @@ const titleText = fc
   )
   .map((s) => `T${s}Z`);
 
+/**
+ * Titles the API stores (issue 10): no control characters in a one-line
+ * field and nothing that cannot round-trip (a lone surrogate).
+ */
+const storableTitle = titleText.filter(
+  // eslint-disable-next-line no-control-regex -- exactly what a title may not hold
+  (s) => !/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/u.test(s),
+);
+
 /** RFC 4180: quoted cells may hold commas, quotes ("") and line breaks. */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
@@ -371,13 +380,13 @@ describe("accepted text comes back exactly and renders escaped", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          titleText,
+          storableTitle,
           fc.constantFrom(
             '=HYPERLINK("http://evil.example","x")',
             "+1+1",
             "-2+3",
             "@SUM(A1:A2)",
-            'a "quoted", comma\r\nnew line',
+            'a "quoted", comma; "more"',
             "\ttab first",
           ),
         ),
@@ -427,11 +436,19 @@ describe("accepted text comes back exactly and renders escaped", () => {
     expect((await me.client.get("/api/user")).data.avatarUrl).toBeNull();
   });
 
-  it("a NUL, an RTL override and an emoji survive exactly", async () => {
-    const title = "a\u0000b \u202Eevil\u202C 🎲 <b>x</b>";
+  it("an RTL override and an emoji survive exactly; a NUL is refused, not stored", async () => {
+    const title = "ab \u202Eevil\u202C 🎲 <b>x</b>";
+    const withNul = await me.client.post("/api/bets", {
+      title: "a\u0000b",
+      description: "Bytes\u0000in the middle",
+      amount: 5,
+      deadline: inTwoDays(),
+      visibility: "public",
+    });
+    expect(withNul.status).toBe(400);
     const res = await me.client.post("/api/bets", {
       title,
-      description: "Bytes\u0000in the middle",
+      description: "Two lines\nin the middle",
       amount: 5,
       deadline: inTwoDays(),
       visibility: "public",
@@ -439,7 +456,7 @@ describe("accepted text comes back exactly and renders escaped", () => {
     expect(res.status).toBe(201);
     const read = await me.client.get(`/api/bets/${res.data.id}`);
     expect(read.data.title).toBe(title);
-    expect(read.data.description).toBe("Bytes\u0000in the middle");
+    expect(read.data.description).toBe("Two lines\nin the middle");
     const html = await me.client.get(`/bet/${res.data.id}`);
     expect(html.text).toContain("&lt;b&gt;x&lt;/b&gt;");
     expect(html.text).not.toContain("<b>x</b>");

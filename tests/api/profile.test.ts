@@ -58,7 +58,7 @@ describe("PATCH /api/user/profile", () => {
       },
     });
     const long = await client.patch("/api/user/profile", {
-      username: "a".repeat(50),
+      username: "a".repeat(51),
     });
     expect(long.data.fieldErrors.username).toEqual([
       "Username must be less than 50 characters",

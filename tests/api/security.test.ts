@@ -242,7 +242,10 @@ describe("cross-site requests that change state", () => {
 describe("sign-in limits (RATE_LIMITS on)", () => {
   let limited: TestServer;
   beforeAll(async () => {
-    limited = await startServer({ RATE_LIMITS: "on" });
+    limited = await startServer({
+      RATE_LIMITS: "on",
+      TRUST_PROXY: "Fly-Client-IP",
+    });
   });
   afterAll(() => limited?.stop());
 

@@ -101,7 +101,7 @@ export function EditProfileForms({
             defaultValue: values.username,
             required: true,
             minLength: 3,
-            maxLength: 49,
+            maxLength: 50,
             autoComplete: "username",
             autoCapitalize: "none",
           }}

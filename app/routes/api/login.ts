@@ -1,14 +1,19 @@
 import type { Route } from "./+types/login";
+import { signIn } from "~/models/sign-in.server";
 import { toUserJson } from "~/models/user.server";
 import { api, readJson } from "~/utils/api.server";
-import { authenticateCredentials } from "~/utils/auth.server";
 import { startSession } from "~/utils/session.server";
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    const user = await authenticateCredentials(await readJson(request));
-    return Response.json(toUserJson(user), {
-      headers: { "Set-Cookie": await startSession(request, user.id) },
+    const { user, deviceCookie } = await signIn({
+      input: await readJson(request),
+      clientAddress: context.clientAddress,
+      cookieHeader: request.headers.get("Cookie"),
     });
+    const headers = new Headers();
+    headers.append("Set-Cookie", await startSession(request, user.id));
+    headers.append("Set-Cookie", deviceCookie);
+    return Response.json(toUserJson(user), { headers });
   });
 }

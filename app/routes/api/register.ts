@@ -1,11 +1,15 @@
 import type { Route } from "./+types/register";
-import { registerUser, toUserJson } from "~/models/user.server";
+import { signUp } from "~/models/sign-in.server";
+import { toUserJson } from "~/models/user.server";
 import { api, readJson } from "~/utils/api.server";
 import { startSession } from "~/utils/session.server";
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    const user = await registerUser(await readJson(request));
+    const user = await signUp({
+      input: await readJson(request),
+      clientAddress: context.clientAddress,
+    });
     return Response.json(toUserJson(user), {
       status: 201,
       headers: { "Set-Cookie": await startSession(request, user.id) },

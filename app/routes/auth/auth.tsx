@@ -10,9 +10,9 @@ import { z } from "zod";
 import type { Route } from "./+types/auth";
 import { ErrorList, Field, FormAlert } from "~/components/forms";
 import { Logo } from "~/components/logo";
-import { RegisterSchema, registerUser } from "~/models/user.server";
-import { authenticator } from "~/utils/auth.server";
-import { isDomainError } from "~/utils/errors";
+import { signIn, signUp } from "~/models/sign-in.server";
+import { RegisterSchema } from "~/models/user.server";
+import { isDomainError, type DomainError } from "~/utils/errors";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -33,21 +33,31 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const form = await readFormData(request.clone());
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const returnTo = safeRedirect(form.get("return_to"), "/");
 
   if (intent === "login") {
     try {
-      const user = await authenticator.authenticate("form", request);
+      const { user, deviceCookie } = await signIn({
+        input: {
+          username: form.get("username") ?? undefined,
+          password: form.get("password") ?? undefined,
+        },
+        clientAddress: context.clientAddress,
+        cookieHeader: request.headers.get("Cookie"),
+      });
+      const headers = new Headers();
+      headers.append("Set-Cookie", await startSession(request, user.id));
+      headers.append("Set-Cookie", deviceCookie);
       return redirectWithToast(
         returnTo,
         {
           title: "Welcome back!",
           description: "You have successfully logged in.",
         },
-        { headers: { "Set-Cookie": await startSession(request, user.id) } },
+        { headers },
       );
     } catch (error) {
       if (!isDomainError(error)) throw error;
@@ -60,7 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
           },
           username: String(form.get("username") ?? ""),
         },
-        { status: error.status },
+        { status: error.status, headers: retryAfter(error) },
       );
     }
   }
@@ -79,7 +89,10 @@ export async function action({ request }: Route.ActionArgs) {
       );
     }
     try {
-      const user = await registerUser(submission.value);
+      const user = await signUp({
+        input: submission.value,
+        clientAddress: context.clientAddress,
+      });
       return redirectWithToast(
         returnTo,
         {
@@ -103,12 +116,18 @@ export async function action({ request }: Route.ActionArgs) {
             hideFields: ["password", "confirmPassword"],
           }),
         },
-        { status: error.status },
+        { status: error.status, headers: retryAfter(error) },
       );
     }
   }
 
   return data({ intent: null, result: null }, { status: 400 });
+}
+
+function retryAfter(error: DomainError): HeadersInit | undefined {
+  return "retryAfterSeconds" in error
+    ? { "Retry-After": String(error.retryAfterSeconds) }
+    : undefined;
 }
 
 export default function AuthPage({ actionData }: Route.ComponentProps) {
@@ -269,7 +288,7 @@ function RegisterForm({
         inputProps={{
           ...getInputProps(fields.username, { type: "text" }),
           required: true,
-          maxLength: 49,
+          maxLength: 50,
           minLength: 3,
           autoComplete: "username",
           autoCapitalize: "none",

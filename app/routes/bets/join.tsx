@@ -15,9 +15,9 @@ import { readFormData } from "~/utils/form-data.server";
 
 export const handle = { hydrate: false };
 
-function open(code: string, userId: number) {
+function open(code: string, userId: number, clientAddress: string) {
   try {
-    return openBetByCode({ code, userId });
+    return openBetByCode({ code, userId, clientAddress });
   } catch (error) {
     if (isDomainError(error) && error.status === 404)
       throw data(
@@ -27,13 +27,24 @@ function open(code: string, userId: number) {
         },
         { status: 404 },
       );
+    if (isDomainError(error) && error.status === 429)
+      throw data(
+        { title: "Too many tries", message: error.message },
+        {
+          status: 429,
+          headers:
+            "retryAfterSeconds" in error
+              ? { "Retry-After": String(error.retryAfterSeconds) }
+              : undefined,
+        },
+      );
     throw error;
   }
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const bet = open(params.code, user.id);
+  const bet = open(params.code, user.id, context.clientAddress);
   const isParticipant = bet.participants.some((p) => p.id === user.id);
   return {
     code: params.code.toUpperCase(),
@@ -51,11 +62,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
   try {
-    const bet = open(params.code, user.id);
+    const bet = open(params.code, user.id, context.clientAddress);
     const version = parseVersion(form.get("version"));
     joinBet({
       betId: bet.id,

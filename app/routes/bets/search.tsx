@@ -66,7 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
   if (isFriendForm(form))
@@ -88,10 +88,15 @@ export async function action({ request }: Route.ActionArgs) {
       "Bet codes must be exactly 6 characters",
     );
   try {
-    const bet = openBetByCode({ code, userId: user.id });
+    const bet = openBetByCode({
+      code,
+      userId: user.id,
+      clientAddress: context.clientAddress,
+    });
     return redirect(`/bet/${bet.id}`);
   } catch (error) {
     if (!isDomainError(error)) throw error;
+    if (error.status === 429) return fail(429, "Too many tries", error.message);
     return fail(
       404,
       "Bet not found",

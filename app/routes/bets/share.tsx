@@ -11,12 +11,13 @@ import {
   type SharePreview,
 } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
+import { isDomainError } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
 import { getUser } from "~/utils/session.server";
 
 export const handle = { hydrate: false };
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const id = parseId(params.id);
   if (id === null)
@@ -25,10 +26,19 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       { status: 400 },
     );
   const code = url.searchParams.get("code");
+  const user = await getUser(request);
   let preview: SharePreview | null;
   try {
-    preview = getSharePreview(id, code);
+    preview = getSharePreview(id, code, {
+      userId: user?.id ?? null,
+      clientAddress: context.clientAddress,
+    });
   } catch (error) {
+    if (isDomainError(error))
+      throw data(
+        { title: "Too many tries", message: error.message },
+        { status: error.status },
+      );
     console.error(error);
     throw data(
       {
@@ -46,11 +56,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       },
       { status: 404 },
     );
-  const user = await getUser(request);
   if (user) {
     // The link's code opens a private bet for whoever follows it (ruling 13).
     if (preview.visibility === "private")
-      openBetByCode({ code: preview.code, userId: user.id });
+      openBetByCode({
+        code: preview.code,
+        userId: user.id,
+        clientAddress: context.clientAddress,
+      });
     throw redirect(`/bet/${preview.id}`);
   }
   const meta = shareMeta(preview, request);

@@ -8,14 +8,20 @@ import {
   AVATAR_BODY_LIMIT,
   AVATAR_MAX_BYTES,
   AVATAR_MESSAGES,
-  saveAvatar,
-} from "~/models/avatar.server";
+} from "~/models/avatar-rules";
+import { saveAvatar } from "~/models/avatar.server";
 import { updateProfile } from "~/models/user.server";
 import { DomainError, isDomainError } from "~/utils/errors";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { parseMultipart, readLimitedBody } from "~/utils/upload.server";
+import type { BodyLimitHandle } from "~/utils/body-limits";
+import { parseMultipart } from "~/utils/upload.server";
 import { readFormData } from "~/utils/form-data.server";
+
+// The server reads an upload within this limit before the action runs.
+export const handle: BodyLimitHandle = {
+  bodyLimit: { bytes: AVATAR_BODY_LIMIT, message: AVATAR_MESSAGES.tooLarge },
+};
 
 // Edit Profile as a page: the dialog's server-rendered fallback (ruling 18)
 // and the target of both of its forms.
@@ -53,11 +59,7 @@ function failure(
     fieldErrors: error.fieldErrors ?? {},
     values,
   };
-  // After a refused upload the rest of the body is not read: close the connection.
-  return data(result, {
-    status: error.status,
-    headers: error.status === 413 ? { Connection: "close" } : undefined,
-  });
+  return data(result, { status: error.status });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -66,12 +68,7 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (type.toLowerCase().startsWith("multipart/form-data")) {
     try {
-      // The size is checked before the body is parsed (also in server.ts).
-      const body = await readLimitedBody(
-        request,
-        AVATAR_BODY_LIMIT,
-        AVATAR_MESSAGES.tooLarge,
-      );
+      const body = Buffer.from(await request.arrayBuffer());
       const form = await parseMultipart(body, type);
       const file = form.get("avatar");
       if (!(file instanceof File) || file.size === 0)

@@ -3,10 +3,14 @@ import type { Route } from "./+types/code";
 import { openBetByCode, toBetJson } from "~/models/bet.server";
 import { api, requireApiUser } from "~/utils/api.server";
 
-export function loader({ request, params }: Route.LoaderArgs) {
+export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser(request);
-    const bet = openBetByCode({ code: params.code ?? "", userId: user.id });
+    const bet = openBetByCode({
+      code: params.code ?? "",
+      userId: user.id,
+      clientAddress: context.clientAddress,
+    });
     return Response.json(toBetJson(bet));
   });
 }

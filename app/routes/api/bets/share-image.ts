@@ -6,11 +6,17 @@ import { api, parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
 import { renderShareImage, shareImageEtag } from "~/utils/share-image.server";
 
-export function loader({ request, params }: Route.LoaderArgs) {
+export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {
     const id = parseId(params.id);
     const code = new URL(request.url).searchParams.get("code");
-    const preview = id === null ? null : getSharePreview(id, code);
+    const preview =
+      id === null
+        ? null
+        : getSharePreview(id, code, {
+            userId: null,
+            clientAddress: context.clientAddress,
+          });
     if (!preview) throw notFound(BET_NOT_FOUND);
     const etag = shareImageEtag(preview);
     const headers = {

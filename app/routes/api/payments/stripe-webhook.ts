@@ -5,8 +5,14 @@ import { getPaymentProvider } from "~/payments/provider.server";
 import type { StripeProvider } from "~/payments/stripe.server";
 import { handleStripeWebhook } from "~/payments/stripe-webhook.server";
 import { api } from "~/utils/api.server";
+import type { BodyLimitHandle } from "~/utils/body-limits";
 import { stripeKeys } from "~/utils/env.server";
 import { notFound } from "~/utils/errors";
+
+// Stripe's events carry whole objects and may pass the API's 16 KB.
+export const handle: BodyLimitHandle = {
+  bodyLimit: { bytes: 512 * 1024, message: "Request body is too large" },
+};
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

@@ -1,0 +1,38 @@
+// A private bet is hidden by its 6-character code (ruling 13). Guessing
+// codes is the way in, so every lookup by code that misses counts against
+// the account and the address that made it (DESIGN §4): at these limits,
+// finding one bet among a thousand private ones takes longer than bets live
+// (docs/decisions/0502).
+import { WindowLimiter } from "~/utils/rate-limit.server";
+
+export const TOO_MANY_CODE_MISSES =
+  "Too many codes that matched no bet. Please wait a few minutes and try again.";
+
+const WINDOW_MS = 10 * 60_000;
+const perAccount = new WindowLimiter({
+  limit: 20,
+  windowMs: WINDOW_MS,
+  message: TOO_MANY_CODE_MISSES,
+});
+const perAddress = new WindowLimiter({
+  limit: 60,
+  windowMs: WINDOW_MS,
+  message: TOO_MANY_CODE_MISSES,
+});
+
+/** Who is trying a code: a signed-in user, or a visitor known by address. */
+export type CodeGuesser = { userId: number | null; clientAddress: string };
+
+function run(guesser: CodeGuesser, action: "check" | "record") {
+  if (guesser.userId !== null) perAccount[action]([`user:${guesser.userId}`]);
+  perAddress[action]([`address:${guesser.clientAddress}`]);
+}
+
+/** 429 before a lookup by code, once the misses are used up. */
+export function assertMayTryCode(guesser: CodeGuesser) {
+  run(guesser, "check");
+}
+
+export function recordCodeMiss(guesser: CodeGuesser) {
+  run(guesser, "record");
+}

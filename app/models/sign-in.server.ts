@@ -1,0 +1,73 @@
+// Signing in and signing up, wherever they are reached (the /auth page, the
+// /api calls): the per-address limit on attempts and the per-account delay
+// live here, on the act itself, so no spelling of a URL goes around them.
+import type { User } from "~/db/schema";
+import { DomainError, invalid } from "~/utils/errors";
+import {
+  loginRetryAfter,
+  recordLoginFailure,
+  recordLoginSuccess,
+} from "~/utils/login-throttle.server";
+import { WindowLimiter } from "~/utils/rate-limit.server";
+import { fieldErrorsOf } from "~/utils/validation";
+import {
+  LoginSchema,
+  LoginThrottledError,
+  registerUser,
+  verifyLogin,
+} from "./user.server";
+
+export const INVALID_CREDENTIALS = "Invalid username or password";
+export const TOO_MANY_AUTH_ATTEMPTS =
+  "Too many attempts from your network. Please wait a minute and try again.";
+
+/** Sign-in and sign-up together: 10 attempts per client address per minute. */
+const authAttempts = new WindowLimiter({
+  limit: 10,
+  windowMs: 60_000,
+  message: TOO_MANY_AUTH_ATTEMPTS,
+});
+
+type From = {
+  /** The client's address, as the server determined it (never a header a client chose). */
+  clientAddress: string;
+};
+
+/**
+ * Checks credentials. Answers the user and a device cookie to set, so this
+ * browser is never held back by failures typed elsewhere.
+ */
+export async function signIn({
+  input,
+  clientAddress,
+  cookieHeader,
+}: From & { input: unknown; cookieHeader: string | null }): Promise<{
+  user: User;
+  deviceCookie: string;
+}> {
+  authAttempts.take([clientAddress]);
+  const parsed = LoginSchema.safeParse(input);
+  if (!parsed.success)
+    throw invalid(
+      "Please correct the highlighted fields.",
+      fieldErrorsOf(parsed.error),
+    );
+  const { username, password } = parsed.data;
+  const attempt = { username, cookieHeader };
+  const wait = await loginRetryAfter(attempt);
+  if (wait > 0) throw new LoginThrottledError(wait);
+  const user = await verifyLogin(username, password);
+  if (!user) {
+    await recordLoginFailure(attempt);
+    throw new DomainError(401, INVALID_CREDENTIALS);
+  }
+  return { user, deviceCookie: await recordLoginSuccess(attempt) };
+}
+
+export async function signUp({
+  input,
+  clientAddress,
+}: From & { input: unknown }): Promise<User> {
+  authAttempts.take([clientAddress]);
+  return registerUser(input);
+}

@@ -1,0 +1,218 @@
+// The one place where a Node request becomes a Fetch Request for React
+// Router. Every body is read here, within the limit of the route it is
+// addressed to, before any route sees it: a body past its limit is refused
+// with 413 while it streams and never buffered whole, whichever spelling of
+// the path reached the route (the match is React Router's own).
+import { writeReadableStreamToWritable } from "@react-router/node";
+import type {
+  NextFunction,
+  Request as ExpressRequest,
+  Response as ExpressResponse,
+} from "express";
+import {
+  createRequestHandler,
+  matchRoutes,
+  type AppLoadContext,
+  type RouteObject,
+  type ServerBuild,
+} from "react-router";
+import { defaultBodyLimit, type BodyLimitHandle } from "~/utils/body-limits";
+import { safeRedirect } from "~/utils/safe-redirect";
+import { sendPlainPage } from "./plain-page";
+
+type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
+type BodyLimit = { bytes: number; message: string };
+
+const BODYLESS = new Set(["GET", "HEAD"]);
+
+export function createAppHandler({
+  build,
+  mode,
+  getLoadContext,
+}: {
+  build: BuildSource;
+  mode: string;
+  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+}) {
+  const handle = createRequestHandler(build, mode);
+  return async (
+    req: ExpressRequest,
+    res: ExpressResponse,
+    next: NextFunction,
+  ) => {
+    try {
+      let body: Buffer | undefined;
+      if (!BODYLESS.has(req.method)) {
+        const resolved = typeof build === "function" ? await build() : build;
+        const limit = bodyLimitFor(resolved, req);
+        const read = await readBodyWithin(req, limit.bytes);
+        if (read === "aborted") return;
+        if (read === "too-large") return refuseTooLarge(req, res, limit);
+        body = read;
+      }
+      const controller = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const request = new Request(requestUrl(req), {
+        method: req.method,
+        headers: requestHeaders(req),
+        body: body as Uint8Array<ArrayBuffer> | undefined,
+        signal: controller.signal,
+      });
+      await sendResponse(res, await handle(request, getLoadContext(req, res)));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+// --- Which route, which limit ----------------------------------------------
+
+const routeTrees = new WeakMap<ServerBuild, RouteObject[]>();
+
+function routeTree(build: ServerBuild): RouteObject[] {
+  let tree = routeTrees.get(build);
+  if (!tree) {
+    const entries = Object.values(build.routes).filter((r) => r !== undefined);
+    const childrenOf = (parentId: string | undefined): RouteObject[] =>
+      entries
+        .filter((r) => r.parentId === parentId)
+        .map(
+          (r) =>
+            ({
+              id: r.id,
+              path: r.path,
+              index: r.index,
+              caseSensitive: r.caseSensitive,
+              handle: r.module.handle,
+              children: r.index ? undefined : childrenOf(r.id),
+            }) as RouteObject,
+        );
+    tree = childrenOf(undefined);
+    routeTrees.set(build, tree);
+  }
+  return tree;
+}
+
+/** A single-fetch request (`/auth.data`, `/_root.data`) names its page. */
+function pagePath(pathname: string) {
+  if (pathname === "/_root.data") return "/";
+  return pathname.endsWith(".data") ? pathname.slice(0, -5) : pathname;
+}
+
+function bodyLimitFor(build: ServerBuild, req: ExpressRequest): BodyLimit {
+  const matches = matchRoutes(routeTree(build), pagePath(req.path)) ?? [];
+  for (let i = matches.length - 1; i >= 0; i -= 1) {
+    const own = (matches[i]!.route.handle as BodyLimitHandle | undefined)
+      ?.bodyLimit;
+    if (own) return own;
+  }
+  return defaultBodyLimit(req.get("Content-Type"));
+}
+
+// --- Reading the body within its limit ---------------------------------------
+
+function readBodyWithin(
+  req: ExpressRequest,
+  limit: number,
+): Promise<Buffer | "too-large" | "aborted"> {
+  // A declared length past the limit is refused before a byte is read.
+  if (Number(req.get("Content-Length") ?? "0") > limit)
+    return Promise.resolve("too-large");
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: Buffer | "too-large" | "aborted") => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      // The rest is drained unread once the refusal is sent (server.ts).
+      if (size > limit) finish("too-large");
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks));
+    const onClose = () => {
+      if (!req.complete) finish("aborted");
+    };
+    const onError = (error: Error) => {
+      req.off("data", onData);
+      reject(error);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+function refuseTooLarge(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  limit: BodyLimit,
+) {
+  res.status(413);
+  if (wantsJson(req)) res.json({ error: limit.message });
+  else
+    sendPlainPage(res, {
+      title: "Too large",
+      message: limit.message,
+      back: { href: safeRedirect(pagePath(req.path), "/"), label: "Go back" },
+    });
+}
+
+function wantsJson(req: ExpressRequest) {
+  return (
+    /^\/api\//i.test(req.path) ||
+    /^application\/json/i.test(req.get("Content-Type") ?? "")
+  );
+}
+
+// --- Node ⇄ Fetch -----------------------------------------------------------
+
+function requestUrl(req: ExpressRequest) {
+  // Only the host's name and port, never a path smuggled into Host.
+  const host = (req.get("Host") ?? "localhost").split(/[\\/?#@\s]/)[0];
+  return new URL(req.originalUrl, `${req.protocol}://${host || "localhost"}`);
+}
+
+function requestHeaders(req: ExpressRequest) {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.startsWith(":")) continue;
+    try {
+      headers.append(name, raw[i + 1]!);
+    } catch {
+      // A header value the Fetch API refuses is dropped, not a 500.
+    }
+  }
+  return headers;
+}
+
+async function sendResponse(res: ExpressResponse, response: Response) {
+  if (res.destroyed) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers) {
+    // A route's own header replaces the server's default of the same name
+    // (an avatar's CSP) instead of sending both.
+    if (name === "set-cookie") res.append(name, value);
+    else res.setHeader(name, value);
+  }
+  // Every page and API answer depends on the session (the root loader reads
+  // it): nothing may keep a copy unless the route says otherwise.
+  if (!response.headers.has("Cache-Control"))
+    res.setHeader("Cache-Control", "private, no-store");
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
