@@ -89,7 +89,9 @@ app.use((req, res, next) => {
 
 // --- Cross-site requests that change state are refused --------------------
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-const WEBHOOK_PATHS = new Set(["/api/stripe/webhook"]);
+// Calls whose authority is a signature, not a session: Stripe's webhook and
+// the one-click unsubscribe a mail provider POSTs as a form (ruling 27).
+const WEBHOOK_PATHS = new Set(["/api/stripe/webhook", "/api/unsubscribe"]);
 app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method) || WEBHOOK_PATHS.has(req.path))
     return next();

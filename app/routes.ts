@@ -21,6 +21,7 @@ export default [
     route("notifications", "routes/notifications/notifications.tsx"),
     route("profile", "routes/profile/profile.tsx"),
     route("profile/edit", "routes/profile/edit.tsx"),
+    route("profile/notifications", "routes/profile/notifications.tsx"),
     route("friends", "routes/friends/friends.tsx"),
     route("financial-history", "routes/payments/financial-history.tsx"),
     route("bet/:id", "routes/bets/bet-detail.tsx"),
@@ -42,6 +43,9 @@ export default [
   route("share/:id", "routes/bets/share.tsx"),
   route("help/fees", "routes/help/fees.tsx"),
   route("help", "routes/help/help.tsx"),
+  route("verify-email", "routes/auth/verify-email.tsx"),
+  // Demo mode only (404 otherwise): the mail a demo would have sent.
+  route("demo/outbox", "routes/demo/outbox.tsx"),
 
   // Resources.
   route("logout", "routes/auth/logout.tsx"),
@@ -89,6 +93,19 @@ export default [
     route("friend-requests", "routes/api/social/friend-requests.ts"),
     route("activity", "routes/api/social/activity.ts"),
     route("activity/read", "routes/api/social/activity-read.ts"),
+    // Heard outside the app (DESIGN §6b)
+    route(
+      "user/notification-preferences",
+      "routes/api/notifications/preferences.ts",
+    ),
+    route("push/public-key", "routes/api/notifications/push-key.ts"),
+    route(
+      "push-subscriptions",
+      "routes/api/notifications/push-subscriptions.ts",
+    ),
+    route("unsubscribe", "routes/api/notifications/unsubscribe.ts"),
+    route("verify-email", "routes/api/verify-email.ts"),
+    route("verify-email/resend", "routes/api/verify-email-resend.ts"),
     // Unknown /api paths answer JSON.
     route("*", "routes/api/not-found.ts"),
   ]),

@@ -32,6 +32,10 @@ export const users = sqliteTable(
      */
     usernameSkeleton: text("username_skeleton"),
     email: text("email").notNull(),
+    /** Notification mail goes only to a verified address (ruling 27). */
+    emailVerified: integer("email_verified", { mode: "boolean" })
+      .notNull()
+      .default(false),
     passwordHash: text("password_hash").notNull(),
     avatarUrl: text("avatar_url"),
     winCount: integer("win_count").notNull().default(0),
@@ -364,6 +368,102 @@ export const activityEvents = sqliteTable(
     index("activity_user_unread_idx").on(t.userId, t.read),
   ],
 );
+
+// --- Reaching people outside the app (rulings 26–29) ------------------------
+
+// The outbox: one row per activity event and channel, written in the same
+// transaction as the event. The worker claims a row with a conditional update
+// just before it sends, so each is sent at most once, whatever the number of
+// processes, restarts or crashes.
+export const notificationDeliveries = sqliteTable(
+  "notification_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => activityEvents.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["email", "push"] }).notNull(),
+    status: text("status", {
+      enum: ["pending", "sending", "sent", "skipped", "failed"],
+    })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    /** When a claim lapses: a row still 'sending' after it was cut off mid-send. */
+    claimedUntil: integer("claimed_until"),
+    lastError: text("last_error"),
+    doneAt: integer("done_at"),
+  },
+  (t) => [
+    uniqueIndex("notification_deliveries_event_channel").on(
+      t.eventId,
+      t.channel,
+    ),
+    index("notification_deliveries_due").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+// Opt-outs only: every kind on every channel is on until switched off.
+export const notificationOptOuts = sqliteTable(
+  "notification_opt_outs",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["email", "push"] }).notNull(),
+    kind: text("kind").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.channel, t.kind] })],
+);
+
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("push_subscriptions_endpoint").on(t.endpoint),
+    index("push_subscriptions_user").on(t.userId),
+  ],
+);
+
+// Single-use links sent by mail (verification now, password reset later):
+// only the token's SHA-256 is stored, so a copied database opens nothing.
+export const emailTokens = sqliteTable(
+  "email_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["verify_email"] }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The address the link was sent to: a later email change voids it. */
+    email: text("email").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("email_tokens_hash").on(t.tokenHash)],
+);
+
+// Demo mode without SMTP_URL: what would have been mailed, for /demo/outbox.
+export const demoMails = sqliteTable("demo_mails", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html").notNull(),
+  createdAt: createdAt(),
+});
 
 export type User = typeof users.$inferSelect;
 export type Bet = typeof bets.$inferSelect;

@@ -4,6 +4,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { db, preparedOnce, type Tx } from "~/db/client.server";
 import { activityEvents } from "~/db/schema";
+import { enqueueNotifications } from "./outbox.server";
 
 export type ActivityType =
   | "bet_joined"
@@ -25,9 +26,13 @@ export function recordActivity(
     betId?: number | null;
   },
 ) {
-  tx.insert(activityEvents)
+  const written = tx
+    .insert(activityEvents)
     .values({ ...event, betId: event.betId ?? null })
-    .run();
+    .returning({ id: activityEvents.id, type: activityEvents.type })
+    .get();
+  // The outbox row is written with the event: both commit, or neither.
+  enqueueNotifications(tx, written);
 }
 
 // The header bell asks on every page: one prepared statement, built once.

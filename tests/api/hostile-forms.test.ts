@@ -71,6 +71,16 @@ export const FORM_ACTIONS: FormAction[] = [
   },
   { route: "/notifications", intents: ["mark-read"], fields: [] },
   {
+    route: "/profile/notifications",
+    intents: [],
+    fields: ["email.bet_joined", "push.bet_joined", "email.payment_due"],
+  },
+  {
+    route: "/verify-email",
+    intents: ["verify", "resend"],
+    fields: ["token", "return_to"],
+  },
+  {
     route: "/settle-bet/:id",
     intents: [],
     fields: ["winnerId"],

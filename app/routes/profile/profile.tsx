@@ -171,6 +171,9 @@ export default function Profile({
       </section>
 
       <nav aria-label="Help and account" className="card grid gap-2">
+        <Link to="/profile/notifications" className="btn-secondary">
+          Notifications
+        </Link>
         <Link to="/help/fees" className="btn-secondary">
           Platform Fees
         </Link>
