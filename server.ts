@@ -23,6 +23,18 @@ import {
   rateLimitsOn,
   stripeKeys,
 } from "~/utils/env.server";
+import {
+  closeConnectionsWhenStopping,
+  stopGracefully,
+} from "./server/lifecycle";
+import { requestLogging } from "./server/logging";
+import {
+  collectProcessMetrics,
+  httpMetrics,
+  metricsServedHere,
+  startMetricsServer,
+} from "./server/metrics";
+import { useRouteTable } from "./server/route-pattern";
 
 const JSON_BODY_LIMIT = 16_384;
 
@@ -32,6 +44,8 @@ if (isDemoMode) await seedDemoData();
 
 const app = express();
 app.disable("x-powered-by");
+// Seen from outside (DESIGN ruling 34) and stopped gracefully (ruling 33).
+app.use(requestLogging(), httpMetrics(), closeConnectionsWhenStopping);
 
 /** The visitor's address: Fly's proxy names it; every visitor is not the proxy. */
 function clientAddress(req: Request): string {
@@ -218,6 +232,7 @@ if (isProduction) {
   build = (await import(
     /* @vite-ignore */ path.resolve("build/server/index.js")
   )) as ServerBuild;
+  useRouteTable(build.routes);
 } else {
   const vite = await import("vite").then((v) =>
     v.createServer({ server: { middlewareMode: true } }),
@@ -262,12 +277,6 @@ const server = app.listen(port, () => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
-function shutdown() {
-  server.close(() => {
-    sqlite.close();
-    process.exit(0);
-  });
-  setTimeout(() => process.exit(0), 5_000).unref();
-}
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+collectProcessMetrics();
+const metricsServer = metricsServedHere() ? startMetricsServer() : null;
+stopGracefully({ server, sqlite, onStop: () => metricsServer?.close() });
