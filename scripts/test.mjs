@@ -9,6 +9,7 @@ const steps = [
   ["build", ["npm", "run", "build"]],
   ["unit and integration tests", ["npx", "vitest", "run"]],
   ["join storm", ["node", "scripts/storm.mjs"]],
+  ["join storm, two workers", ["node", "scripts/storm.mjs", "--workers=2"]],
   ["crash safety", ["node", "scripts/crash.mjs"]],
   ["graceful stop", ["node", "scripts/graceful-stop.mjs"]],
   ["restore drill", ["node", "scripts/restore-drill.mjs"]],
