@@ -1,10 +1,12 @@
 // Graceful stop (DESIGN ruling 33): on SIGTERM or SIGINT stop accepting,
-// let every request already accepted finish (up to STOP_GRACE_MS), then
-// checkpoint the WAL into the database file, close it and exit 0.
+// let every request already accepted finish (up to STOP_GRACE_MS), stop
+// background work (hooks in ~/utils/stop-hooks.server), then checkpoint the
+// WAL into the database file, close it and exit 0.
 import type Database from "better-sqlite3";
 import type { NextFunction, Request, Response } from "express";
 import type { Server } from "node:http";
 import net from "node:net";
+import { runStopHooks } from "~/utils/stop-hooks.server";
 import { logger } from "./logging";
 
 export const STOP_GRACE_MS = Number(process.env.STOP_GRACE_MS ?? 10_000);
@@ -49,8 +51,9 @@ export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
     // one right now; net.Server#close leaves them be.) For IDLE_LINGER_MS a
     // client may still send on its open socket: that request is answered,
     // with Connection: close. Then idle sockets are closed.
-    net.Server.prototype.close.call(server, () =>
-      finish("all requests answered"),
+    net.Server.prototype.close.call(
+      server,
+      () => void finish("all requests answered"),
     );
     let idle: NodeJS.Timeout | undefined;
     const linger = setTimeout(() => {
@@ -61,15 +64,21 @@ export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
     linger.unref();
     setTimeout(() => {
       server.closeAllConnections();
-      finish(`grace period of ${STOP_GRACE_MS} ms over`);
+      void finish(`grace period of ${STOP_GRACE_MS} ms over`);
     }, STOP_GRACE_MS).unref();
 
     let finished = false;
-    function finish(reason: string) {
+    async function finish(reason: string) {
       if (finished) return;
       finished = true;
       clearTimeout(linger);
       clearInterval(idle);
+      // Background work (scheduler, outbox) stops next, within what is
+      // left of the grace period (at least a second).
+      const left = Math.max(1_000, STOP_GRACE_MS - (Date.now() - started));
+      const hooks = await runStopHooks(left);
+      if (!hooks.finished || hooks.failed)
+        logger.warn(hooks, "background work did not stop cleanly");
       try {
         // Under Litestream the replicator owns checkpoints (a truncating one
         // would force it to start a new generation): a passive one suffices.
