@@ -6,7 +6,9 @@
 // the launcher starts again, which restores from the replica. Then: the
 // database is whole (integrity_check ok), the ledger sums to zero, sessions
 // survived, and every payment acknowledged more than the sync interval
-// before the kill is there. Prints the measured loss window.
+// before the kill is there. Prints the measured loss window. Last, after a
+// graceful stop, the replica restored by hand holds every write.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -147,7 +149,42 @@ for (const [betId, at] of acked) {
   oldestMissingAge = Math.max(oldestMissingAge, age);
   if (age > SYNC_INTERVAL_MS) missingOld += 1;
 }
+const paidHere = db
+  .prepare("SELECT count(*) AS n FROM payments WHERE status = 'completed'")
+  .get().n;
 db.close();
+
+// A graceful stop under Litestream loses nothing: the replica, restored to
+// a side file by hand (`node build/server.js restore <file>`), has the
+// bet written after the restore and every payment.
+const checkPath = path.join(dir, "check.db");
+const check = spawnSync(
+  process.execPath,
+  ["build/server.js", "restore", checkPath],
+  {
+    env: {
+      ...process.env,
+      LITESTREAM_REPLICA_URL: replica,
+      DATABASE_PATH: dbPath,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  },
+);
+if (check.status !== 0) problems.push(`restore by hand: ${check.stderr}`);
+else {
+  const copy = new Database(checkPath, { readonly: true });
+  const last = copy
+    .prepare("SELECT count(*) AS n FROM bets WHERE title = 'After the restore'")
+    .get().n;
+  const paidThere = copy
+    .prepare("SELECT count(*) AS n FROM payments WHERE status = 'completed'")
+    .get().n;
+  copy.close();
+  if (last !== 1 || paidThere !== paidHere)
+    problems.push(
+      `the replica after a graceful stop lacks writes: ${last} last bet, ${paidThere}/${paidHere} payments`,
+    );
+}
 fs.rmSync(dir, { recursive: true, force: true });
 if (acked.size < 10) problems.push(`only ${acked.size} payments under load`);
 if (missingOld)

@@ -28,7 +28,9 @@ function log(msg: string, fields: Record<string, unknown> = {}) {
   );
 }
 
-if (replicaUrl && !process.env.FAIRSHAKE_UNDER_LITESTREAM) {
+if (process.argv[2] === "restore") {
+  restoreCopy(process.argv[3]);
+} else if (replicaUrl && !process.env.FAIRSHAKE_UNDER_LITESTREAM) {
   runUnderLitestream(replicaUrl);
 } else if (workers > 1 && cluster.isPrimary) {
   await runPrimary();
@@ -71,6 +73,28 @@ function writeLitestreamConfig(url: string, dbPath: string) {
   );
   fs.writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
+}
+
+/**
+ * `node build/server.js restore <file>`: the replica's latest state written
+ * to <file>, to check a replica by hand (the live database is not touched).
+ */
+function restoreCopy(output: string | undefined) {
+  if (!replicaUrl || !output) {
+    log("usage: LITESTREAM_REPLICA_URL=… node build/server.js restore <file>");
+    process.exit(2);
+  }
+  const dbPath = path.resolve(
+    process.env.DATABASE_PATH ?? "./data/fairshake.db",
+  );
+  const config = writeLitestreamConfig(replicaUrl, dbPath);
+  const result = spawnSync(
+    litestreamBinary(),
+    ["restore", "-config", config, "-o", path.resolve(output), dbPath],
+    { stdio: "inherit" },
+  );
+  fs.rmSync(path.dirname(config), { recursive: true, force: true });
+  process.exit(result.status ?? 1);
 }
 
 function runUnderLitestream(url: string) {
