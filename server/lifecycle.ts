@@ -10,9 +10,12 @@ import { runStopHooks } from "~/utils/stop-hooks.server";
 import { logger } from "./logging";
 
 export const STOP_GRACE_MS = Number(process.env.STOP_GRACE_MS ?? 10_000);
+// How long the server must have had nothing to answer before it closes
+// the kept-alive sockets still open.
 const IDLE_LINGER_MS = 1_000;
 
 let stopping = false;
+let answering = 0;
 
 /**
  * While stopping, every answer that has not started yet says
@@ -24,6 +27,8 @@ export function closeConnectionsWhenStopping(
   res: Response,
   next: NextFunction,
 ) {
+  answering += 1;
+  res.once("close", () => (answering -= 1));
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: unknown[]) {
     if (stopping && !this.headersSent) this.setHeader("Connection", "close");
@@ -48,20 +53,22 @@ export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
     onStop?.();
     // Stop listening. (http.Server#close would also drop every idle
     // kept-alive socket at once, resetting requests a client is sending on
-    // one right now; net.Server#close leaves them be.) For IDLE_LINGER_MS a
-    // client may still send on its open socket: that request is answered,
-    // with Connection: close. Then idle sockets are closed.
+    // one right now; net.Server#close leaves them be.) A client may still
+    // send on a socket it holds open: that request is answered, with
+    // Connection: close. Idle sockets are closed only once nothing has been
+    // answered for IDLE_LINGER_MS: a busy (or starved) server may not have
+    // read the requests already waiting on them.
     net.Server.prototype.close.call(
       server,
       () => void finish("all requests answered"),
     );
-    let idle: NodeJS.Timeout | undefined;
-    const linger = setTimeout(() => {
-      server.closeIdleConnections();
-      idle = setInterval(() => server.closeIdleConnections(), 50);
-      idle.unref();
-    }, IDLE_LINGER_MS);
-    linger.unref();
+    let quietSince = Date.now();
+    const idle = setInterval(() => {
+      if (answering > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= IDLE_LINGER_MS)
+        server.closeIdleConnections();
+    }, 50);
+    idle.unref();
     setTimeout(() => {
       server.closeAllConnections();
       void finish(`grace period of ${STOP_GRACE_MS} ms over`);
@@ -71,7 +78,6 @@ export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
     async function finish(reason: string) {
       if (finished) return;
       finished = true;
-      clearTimeout(linger);
       clearInterval(idle);
       // Background work (scheduler, outbox) stops next, within what is
       // left of the grace period (at least a second).
