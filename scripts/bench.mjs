@@ -185,6 +185,77 @@ if (section("throughput")) {
   }
 }
 
+if (section("workers")) {
+  // The same server as 1 and as 2 worker processes (WEB_CONCURRENCY), each
+  // on its own fresh demo database, loaded in turn.
+  console.info(
+    "\n## One worker and two (WEB_CONCURRENCY; 16 connections, %d s each, %d cores here)\n",
+    DURATION,
+    os.availableParallelism(),
+  );
+  const figures = {};
+  for (const workers of [1, 2]) {
+    const wdir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-bench-w-"));
+    const port = PORT + workers;
+    const child = spawn(process.execPath, ["build/server.js"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DEMO_MODE: "1",
+        RATE_LIMITS: "off",
+        METRICS_PORT: "off",
+        WEB_CONCURRENCY: String(workers),
+        PORT: String(port),
+        DATABASE_PATH: path.join(wdir, "bench.db"),
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (c) => {
+        if (out === null) return;
+        out += c;
+        if ((workers > 1 ? /workers listening/ : /listening on/).test(out)) {
+          out = null;
+          resolve();
+        }
+      });
+      child.on("exit", () => reject(new Error("server exited")));
+    });
+    await new Promise((r) => setTimeout(r, 1_500)); // start-up warm-ups
+    const res = await fetch(`http://localhost:${port}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "alice", password: "password123" }),
+    });
+    const wcookie = res.headers.getSetCookie()[0].split(";")[0];
+    for (const p of ["/", "/api/bets"]) {
+      const r = await autocannon({
+        url: `http://localhost:${port}${p}`,
+        connections: 16,
+        duration: DURATION,
+        headers: { Cookie: wcookie },
+      });
+      figures[`${p} ${workers}`] = r;
+    }
+    child.removeAllListeners("exit");
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    fs.rmSync(wdir, { recursive: true, force: true });
+  }
+  console.info(
+    "| route | 1 worker req/s (p99) | 2 workers req/s (p99) | ratio |",
+  );
+  console.info("|---|---|---|---|");
+  for (const p of ["/", "/api/bets"]) {
+    const one = figures[`${p} 1`];
+    const two = figures[`${p} 2`];
+    console.info(
+      `| ${p} | ${one.requests.average.toFixed(0)} (${one.latency.p99} ms) | ${two.requests.average.toFixed(0)} (${two.latency.p99} ms) | ${(two.requests.average / one.requests.average).toFixed(2)} |`,
+    );
+  }
+}
+
 if (section("login")) {
   console.info(
     "\n## Login (password hashing off the main thread) and share image\n",

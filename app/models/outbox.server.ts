@@ -17,6 +17,7 @@ import {
 import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
 import { renderMail } from "~/messaging/templates.server";
 import { isDemoMode, publicOrigin } from "~/utils/env.server";
+import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
 import {
   KIND_TITLES,
   NOTIFICATION_CHANNELS,
@@ -177,8 +178,10 @@ export async function deliverDueNotifications(
     } catch (error) {
       outcome = { status: "retry", error: String(error) };
     }
+    if (outcome.status === "retry") countOutboxFailure(row.channel);
     finish(row, outcome, clock());
   }
+  setOutboxDepth(outboxDepth());
   return handled;
 }
 
