@@ -109,7 +109,7 @@ test("choose what reaches you: the grid saves, and push needs a tap (and JavaScr
   const me = await createPerson("np");
   await signIn(context, baseURL!, me.cookie);
   await page.goto("/profile");
-  await page.getByRole("link", { name: "Notifications" }).click();
+  await page.getByRole("link", { name: "Notification settings" }).click();
   await expect(page).toHaveURL(/\/profile\/notifications$/);
   const box = page.getByLabel("Someone joins your bet by email");
   await expect(box).toBeChecked();

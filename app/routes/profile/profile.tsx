@@ -172,7 +172,7 @@ export default function Profile({
 
       <nav aria-label="Help and account" className="card grid gap-2">
         <Link to="/profile/notifications" className="btn-secondary">
-          Notifications
+          Notification settings
         </Link>
         <Link to="/help/fees" className="btn-secondary">
           Platform Fees
