@@ -1,28 +1,52 @@
-// Background work inside the server process: a periodic sweep and start-up
-// warm-ups. Reads never write (a GET computes expiry itself); the sweep only
-// stores what reads already show.
+// Background work inside the server process: the sweep and start-up
+// warm-ups. Reads never write (a GET computes expiry itself); the sweep
+// stores what reads already show and runs the due jobs of the database
+// scheduler (app/models/jobs.server.ts), each exactly once across restarts,
+// crashes and several processes.
 import { cancelExpiredBets } from "~/models/bet.server";
+import { runDueJobs, type JobHandler } from "~/models/jobs.server";
+import { remindPayment, markOverdue } from "~/models/dues.server";
+import {
+  remindProposal,
+  remindReferee,
+  timeOutProposal,
+} from "~/models/settlement.server";
 import { deleteExpiredSessions } from "./session.server";
 import { warmShareImageRenderer } from "./share-image.server";
+import { sweepIntervalMs } from "./windows.server";
 
-const SWEEP_INTERVAL_MS = 60_000;
-type Job = () => void;
-const jobs: Job[] = [deleteExpiredSessions, () => void cancelExpiredBets()];
-let started = false;
+/** Every job kind this process runs, by name (the `jobs.kind` column). */
+export const JOB_HANDLERS: Record<string, JobHandler> = {
+  settlement_timeout: timeOutProposal,
+  settlement_reminder: remindProposal,
+  referee_reminder: remindReferee,
+  payment_due: remindPayment,
+  payment_overdue: markOverdue,
+};
 
-function runJobsOnce() {
-  for (const job of jobs) {
+/** One pass of the sweep; exported for tests and scripts. */
+export function sweepOnce(now = Date.now()) {
+  const duties: [string, () => void][] = [
+    ["sessions", () => deleteExpiredSessions()],
+    ["expired bets", () => void cancelExpiredBets(now)],
+    ["jobs", () => void runDueJobs({ handlers: JOB_HANDLERS, now })],
+  ];
+  for (const [name, duty] of duties) {
     try {
-      job();
+      duty();
     } catch (error) {
-      console.error("background job failed", error);
+      console.error(`sweep: ${name} failed`, error);
     }
   }
 }
+
+let started = false;
 
 export function startBackgroundJobs() {
   if (started || process.env.VITEST) return;
   started = true;
   setTimeout(warmShareImageRenderer, 0).unref();
-  setInterval(runJobsOnce, SWEEP_INTERVAL_MS).unref();
+  // Once at start, so what fell due while the server was down runs now.
+  setTimeout(() => sweepOnce(), 0).unref();
+  setInterval(() => sweepOnce(), sweepIntervalMs()).unref();
 }

@@ -77,6 +77,12 @@ export const FORM_ACTIONS: FormAction[] = [
     bet: "active",
   },
   {
+    route: "/bet/:id/rule",
+    intents: [],
+    fields: ["winnerId"],
+    bet: "active",
+  },
+  {
     route: "/propose-settlement/:id",
     intents: [],
     fields: ["winnerId", "settlementNotes"],
@@ -105,7 +111,7 @@ export const FORM_ACTIONS: FormAction[] = [
   },
   {
     route: "/bet/:id",
-    intents: ["join"],
+    intents: ["join", "nudge", "refer"],
     fields: ["version"],
     bet: "pending",
     as: "participant",
