@@ -31,6 +31,8 @@ export async function startServer(
       RATE_LIMITS: "off",
       DEMO_MODE: "1",
       SESSION_SECRET: "test-secret",
+      // A real server: its sweep runs (only in-process model tests skip it).
+      VITEST: "",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
