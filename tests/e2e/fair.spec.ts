@@ -155,6 +155,8 @@ test("a referee from the create form rules a dispute", async ({
   await as(context, baseURL!, b);
   await page.goto(`/join/${bet.code}`);
   await expect(page.getByText(/Referee:/)).toContainText(ref.username);
+  // …and how the creator pays their lost bets (ruling 25).
+  await expect(page.getByText(/No lost bets to pay yet/)).toBeVisible();
   await page.getByRole("button", { name: "Join This Bet" }).click();
   await expect(page).toHaveURL(new RegExp(`/bet/${betId}$`));
 

@@ -9,6 +9,11 @@ import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
 import {
+  BetOutcomeNotices,
+  DisputeNotice,
+  FairActions,
+} from "~/components/bets/bet-fair-panel";
+import {
   SettlementCard,
   toSettlementCardData,
 } from "~/components/settlement-card";
@@ -19,22 +24,13 @@ import {
   joinBet,
   parseVersion,
 } from "~/models/bet.server";
-import {
-  getSettlementView,
-  referDispute,
-  referralBlock,
-} from "~/models/settlement.server";
-import {
-  describePaymentRecord,
-  getPaymentRecord,
-  nudgePayment,
-  nudgeState,
-} from "~/models/dues.server";
+import { getSettlementView } from "~/models/settlement.server";
+import { fairAction, loadFairState } from "./bet-fair.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { shareLinks } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
 import { qrCodeSvg } from "~/utils/qr-code.server";
-import { formatDate, formatDateTime, relativeTime } from "~/utils/dates";
+import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
 import { isDomainError, notFound } from "~/utils/errors";
 import { formFailure } from "~/utils/form-errors.server";
@@ -68,40 +64,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const settlement = settlementView
     ? toSettlementCardData(settlementView, user.id, timeZone)
     : null;
-  const now = Date.now();
-  const unpaid =
-    bet.status === "settled" &&
-    settlementView?.settlement.paymentStatus === "pending";
-  const nudge =
-    unpaid && bet.winnerId === user.id
-      ? nudgeState(bet.id, user.id, now)
-      : null;
   return {
     settlement,
-    referee: bet.refereeId
-      ? {
-          name: bet.refereeName,
-          isMe: bet.refereeId === user.id,
-          referredAt: bet.disputeReferredAt
-            ? formatDateTime(bet.disputeReferredAt, timeZone)
-            : null,
-        }
-      : null,
-    canRefer: referralBlock(bet, user.id) === null,
-    creatorRecord: describePaymentRecord(getPaymentRecord(bet.creatorId, now)),
-    voided: bet.voidedAt !== null,
-    payment:
-      unpaid && bet.paymentDueAt
-        ? {
-            dueLabel: formatDateTime(bet.paymentDueAt, timeZone),
-            overdue: bet.paymentDueAt.getTime() <= now,
-          }
-        : null,
-    nudge: nudge
-      ? nudge.can
-        ? { can: true as const, message: null }
-        : { can: false as const, message: nudge.message }
-      : null,
+    ...loadFairState(bet, user.id, settlementView, timeZone),
     bet: {
       id: bet.id,
       code: bet.code,
@@ -138,29 +103,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
   const intent = form.get("intent");
-  if (intent === "nudge" || intent === "refer") {
-    const betId = parseId(params.id);
-    try {
-      if (betId === null) throw notFound(BET_NOT_FOUND);
-      if (intent === "nudge") {
-        nudgePayment({ betId, userId: user.id });
-        return redirectWithToast(`/bet/${betId}`, {
-          title: "Nudge sent",
-          description: "We reminded them to pay, with a link to pay now.",
-        });
-      }
-      referDispute({ betId, userId: user.id });
-      return redirectWithToast(`/bet/${betId}`, {
-        title: "Sent to the referee",
-        description: "The referee will rule on who won.",
-      });
-    } catch (error) {
-      return formFailure(
-        error,
-        intent === "nudge" ? "Could not nudge" : "Could not ask the referee",
-      );
-    }
-  }
+  if (intent === "nudge" || intent === "refer")
+    return fairAction(intent, params.id, user.id);
   if (intent !== "join")
     return data(
       {
@@ -276,44 +220,17 @@ export default function BetDetail({
         </section>
       ) : null}
 
-      {loaderData.voided ? (
-        <section className="card">
-          <h2 className="font-semibold">Called off</h2>
-          <p className="text-sm text-slate-700">
-            No winner and no payment; nobody&apos;s record changed.
-          </p>
-        </section>
-      ) : null}
-
-      {loaderData.payment ? (
-        <p
-          role="status"
-          className={`card text-sm ${loaderData.payment.overdue ? "border-red-300 bg-red-50" : ""}`}
-        >
-          {loaderData.payment.overdue
-            ? `Payment overdue: it was due ${loaderData.payment.dueLabel}.`
-            : `Payment due by ${loaderData.payment.dueLabel}.`}
-        </p>
-      ) : null}
+      <BetOutcomeNotices data={loaderData} />
 
       {loaderData.settlement ? (
         <SettlementCard data={loaderData.settlement} showOutcome={false} />
       ) : null}
 
-      {loaderData.referee?.referredAt && bet.status === "active" ? (
-        <section className="card space-y-2" aria-label="Dispute">
-          <p className="text-sm">
-            With the referee ({loaderData.referee.name}) since{" "}
-            {loaderData.referee.referredAt}. You can still agree between
-            yourselves meanwhile.
-          </p>
-          {loaderData.referee.isMe ? (
-            <Link to={`/bet/${bet.id}/rule`} className="btn-primary">
-              Rule on this bet
-            </Link>
-          ) : null}
-        </section>
-      ) : null}
+      <DisputeNotice
+        betId={bet.id}
+        status={bet.status}
+        referee={loaderData.referee}
+      />
 
       <FormAlert title={actionData?.title} message={actionData?.message} />
 
@@ -365,29 +282,7 @@ export default function BetDetail({
             Pay Winnings
           </Link>
         ) : null}
-        {loaderData.canRefer ? (
-          <Form method="post" aria-label="Ask the referee">
-            <input type="hidden" name="intent" value="refer" />
-            <p className="mb-2 text-sm text-slate-700">
-              Can&apos;t agree? {loaderData.referee?.name} can decide.
-            </p>
-            <button type="submit" className="btn-secondary w-full">
-              Ask the referee
-            </button>
-          </Form>
-        ) : null}
-        {loaderData.nudge ? (
-          loaderData.nudge.can ? (
-            <Form method="post" aria-label="Nudge">
-              <input type="hidden" name="intent" value="nudge" />
-              <button type="submit" className="btn-secondary w-full">
-                Nudge to pay
-              </button>
-            </Form>
-          ) : (
-            <p className="text-sm text-slate-600">{loaderData.nudge.message}</p>
-          )
-        ) : null}
+        <FairActions data={loaderData} />
         {loaderData.showDemoPayment ? (
           <Link to="/payment/3" className="btn-secondary">
             Demo Payment Process
