@@ -7,7 +7,7 @@ import {
   type BrowserContext,
   type Page,
 } from "@playwright/test";
-import { createPerson, expect, signIn, test } from "./fixtures";
+import { createPerson, expect, jsEnabled, signIn, test } from "./fixtures";
 
 type Person = Awaited<ReturnType<typeof createPerson>>;
 
@@ -55,6 +55,15 @@ async function as(context: BrowserContext, baseURL: string, who: Person) {
   await signIn(context, baseURL, who.cookie);
 }
 
+/**
+ * The Activity tab. With JavaScript it marks everything read by a POST as
+ * it opens; wait for that to finish, so following a link is not raced by it.
+ */
+async function openActivity(page: Page, js: boolean) {
+  await page.goto("/notifications");
+  if (js) await expect(page.getByText("New", { exact: true })).toHaveCount(0);
+}
+
 const toast = (page: Page, text: string) =>
   expect(page.getByText(text, { exact: true }).first()).toBeVisible();
 
@@ -98,7 +107,7 @@ test("call it off: the third choice, approved by the other side", async ({
   page,
   context,
   baseURL,
-}) => {
+}, testInfo) => {
   const { a, b, betId } = await activeBet(baseURL!);
   await as(context, baseURL!, b);
   await page.goto(`/propose-settlement/${betId}`);
@@ -111,7 +120,7 @@ test("call it off: the third choice, approved by the other side", async ({
   ).toBeVisible();
 
   await as(context, baseURL!, a);
-  await page.goto("/notifications");
+  await openActivity(page, jsEnabled(testInfo));
   await page.getByRole("link", { name: /proposed calling it off/ }).click();
   await expect(page).toHaveURL(new RegExp(`/settlements/${betId}/approve$`));
   await page.getByRole("button", { name: "Approve" }).click();
@@ -128,7 +137,7 @@ test("a referee from the create form rules a dispute", async ({
   page,
   context,
   baseURL,
-}) => {
+}, testInfo) => {
   const a = await createPerson("ra");
   const b = await createPerson("rb");
   const ref = await createPerson("rr");
@@ -172,7 +181,7 @@ test("a referee from the create form rules a dispute", async ({
 
   // The referee follows the activity link to the ruling screen.
   await as(context, baseURL!, ref);
-  await page.goto("/notifications");
+  await openActivity(page, jsEnabled(testInfo));
   await page.getByRole("link", { name: /asked you to referee/ }).click();
   await expect(page).toHaveURL(new RegExp(`/bet/${betId}/rule$`));
   await page.getByLabel(new RegExp(`^${b.username}`)).check();
@@ -186,7 +195,7 @@ test("the winner nudges the loser, who lands on the payment screen", async ({
   page,
   context,
   baseURL,
-}) => {
+}, testInfo) => {
   const { a, b, betId } = await activeBet(baseURL!);
   // a concedes: b won, a owes.
   await call(baseURL!, a, `/api/bets/${betId}/settle`, { winnerId: b.id });
@@ -203,7 +212,7 @@ test("the winner nudges the loser, who lands on the payment screen", async ({
   );
 
   await as(context, baseURL!, a);
-  await page.goto("/notifications");
+  await openActivity(page, jsEnabled(testInfo));
   await page.getByRole("link", { name: /nudged you/ }).click();
   await expect(page).toHaveURL(new RegExp(`/payment/${betId}$`));
   // The payment record shows where people decide to bet with a.
