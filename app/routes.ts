@@ -29,6 +29,7 @@ export default [
     route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
     route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
     route("settle-bet/:id", "routes/settlements/settle-bet.tsx"),
+    route("bet/:id/rule", "routes/settlements/rule.tsx"),
     route("propose-settlement/:id", "routes/settlements/propose.tsx"),
     route("settlements/:id/approve", "routes/settlements/approve.tsx"),
     route("settlements/:id/reject", "routes/settlements/reject.tsx"),
@@ -78,6 +79,10 @@ export default [
     route("settlements/:id/reject", "routes/api/settlements/reject.ts"),
     route("bets/:id/propose-settlement", "routes/api/settlements/propose.ts"),
     route("bets/:id/settle", "routes/api/settlements/settle.ts"),
+    // Fair to the end (DESIGN §6b)
+    route("bets/:id/refer", "routes/api/fair/refer.ts"),
+    route("bets/:id/rule", "routes/api/fair/rule.ts"),
+    route("bets/:id/nudge", "routes/api/fair/nudge.ts"),
     route("create-payment-intent", "routes/api/payments/create-intent.ts"),
     route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
     route("bets/:id/record-payment", "routes/api/payments/record.ts"),

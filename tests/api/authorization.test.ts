@@ -289,7 +289,14 @@ describe("a stranger's view of other people's money and activity", () => {
     expect(search.text).not.toContain(creator.user.email);
     for (const u of search.data as Record<string, unknown>[])
       expect(Object.keys(u).sort()).toEqual(
-        ["avatarUrl", "id", "lossCount", "username", "winCount"].sort(),
+        [
+          "avatarUrl",
+          "id",
+          "lossCount",
+          "paymentRecord",
+          "username",
+          "winCount",
+        ].sort(),
       );
   });
 });
@@ -321,7 +328,14 @@ describe("a stranger's view of other people", () => {
       expect(res.text).not.toContain(secret.title);
     }
     expect(Object.keys(answers[0]!.data).sort()).toEqual(
-      ["avatarUrl", "id", "lossCount", "username", "winCount"].sort(),
+      [
+        "avatarUrl",
+        "id",
+        "lossCount",
+        "paymentRecord",
+        "username",
+        "winCount",
+      ].sort(),
     );
   });
 });

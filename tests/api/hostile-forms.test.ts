@@ -87,6 +87,12 @@ export const FORM_ACTIONS: FormAction[] = [
     bet: "active",
   },
   {
+    route: "/bet/:id/rule",
+    intents: [],
+    fields: ["winnerId"],
+    bet: "active",
+  },
+  {
     route: "/propose-settlement/:id",
     intents: [],
     fields: ["winnerId", "settlementNotes"],
@@ -115,7 +121,7 @@ export const FORM_ACTIONS: FormAction[] = [
   },
   {
     route: "/bet/:id",
-    intents: ["join"],
+    intents: ["join", "nudge", "refer"],
     fields: ["version"],
     bet: "pending",
     as: "participant",

@@ -159,7 +159,7 @@ export const API_CALLS: ApiCall[] = [
     method: "POST",
     route: "/api/bets/:id/propose-settlement",
     access: "session",
-    fields: ["winnerId", "settlementNotes"],
+    fields: ["winnerId", "outcome", "settlementNotes"],
     bet: "active",
   },
   {
@@ -181,6 +181,26 @@ export const API_CALLS: ApiCall[] = [
     access: "session",
     fields: ["winnerId"],
     bet: "active",
+  },
+  // Fair to the end (DESIGN §6b).
+  {
+    method: "POST",
+    route: "/api/bets/:id/refer",
+    access: "session",
+    bet: "active",
+  },
+  {
+    method: "POST",
+    route: "/api/bets/:id/rule",
+    access: "session",
+    fields: ["winnerId", "outcome"],
+    bet: "active",
+  },
+  {
+    method: "POST",
+    route: "/api/bets/:id/nudge",
+    access: "session",
+    bet: "settled",
   },
   {
     method: "POST",

@@ -55,4 +55,6 @@ CREATE TABLE `push_subscriptions` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `push_subscriptions_endpoint` ON `push_subscriptions` (`endpoint`);--> statement-breakpoint
 CREATE INDEX `push_subscriptions_user` ON `push_subscriptions` (`user_id`);--> statement-breakpoint
-ALTER TABLE `users` ADD `email_verified` integer DEFAULT false NOT NULL;
+ALTER TABLE `users` ADD `username_skeleton` text;--> statement-breakpoint
+ALTER TABLE `users` ADD `email_verified` integer DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX `users_username_skeleton_unique` ON `users` (`username_skeleton`);
