@@ -14,13 +14,13 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { Toaster, StaticToast } from "~/components/toaster";
+import { AppStylesheet } from "~/utils/inline-css";
 import { useNonce } from "~/utils/nonce";
 import { getUser } from "~/utils/session.server";
 import { readToast } from "~/utils/toast.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icon-192.png" },
@@ -71,6 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         />
         <meta name="theme-color" content="#047857" />
         <Meta />
+        <AppStylesheet href={stylesheet} />
         <Links />
       </head>
       <body className="min-h-dvh">
