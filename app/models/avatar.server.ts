@@ -16,6 +16,30 @@ import {
   AVATAR_SIZE,
 } from "./avatar-rules";
 
+// Decoding is where an upload costs memory: a 36-megapixel PNG (within the
+// limits) takes 50–90 MB while it is decoded. One decode at a time, the rest
+// wait their turn, so 16 uploads at once cost what one does (≈ +80 MB, not
+// +300 MB) and the other core stays free for pages; nothing is kept in
+// libvips' operation cache, as no avatar is processed twice
+// (docs/decisions/0803).
+sharp.cache(false);
+const MAX_CONCURRENT_DECODES = 1;
+let decoding = 0;
+const waiting: Array<() => void> = [];
+
+async function oneDecodeAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (decoding >= MAX_CONCURRENT_DECODES)
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  else decoding += 1;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else decoding -= 1;
+  }
+}
+
 export type ImageType = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
 
 /** The type of an image from its first bytes, or null if it is none we accept. */
@@ -43,15 +67,17 @@ export async function processAvatar(bytes: Uint8Array): Promise<Buffer> {
     throw new DomainError(413, AVATAR_MESSAGES.tooLarge);
   if (!sniffImageType(bytes)) throw invalid(AVATAR_MESSAGES.notImage);
   try {
-    return await sharp(bytes, {
-      limitInputPixels: AVATAR_MAX_INPUT_PIXELS,
-      animated: false,
-      failOn: "error",
-    })
-      .rotate() // apply EXIF orientation before the metadata goes
-      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: "cover", position: "centre" })
-      .webp({ quality: 82 })
-      .toBuffer();
+    return await oneDecodeAtATime(() =>
+      sharp(bytes, {
+        limitInputPixels: AVATAR_MAX_INPUT_PIXELS,
+        animated: false,
+        failOn: "error",
+      })
+        .rotate() // apply EXIF orientation before the metadata goes
+        .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: "cover", position: "centre" })
+        .webp({ quality: 82 })
+        .toBuffer(),
+    );
   } catch (error) {
     if (/pixel limit/i.test(String(error)))
       throw invalid(AVATAR_MESSAGES.tooManyPixels);

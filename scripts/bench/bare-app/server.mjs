@@ -4,11 +4,23 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import path from "node:path";
+import zlib from "node:zlib";
 
 const dir = path.dirname(new URL(import.meta.url).pathname);
 const app = express();
 app.disable("x-powered-by");
-app.use(compression());
+// The same compression settings as Fairshake's server.ts (a 256 KB brotli
+// window), so the comparison measures Fairshake's own work, not a setting.
+app.use(
+  compression({
+    brotli: {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+        [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+      },
+    },
+  }),
+);
 app.use(
   "/assets",
   express.static(path.join(dir, "build/client/assets"), {
