@@ -66,12 +66,25 @@ fs.writeFileSync(
   if (r.status !== 0) throw new Error("the bare app did not build");
 }
 
+// Each server's own error output goes to a file (autocannon hangs up on
+// answers in flight when a run ends, and a server may say so); the bench
+// prints how many lines each wrote, and where.
+const serverLogs = [];
 function startServer(command, cwd, env) {
+  const log = path.join(dir, `${path.basename(cwd)}-stderr.log`);
   const child = spawn(process.execPath, command, {
     cwd,
-    env: { ...process.env, NODE_ENV: "production", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
+    // Both servers run as the Dockerfile runs Fairshake: the V8 heap held
+    // to 192 MB (docs/decisions/0803).
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NODE_OPTIONS: "--max-old-space-size=192",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", fs.openSync(log, "w")],
   });
+  serverLogs.push(log);
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout.on("data", (c) => {
@@ -615,5 +628,12 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
   await chrome.kill();
 }
 
+for (const log of serverLogs) {
+  const lines = fs.readFileSync(log, "utf8").split("\n").filter(Boolean);
+  if (lines.length)
+    console.info(
+      `\n${path.basename(log)}: ${lines.length} lines, first: ${lines[0]}`,
+    );
+}
 stop();
 process.exit(0);

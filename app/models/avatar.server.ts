@@ -5,7 +5,7 @@
 // data-URL reading.
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { db, immediate } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
@@ -22,7 +22,17 @@ import {
 // +300 MB) and the other core stays free for pages; nothing is kept in
 // libvips' operation cache, as no avatar is processed twice
 // (docs/decisions/0803).
-sharp.cache(false);
+//
+// sharp (libvips) adds ~30 MB to the process the moment it loads, so it loads
+// with the first upload, not with the server.
+let sharpLoaded: Promise<typeof Sharp> | undefined;
+function loadSharp() {
+  sharpLoaded ??= import("sharp").then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpLoaded;
+}
 const MAX_CONCURRENT_DECODES = 1;
 let decoding = 0;
 const waiting: Array<() => void> = [];
@@ -67,6 +77,7 @@ export async function processAvatar(bytes: Uint8Array): Promise<Buffer> {
     throw new DomainError(413, AVATAR_MESSAGES.tooLarge);
   if (!sniffImageType(bytes)) throw invalid(AVATAR_MESSAGES.notImage);
   try {
+    const sharp = await loadSharp();
     return await oneDecodeAtATime(() =>
       sharp(bytes, {
         limitInputPixels: AVATAR_MAX_INPUT_PIXELS,
