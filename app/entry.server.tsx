@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import stylesheet from "./app.css?url";
 import { InlineCssProvider } from "~/utils/inline-css";
 import { readBuiltStylesheet } from "~/utils/inline-css.server";
+import { withoutScriptPreloads } from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
 import { startBackgroundJobs } from "~/utils/jobs.server";
 
@@ -57,7 +58,7 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
+          pipe(withoutScriptPreloads()).pipe(body);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -529,6 +529,17 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
         await cdp.send("Network.clearBrowserCache");
         await page.close();
       }
+      if (!repeat) {
+        // A first visit: no cookie saying the stylesheet is already held
+        // (Lighthouse's storage reset keeps cookies, so the session stays).
+        const page = await browser.newPage();
+        const cdp = await page.createCDPSession();
+        await cdp.send("Network.deleteCookies", {
+          name: "fs_css",
+          domain: "localhost",
+        });
+        await page.close();
+      }
       const result = await lighthouse(base + p, {
         ...flags,
         // Cold: Lighthouse clears the HTTP cache, service workers and cache
