@@ -254,15 +254,21 @@ if (section("weight")) {
   console.info("|---|---|---|---|---|---|---|---|");
   for (const [label, base, p, withCookie, jsTarget] of pages) {
     const { status, text } = await get(base, p, withCookie);
+    // Every script the page names (preload tags, <Scripts>' module script and
+    // its inline manifest of the matched routes), then what those import
+    // statically: what a browser downloads to hydrate the page.
     const scripts = new Set();
-    for (const m of text.matchAll(
-      /<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g,
-    ))
-      scripts.add(m[1]);
+    for (const m of text.matchAll(/"(\/assets\/[^"]+\.js)"/g))
+      if (!/\/assets\/manifest-/.test(m[1])) scripts.add(m[1]);
     for (const m of text.matchAll(/<script[^>]+src="([^"]+)"/g))
       scripts.add(m[1]);
-    for (const m of text.matchAll(/import\(?\s*"(\/assets\/[^"]+\.js)"/g))
-      scripts.add(m[1]);
+    for (const s of scripts) {
+      const code = await (await fetch(base + s)).text();
+      for (const m of code.matchAll(
+        /(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g,
+      ))
+        scripts.add(`/assets/${m[1]}`);
+    }
     const css = new Set(
       [...text.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map(
         (m) => m[1],
