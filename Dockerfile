@@ -36,5 +36,11 @@ COPY --chown=fairshake:fairshake drizzle ./drizzle
 USER fairshake
 EXPOSE 8080
 # DEMO_MODE is never set here; SESSION_SECRET must come from `fly secrets set`.
-# The server applies migrations before it listens.
-CMD ["node", "build/app-server.js"]
+# build/server.js is the launcher: with LITESTREAM_REPLICA_URL set it restores
+# a missing database from the replica, then runs the server under
+# `litestream replicate -exec` (the Litestream binary comes from the npm
+# package @flydotio/litestream-linux-x64 in node_modules: nothing downloads);
+# with WEB_CONCURRENCY > 1 it forks that many workers. The server applies
+# migrations (after a VACUUM INTO snapshot) before it listens, and stops
+# gracefully on SIGTERM. Metrics: METRICS_PORT (9091), not published.
+CMD ["node", "build/server.js"]

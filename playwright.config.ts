@@ -3,6 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 // Every journey runs twice: with JavaScript and without (DESIGN §5), at the
 // phone size the product is designed for, on Debian's Chromium.
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+// A second server whose answer and payment windows last seconds (DESIGN §6b),
+// for the journeys that wait for the sweep (tests/e2e/fair.spec.ts).
+const FAIR_PORT = Number(process.env.E2E_FAIR_PORT ?? PORT + 1);
 const phone = {
   ...devices["Desktop Chrome"],
   viewport: { width: 390, height: 844 },
@@ -46,12 +49,26 @@ export default defineConfig({
       testIgnore: /pwa\.spec\.ts/,
     },
   ],
-  webServer: {
-    // The database is prepared by this command (webServer starts before globalSetup).
-    command: `node tests/e2e/serve.mjs`,
-    url: `http://localhost:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { E2E_PORT: String(PORT) },
-  },
+  webServer: [
+    {
+      // The database is prepared by this command (webServer starts before globalSetup).
+      command: `node tests/e2e/serve.mjs`,
+      url: `http://localhost:${PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { E2E_PORT: String(PORT), E2E_FAIR_PORT: String(FAIR_PORT) },
+    },
+    {
+      command: `node tests/e2e/serve.mjs`,
+      url: `http://localhost:${FAIR_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        E2E_PORT: String(FAIR_PORT),
+        RESPONSE_WINDOW_S: "8",
+        PAYMENT_DUE_S: "8",
+        SWEEP_INTERVAL_S: "1",
+      },
+    },
+  ],
 });

@@ -23,7 +23,19 @@ import {
   stripeKeys,
 } from "~/utils/env.server";
 import { clientAddress } from "./server/client-address";
+import {
+  closeConnectionsWhenStopping,
+  stopGracefully,
+} from "./server/lifecycle";
+import { requestLogging } from "./server/logging";
+import {
+  collectProcessMetrics,
+  httpMetrics,
+  metricsServedHere,
+  startMetricsServer,
+} from "./server/metrics";
 import { createAppHandler } from "./server/request-handler";
+import { useRouteTable } from "./server/route-pattern";
 
 assertEnvironment();
 applyMigrations(sqlite);
@@ -32,6 +44,8 @@ if (isDemoMode) await seedDemoData();
 
 const app = express();
 app.disable("x-powered-by");
+// Seen from outside (DESIGN ruling 34) and stopped gracefully (ruling 33).
+app.use(requestLogging(), httpMetrics(), closeConnectionsWhenStopping);
 
 // --- Security headers, with a fresh CSP nonce per request -----------------
 app.use((req, res, next) => {
@@ -104,7 +118,9 @@ app.use((req, res, next) => {
 
 // --- Cross-site requests that change state are refused --------------------
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-const WEBHOOK_PATHS = new Set(["/api/stripe/webhook"]);
+// Calls whose authority is a signature, not a session: Stripe's webhook and
+// the one-click unsubscribe a mail provider POSTs as a form (ruling 27).
+const WEBHOOK_PATHS = new Set(["/api/stripe/webhook", "/api/unsubscribe"]);
 app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method) || WEBHOOK_PATHS.has(req.path))
     return next();
@@ -180,6 +196,7 @@ if (isProduction) {
   build = (await import(
     /* @vite-ignore */ path.resolve("build/server/index.js")
   )) as ServerBuild;
+  useRouteTable(build.routes);
 } else {
   const vite = await import("vite").then((v) =>
     v.createServer({ server: { middlewareMode: true } }),
@@ -234,12 +251,6 @@ const server = app.listen(port, () => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
-function shutdown() {
-  server.close(() => {
-    sqlite.close();
-    process.exit(0);
-  });
-  setTimeout(() => process.exit(0), 5_000).unref();
-}
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+collectProcessMetrics();
+const metricsServer = metricsServedHere() ? startMetricsServer() : null;
+stopGracefully({ server, sqlite, onStop: () => metricsServer?.close() });

@@ -21,6 +21,7 @@ export default [
     route("notifications", "routes/notifications/notifications.tsx"),
     route("profile", "routes/profile/profile.tsx"),
     route("profile/edit", "routes/profile/edit.tsx"),
+    route("profile/notifications", "routes/profile/notifications.tsx"),
     route("friends", "routes/friends/friends.tsx"),
     route("financial-history", "routes/payments/financial-history.tsx"),
     route("bet/:id", "routes/bets/bet-detail.tsx"),
@@ -28,6 +29,7 @@ export default [
     route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
     route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
     route("settle-bet/:id", "routes/settlements/settle-bet.tsx"),
+    route("bet/:id/rule", "routes/settlements/rule.tsx"),
     route("propose-settlement/:id", "routes/settlements/propose.tsx"),
     route("settlements/:id/approve", "routes/settlements/approve.tsx"),
     route("settlements/:id/reject", "routes/settlements/reject.tsx"),
@@ -42,6 +44,9 @@ export default [
   route("share/:id", "routes/bets/share.tsx"),
   route("help/fees", "routes/help/fees.tsx"),
   route("help", "routes/help/help.tsx"),
+  route("verify-email", "routes/auth/verify-email.tsx"),
+  // Demo mode only (404 otherwise): the mail a demo would have sent.
+  route("demo/outbox", "routes/demo/outbox.tsx"),
 
   // Resources.
   route("logout", "routes/auth/logout.tsx"),
@@ -74,6 +79,10 @@ export default [
     route("settlements/:id/reject", "routes/api/settlements/reject.ts"),
     route("bets/:id/propose-settlement", "routes/api/settlements/propose.ts"),
     route("bets/:id/settle", "routes/api/settlements/settle.ts"),
+    // Fair to the end (DESIGN §6b)
+    route("bets/:id/refer", "routes/api/fair/refer.ts"),
+    route("bets/:id/rule", "routes/api/fair/rule.ts"),
+    route("bets/:id/nudge", "routes/api/fair/nudge.ts"),
     route("create-payment-intent", "routes/api/payments/create-intent.ts"),
     route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
     route("bets/:id/record-payment", "routes/api/payments/record.ts"),
@@ -89,6 +98,19 @@ export default [
     route("friend-requests", "routes/api/social/friend-requests.ts"),
     route("activity", "routes/api/social/activity.ts"),
     route("activity/read", "routes/api/social/activity-read.ts"),
+    // Heard outside the app (DESIGN §6b)
+    route(
+      "user/notification-preferences",
+      "routes/api/notifications/preferences.ts",
+    ),
+    route("push/public-key", "routes/api/notifications/push-key.ts"),
+    route(
+      "push-subscriptions",
+      "routes/api/notifications/push-subscriptions.ts",
+    ),
+    route("unsubscribe", "routes/api/notifications/unsubscribe.ts"),
+    route("verify-email", "routes/api/verify-email.ts"),
+    route("verify-email/resend", "routes/api/verify-email-resend.ts"),
     // Unknown /api paths answer JSON.
     route("*", "routes/api/not-found.ts"),
   ]),

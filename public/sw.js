@@ -84,3 +84,43 @@ self.addEventListener("fetch", (event) => {
   if (request.mode !== "navigate") return;
   event.respondWith(fetch(request).catch(() => caches.match(OFFLINE_URL)));
 });
+
+// Web Push (ruling 28): the payload is {title, body, url}; a tap opens url
+// (a path on this site), reusing an open tab when there is one.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { body: event.data ? event.data.text() : "" };
+  }
+  const url =
+    typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
+  event.waitUntil(
+    self.registration.showNotification(data.title || "Fairshake", {
+      body: data.body || "",
+      icon: "/icon-192.png",
+      badge: "/icon-192.png",
+      data: { url },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(
+    (event.notification.data && event.notification.data.url) || "/",
+    self.location.origin,
+  ).href;
+  event.waitUntil(
+    self.clients
+      .matchAll({ type: "window", includeUncontrolled: true })
+      .then((windows) => {
+        const open = windows.find((w) =>
+          w.url.startsWith(self.location.origin),
+        );
+        if (open) return open.navigate(url).then((w) => (w || open).focus());
+        return self.clients.openWindow(url);
+      }),
+  );
+});

@@ -6,7 +6,7 @@
 // compare the ratios to the bare app, which are measured side by side.
 //   node scripts/bench.mjs [--no-build] [--no-lighthouse] [--runs=3]
 //     [--duration=10] [--rss-duration=30] [--port=3400] [--only=<section>]
-// Sections: weight, throughput, memory, login, lighthouse.
+// Sections: weight, throughput, memory, workers, login, lighthouse.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -432,6 +432,78 @@ if (section("memory")) {
   console.info(
     `\nUploads: ${redirected} of 64 accepted (303 to /profile), ${uploads.non2xx - redirected} refused, ${uploads.errors} errors, ${(uploads.duration / 1).toFixed(1)} s`,
   );
+}
+
+if (section("workers")) {
+  // The same server as 1 and as 2 worker processes (WEB_CONCURRENCY), each
+  // on its own fresh demo database, loaded in turn.
+  console.info(
+    "\n## One worker and two (WEB_CONCURRENCY; 16 connections, %d s each, %d cores here)\n",
+    DURATION,
+    os.availableParallelism(),
+  );
+  const figures = {};
+  for (const workers of [1, 2]) {
+    const wdir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-bench-w-"));
+    // Clear of the two servers above (PORT and the bare app on PORT + 1).
+    const port = PORT + 10 + workers;
+    const child = spawn(process.execPath, ["build/server.js"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DEMO_MODE: "1",
+        RATE_LIMITS: "off",
+        METRICS_PORT: "off",
+        WEB_CONCURRENCY: String(workers),
+        PORT: String(port),
+        DATABASE_PATH: path.join(wdir, "bench.db"),
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (c) => {
+        if (out === null) return;
+        out += c;
+        if ((workers > 1 ? /workers listening/ : /listening on/).test(out)) {
+          out = null;
+          resolve();
+        }
+      });
+      child.on("exit", () => reject(new Error("server exited")));
+    });
+    await new Promise((r) => setTimeout(r, 1_500)); // start-up warm-ups
+    const res = await fetch(`http://localhost:${port}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "alice", password: "password123" }),
+    });
+    const wcookie = res.headers.getSetCookie()[0].split(";")[0];
+    for (const p of ["/", "/api/bets"]) {
+      const r = await autocannon({
+        url: `http://localhost:${port}${p}`,
+        connections: 16,
+        duration: DURATION,
+        headers: { Cookie: wcookie },
+      });
+      figures[`${p} ${workers}`] = r;
+    }
+    child.removeAllListeners("exit");
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    fs.rmSync(wdir, { recursive: true, force: true });
+  }
+  console.info(
+    "| route | 1 worker req/s (p99) | 2 workers req/s (p99) | ratio |",
+  );
+  console.info("|---|---|---|---|");
+  for (const p of ["/", "/api/bets"]) {
+    const one = figures[`${p} 1`];
+    const two = figures[`${p} 2`];
+    console.info(
+      `| ${p} | ${one.requests.average.toFixed(0)} (${one.latency.p99} ms) | ${two.requests.average.toFixed(0)} (${two.latency.p99} ms) | ${(two.requests.average / one.requests.average).toFixed(2)} |`,
+    );
+  }
 }
 
 if (section("login")) {

@@ -1,10 +1,12 @@
-// Compiles server.ts (and the modules it imports from app/) to
-// build/app-server.js; npm packages stay external and load from node_modules.
+// Compiles server.ts (and the modules it imports from app/ and server/) to
+// build/app-server.js, and the launcher server/main.ts (Litestream,
+// workers) to build/server.js; npm packages stay external and load from
+// node_modules.
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["server.ts"],
-  outfile: "build/app-server.js",
+  entryPoints: { "app-server": "server.ts", server: "server/main.ts" },
+  outdir: "build",
   bundle: true,
   platform: "node",
   format: "esm",

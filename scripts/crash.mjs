@@ -3,7 +3,13 @@
 // must be whole: integrity_check ok, the ledger sums to zero globally and per
 // payment, no settlement is final without its bet being settled (and the
 // reverse), no payment is completed without its ledger entries (and the
-// reverse), and no bet has more than two participants.
+// reverse), no bet has more than two participants, and every person's win
+// and loss counts match their settled bets.
+//
+// Then the scheduler (ruling 35): proposals nobody answers, with a window of
+// seconds, while the server is killed again and again around the moment
+// they fall due. After the last restart every such proposal is settled
+// exactly once by the sweep, and each reminder was sent exactly once.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +17,13 @@ import Database from "better-sqlite3";
 import { Person, setBase, startServer, tomorrow } from "./lib/harness.mjs";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 100);
+const TIMEOUT_ROUNDS = Number(process.env.CRASH_TIMEOUT_ROUNDS ?? 12);
+// The scheduler phase's windows (seconds), shortened through the environment.
+const FAST = {
+  RESPONSE_WINDOW_S: "2",
+  PAYMENT_DUE_S: "2",
+  SWEEP_INTERVAL_S: "1",
+};
 const PAIRS = 4;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-crash-"));
 const dbPath = path.join(dir, "crash.db");
@@ -37,7 +50,8 @@ function checkDatabase() {
     .prepare(
       `SELECT s.bet_id FROM settlements s JOIN bets b ON b.id = s.bet_id
        WHERE s.creator_approved = 1 AND s.participant_approved = 1
-         AND (b.status <> 'settled' OR b.winner_id IS NOT s.winner_id OR s.settled_at IS NULL)`,
+         AND ((s.outcome = 'winner' AND (b.status <> 'settled' OR b.winner_id IS NOT s.winner_id OR s.settled_at IS NULL))
+           OR (s.outcome = 'void' AND (b.status <> 'cancelled' OR b.voided_at IS NULL OR s.settled_at IS NULL)))`,
     )
     .all();
   if (finalNotSettled.length)
@@ -81,6 +95,18 @@ function checkDatabase() {
   if (paidMismatch.length)
     problems.push(
       `settlement payment status disagrees with payments: ${paidMismatch.map((r) => r.bet_id)}`,
+    );
+  const miscounted = db
+    .prepare(
+      `SELECT u.username FROM users u WHERE u.username LIKE 'crash%' AND (
+         u.win_count <> (SELECT count(*) FROM bets b WHERE b.status = 'settled' AND b.winner_id = u.id)
+         OR u.loss_count <> (SELECT count(*) FROM settlements s JOIN bets b ON b.id = s.bet_id
+                             WHERE b.status = 'settled' AND s.loser_id = u.id))`,
+    )
+    .all();
+  if (miscounted.length)
+    problems.push(
+      `win/loss counts disagree with settled bets: ${miscounted.map((r) => r.username)}`,
     );
   const over = db
     .prepare(
@@ -168,10 +194,133 @@ for (let kill = 1; kill <= KILLS; kill++) {
   server = startServer({ dbPath });
   setBase(pairs.flat(), await server.ready);
 }
+// --- The scheduler: timeouts and reminders due while the server dies -------------
+
+/** Proposals nobody will answer: the sweep must settle each, once. */
+async function unansweredProposals(a, b, count) {
+  const ids = [];
+  for (let i = 0; i < count; i++) {
+    try {
+      const bet = await a.call("POST", "/api/bets", {
+        title: "Silent bet",
+        description: "Nobody answers this proposal",
+        amount: 5,
+        deadline: tomorrow(),
+        visibility: "public",
+      });
+      if (bet.status !== 201) continue;
+      const join = await b.call("POST", `/api/bets/${bet.data.id}/join`, {});
+      if (join.status !== 200) continue;
+      const p = await a.call(
+        "POST",
+        `/api/bets/${bet.data.id}/propose-settlement`,
+        { winnerId: a.id },
+      );
+      if (p.status === 201) ids.push(bet.data.id);
+    } catch {
+      // killed mid-request
+    }
+  }
+  return ids;
+}
+
 server.child.kill("SIGTERM");
+await new Promise((r) => server.child.once("exit", r));
+server = startServer({ dbPath, env: FAST });
+setBase(pairs.flat(), await server.ready);
+const silent = [];
+for (let round = 1; round <= TIMEOUT_ROUNDS; round++) {
+  const made = await Promise.all(
+    pairs.map(([a, b]) => unansweredProposals(a, b, 2)),
+  );
+  silent.push(...made.flat());
+  // Kill somewhere around the moment the window (2 s) ends and the sweep
+  // (every 1 s) settles them.
+  await new Promise((r) => setTimeout(r, 1200 + Math.random() * 2000));
+  server.child.kill("SIGKILL");
+  await new Promise((r) => server.child.once("exit", r));
+  const { problems } = checkDatabase();
+  if (problems.length) {
+    failures += 1;
+    console.error(`after scheduler kill ${round}: ${problems.join("; ")}`);
+  }
+  server = startServer({ dbPath, env: FAST });
+  setBase(pairs.flat(), await server.ready);
+}
+// Let the last restart's sweep catch up, then count.
+const settledAll = async () => {
+  const db = new Database(dbPath, { readonly: true });
+  const open = db
+    .prepare(
+      `SELECT count(*) AS n FROM bets WHERE id IN (${silent.join(",") || 0}) AND status <> 'settled'`,
+    )
+    .get().n;
+  db.close();
+  return open === 0;
+};
+for (let i = 0; i < 40 && !(await settledAll()); i++)
+  await new Promise((r) => setTimeout(r, 500));
+server.child.kill("SIGTERM");
+await new Promise((r) => server.child.once("exit", r));
+{
+  const db = new Database(dbPath, { readonly: true });
+  const problems = checkDatabase().problems;
+  const list = silent.join(",") || "0";
+  const unsettled = db
+    .prepare(
+      `SELECT id FROM bets WHERE id IN (${list}) AND status <> 'settled'`,
+    )
+    .all();
+  if (unsettled.length)
+    problems.push(`proposals never timed out: ${unsettled.map((r) => r.id)}`);
+  const settledTwice = db
+    .prepare(
+      `SELECT bet_id FROM bet_events WHERE bet_id IN (${list}) AND type = 'settled' GROUP BY bet_id HAVING count(*) <> 1`,
+    )
+    .all();
+  if (settledTwice.length)
+    problems.push(
+      `timed-out bets settled other than once: ${settledTwice.map((r) => r.bet_id)}`,
+    );
+  const notTimeout = db
+    .prepare(
+      `SELECT bet_id FROM settlements WHERE bet_id IN (${list}) AND resolution IS NOT 'timeout'`,
+    )
+    .all();
+  if (notTimeout.length)
+    problems.push(
+      `silent proposals settled other than by timeout: ${notTimeout.map((r) => r.bet_id)}`,
+    );
+  const reminders = db
+    .prepare(
+      `SELECT b.id, (SELECT count(*) FROM activity_events e WHERE e.bet_id = b.id AND e.type = 'settlement_reminder') AS n,
+              (SELECT count(*) FROM activity_events e WHERE e.bet_id = b.id AND e.type = 'bet_settled') AS told
+       FROM bets b WHERE b.id IN (${list})`,
+    )
+    .all()
+    .filter((r) => r.n !== 2 || r.told !== 2);
+  if (reminders.length)
+    problems.push(
+      `reminders or settlement notices not sent exactly once: ${reminders.map((r) => `${r.id}(${r.n}/${r.told})`)}`,
+    );
+  const stuck = db
+    .prepare(
+      `SELECT count(*) AS n FROM jobs WHERE done_at IS NULL AND run_at < ? AND kind LIKE 'settlement_%'`,
+    )
+    .get(Date.now() - 5000).n;
+  if (stuck) problems.push(`${stuck} due settlement jobs never ran`);
+  db.close();
+  if (problems.length) {
+    failures += 1;
+    console.error(`scheduler: ${problems.join("; ")}`);
+  }
+}
 fs.rmSync(dir, { recursive: true, force: true });
 console.info(
   `Crash safety: ${KILLS} SIGKILLs under load; ${last.bets} bets, ${last.paid} completed payments, ${last.entries} ledger entries at the end`,
+);
+console.info(
+  `Scheduler: ${TIMEOUT_ROUNDS} SIGKILLs around due timeouts; ${silent.length} unanswered proposals, each settled once by timeout with two reminders`,
 );
 console.info(
   failures

@@ -1,4 +1,5 @@
-// `npm run test:storm`: a join storm against the production server.
+// `npm run test:storm`: a join storm against the production server (also
+// run with `--workers=2`: two worker processes behind one port).
 // 500 bets × 20 simultaneous joins over HTTP, while 4 other processes write
 // to the same database directly through the models. Passes only with
 // 0 bets over 2 participants, 0 server errors and 0 'database is locked'.
@@ -14,9 +15,21 @@ const JOINERS = 20;
 const WRITERS = 4;
 const BATCH = 10; // bets stormed at once: 200 requests in flight
 
+// --workers=2: the server as WEB_CONCURRENCY worker processes (ruling 35).
+const WORKERS = Number(
+  process.argv.find((a) => a.startsWith("--workers="))?.split("=")[1] ?? 1,
+);
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-storm-"));
 const dbPath = path.join(dir, "storm.db");
-const server = startServer({ dbPath });
+const server =
+  WORKERS > 1
+    ? startServer({
+        dbPath,
+        entry: "build/server.js",
+        env: { WEB_CONCURRENCY: String(WORKERS), METRICS_PORT: "off" },
+      })
+    : startServer({ dbPath });
 const base = await server.ready;
 
 const stamp = Date.now().toString(36);
@@ -102,7 +115,7 @@ const serverErrors = [...statuses]
 const ok = statuses.get(200) ?? 0;
 const writerOps = writerResults.map((w) => w.out.trim()).join(", ");
 console.info(
-  `Join storm: ${BETS} bets × ${JOINERS} joins in ${seconds.toFixed(1)} s`,
+  `Join storm${WORKERS > 1 ? ` (${WORKERS} workers)` : ""}: ${BETS} bets × ${JOINERS} joins in ${seconds.toFixed(1)} s`,
 );
 console.info(
   `  answers: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(", ")}`,

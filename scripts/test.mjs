@@ -1,5 +1,6 @@
 // `npm test`: typecheck, lint, build, unit + integration tests (Vitest), the
-// join storm and the crash-safety run, then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
+// join storm, the crash-safety run, the graceful stop under load and the
+// restore drill (Litestream), then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
 import { spawnSync } from "node:child_process";
 
 const steps = [
@@ -8,7 +9,10 @@ const steps = [
   ["build", ["npm", "run", "build"]],
   ["unit and integration tests", ["npx", "vitest", "run"]],
   ["join storm", ["node", "scripts/storm.mjs"]],
+  ["join storm, two workers", ["node", "scripts/storm.mjs", "--workers=2"]],
   ["crash safety", ["node", "scripts/crash.mjs"]],
+  ["graceful stop", ["node", "scripts/graceful-stop.mjs"]],
+  ["restore drill", ["node", "scripts/restore-drill.mjs"]],
   ["browser tests", ["npm", "run", "test:e2e"]],
 ];
 

@@ -2,7 +2,8 @@
 // Router. Every body is read here, within the limit of the route it is
 // addressed to, before any route sees it: a body past its limit is refused
 // with 413 while it streams and never buffered whole, whichever spelling of
-// the path reached the route (the match is React Router's own).
+// the path reached the route (the match is React Router's own, made once per
+// request in server/route-pattern.ts and shared with logs and metrics).
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type {
   NextFunction,
@@ -11,14 +12,13 @@ import type {
 } from "express";
 import {
   createRequestHandler,
-  matchRoutes,
   type AppLoadContext,
-  type RouteObject,
   type ServerBuild,
 } from "react-router";
 import { defaultBodyLimit, type BodyLimitHandle } from "~/utils/body-limits";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { sendPlainPage } from "./plain-page";
+import { requestRouteHandles, useRouteTable } from "./route-pattern";
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 type BodyLimit = { bytes: number; message: string };
@@ -67,33 +67,7 @@ export function createAppHandler({
   };
 }
 
-// --- Which route, which limit ----------------------------------------------
-
-const routeTrees = new WeakMap<ServerBuild, RouteObject[]>();
-
-function routeTree(build: ServerBuild): RouteObject[] {
-  let tree = routeTrees.get(build);
-  if (!tree) {
-    const entries = Object.values(build.routes).filter((r) => r !== undefined);
-    const childrenOf = (parentId: string | undefined): RouteObject[] =>
-      entries
-        .filter((r) => r.parentId === parentId)
-        .map(
-          (r) =>
-            ({
-              id: r.id,
-              path: r.path,
-              index: r.index,
-              caseSensitive: r.caseSensitive,
-              handle: r.module.handle,
-              children: r.index ? undefined : childrenOf(r.id),
-            }) as RouteObject,
-        );
-    tree = childrenOf(undefined);
-    routeTrees.set(build, tree);
-  }
-  return tree;
-}
+// --- Which limit --------------------------------------------------------------
 
 /** A single-fetch request (`/auth.data`, `/_root.data`) names its page. */
 function pagePath(pathname: string) {
@@ -102,10 +76,10 @@ function pagePath(pathname: string) {
 }
 
 function bodyLimitFor(build: ServerBuild, req: ExpressRequest): BodyLimit {
-  const matches = matchRoutes(routeTree(build), pagePath(req.path)) ?? [];
-  for (let i = matches.length - 1; i >= 0; i -= 1) {
-    const own = (matches[i]!.route.handle as BodyLimitHandle | undefined)
-      ?.bodyLimit;
+  useRouteTable(build.routes); // a no-op unless the build changed (development)
+  const handles = requestRouteHandles(req);
+  for (let i = handles.length - 1; i >= 0; i -= 1) {
+    const own = (handles[i] as BodyLimitHandle | undefined)?.bodyLimit;
     if (own) return own;
   }
   return defaultBodyLimit(req.get("Content-Type"));

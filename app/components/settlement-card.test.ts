@@ -69,4 +69,32 @@ describe("SettlementCard", () => {
     expect(render(bet.id, joiner.id)).not.toContain("Pay Winnings");
     expect(render(bet.id, creator.id, { showOutcome: false })).toBe("");
   });
+
+  it("shows the answer deadline (ruling 21) and a proposal to call it off (ruling 22)", async () => {
+    const { creator, joiner, bet } = await activeBet(100);
+    const now = Date.UTC(2026, 10, 23, 15, 0);
+    proposeSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      outcome: "void",
+      now,
+    });
+    const view = getSettlementView({ betId: bet.id, userId: creator.id })!;
+    const html = renderToStaticMarkup(
+      createElement(
+        MemoryRouter,
+        null,
+        createElement(SettlementCard, {
+          data: toSettlementCardData(view, creator.id, "America/New_York"),
+        }),
+      ),
+    );
+    expect(html).toContain("calling it off (no winner, no payment)");
+    expect(html).toContain("Approved automatically on");
+    // 72 h later, 3:00 PM UTC is 10:00 AM in New York.
+    expect(html).toContain("Nov 26, 10:00 AM");
+    expect(html).toContain("unless you reject it.");
+    const proposer = render(bet.id, joiner.id)!;
+    expect(proposer).toContain("unless the other side rejects it.");
+  });
 });

@@ -3,13 +3,20 @@
 // settled, and Pay Winnings for the loser of an unpaid bet. Feed it
 // getSettlementView({betId, userId}) from the bet page's loader.
 import { Link } from "react-router";
+import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
 
 export type SettlementCardData = {
   betId: number;
   settled: boolean;
-  winnerName: string;
-  loserName: string;
+  outcome: "winner" | "void";
+  /** How it ended, once settled: agreed, conceded, timeout, referee. */
+  resolution: string | null;
+  /** "Nov 26, 3:00 PM" in the viewer's zone, while the proposal waits. */
+  respondByLabel: string | null;
+  respondBy: string | null;
+  winnerName: string | null;
+  loserName: string | null;
   proposerName: string;
   notes: string | null;
   creatorName: string;
@@ -28,15 +35,18 @@ export function toSettlementCardData(
   view: {
     settlement: {
       betId: number;
+      outcome: "winner" | "void";
+      resolution: string | null;
+      respondBy: Date | null;
       settledAt: Date | null;
       notes: string | null;
       creatorApproved: boolean;
       participantApproved: boolean;
       paymentStatus: string;
-      loserId: number;
+      loserId: number | null;
     };
-    winnerName: string;
-    loserName: string;
+    winnerName: string | null;
+    loserName: string | null;
     proposerName: string;
     creator: { username: string };
     participant: { username: string };
@@ -45,11 +55,19 @@ export function toSettlementCardData(
     netCents: number;
   },
   viewerId: number,
+  timeZone = "UTC",
 ): SettlementCardData {
   const s = view.settlement;
   return {
     betId: s.betId,
     settled: s.settledAt !== null,
+    outcome: s.outcome,
+    resolution: s.resolution,
+    respondBy: s.respondBy ? s.respondBy.toISOString() : null,
+    respondByLabel:
+      s.respondBy && s.settledAt === null
+        ? formatDateTime(s.respondBy, timeZone)
+        : null,
     winnerName: view.winnerName,
     loserName: view.loserName,
     proposerName: view.proposerName,
@@ -95,6 +113,17 @@ export function SettlementCard({
 }) {
   if (data.settled) {
     if (!showOutcome) return null;
+    if (data.outcome === "void")
+      return (
+        <section className="card space-y-2" aria-labelledby="winner-heading">
+          <h2 id="winner-heading" className="font-semibold">
+            Called off
+          </h2>
+          <p className="text-sm text-slate-700">
+            No winner and no payment: {resolutionText(data.resolution)}.
+          </p>
+        </section>
+      );
     return (
       <section className="card space-y-3" aria-labelledby="winner-heading">
         <h2 id="winner-heading" className="font-semibold">
@@ -132,10 +161,12 @@ export function SettlementCard({
       <h2 id="proposal-heading" className="font-semibold">
         Settlement proposal
       </h2>
-      <p className="text-sm">
-        {data.proposerName} proposed <strong>{data.winnerName}</strong> as the
-        winner.
-      </p>
+      <ProposalSentence data={data} />
+      {data.respondByLabel ? (
+        <p className="text-sm text-slate-700">
+          <RespondByText data={data} />
+        </p>
+      ) : null}
       {data.notes ? (
         <blockquote className="border-l-4 border-slate-200 pl-3 text-sm text-slate-700">
           {data.notes}
@@ -165,5 +196,54 @@ export function SettlementCard({
         </div>
       ) : null}
     </section>
+  );
+}
+
+export function resolutionText(resolution: string | null) {
+  switch (resolution) {
+    case "conceded":
+      return "conceded";
+    case "timeout":
+      return "approved automatically when no answer came in time";
+    case "referee":
+      return "decided by the referee";
+    default:
+      return "both sides agreed";
+  }
+}
+
+/** "alice proposed bob as the winner." or "… calling it off (no winner)." */
+export function ProposalSentence({
+  data,
+}: {
+  data: Pick<SettlementCardData, "proposerName" | "winnerName" | "outcome">;
+}) {
+  return (
+    <p className="text-sm">
+      {data.proposerName} proposed{" "}
+      {data.outcome === "void" ? (
+        <strong>calling it off (no winner, no payment)</strong>
+      ) : (
+        <>
+          <strong>{data.winnerName}</strong> as the winner
+        </>
+      )}
+      .
+    </p>
+  );
+}
+
+/** Ruling 21: the deadline, wherever a live proposal is shown. */
+export function RespondByText({
+  data,
+}: {
+  data: Pick<SettlementCardData, "respondBy" | "respondByLabel" | "canRespond">;
+}) {
+  if (!data.respondByLabel || !data.respondBy) return null;
+  const when = <time dateTime={data.respondBy}>{data.respondByLabel}</time>;
+  return data.canRespond ? (
+    <>Approved automatically on {when} unless you reject it.</>
+  ) : (
+    <>Approved automatically on {when} unless the other side rejects it.</>
   );
 }

@@ -1,12 +1,63 @@
 import type Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import fs from "node:fs";
 import path from "node:path";
 
 export const MIGRATIONS_FOLDER = path.resolve(
   process.env.MIGRATIONS_FOLDER ?? "./drizzle",
 );
 
+const SNAPSHOTS_KEPT = 3;
+
 export function applyMigrations(sqlite: Database.Database) {
+  snapshotBeforeMigrating(sqlite);
   migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS_FOLDER });
+}
+
+/**
+ * Before a migration changes a database that holds data, a consistent copy
+ * of it as it was (`VACUUM INTO`), beside it: a migration that goes wrong
+ * can be undone by hand (DESIGN ruling 33). The newest three are kept.
+ * Returns the copy's path, or null when nothing is pending or the database
+ * is new.
+ */
+export function snapshotBeforeMigrating(
+  sqlite: Database.Database,
+  migrationsFolder = MIGRATIONS_FOLDER,
+): string | null {
+  if (sqlite.memory) return null;
+  const tables = sqlite
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .pluck()
+    .all() as string[];
+  if (!tables.some((t) => t !== "__drizzle_migrations")) return null;
+  // Drizzle runs every migration newer than the newest one recorded.
+  const last = tables.includes("__drizzle_migrations")
+    ? Number(
+        sqlite
+          .prepare('SELECT max(created_at) FROM "__drizzle_migrations"')
+          .pluck()
+          .get() ?? 0,
+      )
+    : 0;
+  const pending = readMigrationFiles({ migrationsFolder }).filter(
+    (m) => m.folderMillis > last,
+  );
+  if (pending.length === 0) return null;
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const target = `${sqlite.name}.pre-migration-${stamp}`;
+  sqlite.prepare("VACUUM INTO ?").run(target);
+  const dir = path.dirname(sqlite.name);
+  const prefix = `${path.basename(sqlite.name)}.pre-migration-`;
+  const old = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(prefix))
+    .sort()
+    .slice(0, -SNAPSHOTS_KEPT);
+  for (const f of old) fs.rmSync(path.join(dir, f), { force: true });
+  return target;
 }

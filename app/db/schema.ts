@@ -32,6 +32,10 @@ export const users = sqliteTable(
      */
     usernameSkeleton: text("username_skeleton"),
     email: text("email").notNull(),
+    /** Notification mail goes only to a verified address (ruling 27). */
+    emailVerified: integer("email_verified", { mode: "boolean" })
+      .notNull()
+      .default(false),
     passwordHash: text("password_hash").notNull(),
     avatarUrl: text("avatar_url"),
     winCount: integer("win_count").notNull().default(0),
@@ -125,6 +129,21 @@ export const bets = sqliteTable(
       .references(() => users.id),
     winnerId: integer("winner_id").references(() => users.id),
     settledAt: integer("settled_at", { mode: "timestamp_ms" }),
+    // A friend of the creator both sides accept by joining (ruling 23).
+    refereeId: integer("referee_id").references(() => users.id),
+    // Called off by agreement, silence or the referee (ruling 22).
+    voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
+    // The loser of a settled bet pays by then (ruling 24).
+    paymentDueAt: integer("payment_due_at", { mode: "timestamp_ms" }),
+    // The last time the winner nudged the loser (ruling 24's interval).
+    lastNudgedAt: integer("last_nudged_at", { mode: "timestamp_ms" }),
+    // A dispute referred to the referee, until it is ruled or agreed.
+    disputeReferredAt: integer("dispute_referred_at", {
+      mode: "timestamp_ms",
+    }),
+    disputeReferredBy: integer("dispute_referred_by").references(
+      () => users.id,
+    ),
     createdAt: createdAt(),
     // The bet's version: a join carries the value it was shown (ruling 9).
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
@@ -180,6 +199,15 @@ export const betAccess = sqliteTable(
 );
 
 export const PAYMENT_STATUSES = ["pending", "completed"] as const;
+export const OUTCOMES = ["winner", "void"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export const RESOLUTIONS = [
+  "agreed",
+  "conceded",
+  "timeout",
+  "referee",
+] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
 
 // One live settlement per bet, keyed by the bet's id (ruling 7).
 export const settlements = sqliteTable(
@@ -188,15 +216,13 @@ export const settlements = sqliteTable(
     betId: integer("bet_id")
       .primaryKey()
       .references(() => bets.id, { onDelete: "cascade" }),
-    winnerId: integer("winner_id")
-      .notNull()
-      .references(() => users.id),
-    loserId: integer("loser_id")
-      .notNull()
-      .references(() => users.id),
+    // Both null for a void outcome (ruling 22).
+    winnerId: integer("winner_id").references(() => users.id),
+    loserId: integer("loser_id").references(() => users.id),
     proposedBy: integer("proposed_by")
       .notNull()
       .references(() => users.id),
+    outcome: text("outcome", { enum: OUTCOMES }).notNull().default("winner"),
     notes: text("notes"),
     creatorApproved: integer("creator_approved", { mode: "boolean" })
       .notNull()
@@ -205,6 +231,10 @@ export const settlements = sqliteTable(
       .notNull()
       .default(false),
     proposedAt: createdAt(),
+    // The silent side is taken to approve at this instant (ruling 21); null
+    // while the dispute is with the referee, who has no timeout.
+    respondBy: integer("respond_by", { mode: "timestamp_ms" }),
+    resolution: text("resolution", { enum: RESOLUTIONS }),
     settledAt: integer("settled_at", { mode: "timestamp_ms" }),
     feeCents: integer("fee_cents"),
     netCents: integer("net_cents"),
@@ -217,6 +247,12 @@ export const settlements = sqliteTable(
     check(
       "settlements_payment_status",
       sql`${t.paymentStatus} IN ('pending','completed')`,
+    ),
+    check("settlements_outcome", sql`${t.outcome} IN ('winner','void')`),
+    // A winner outcome names both sides; a void one names neither.
+    check(
+      "settlements_outcome_sides",
+      sql`(${t.outcome} = 'winner' AND ${t.winnerId} IS NOT NULL AND ${t.loserId} IS NOT NULL) OR (${t.outcome} = 'void' AND ${t.winnerId} IS NULL AND ${t.loserId} IS NULL)`,
     ),
   ],
 );
@@ -365,9 +401,130 @@ export const activityEvents = sqliteTable(
   ],
 );
 
+// --- Reaching people outside the app (rulings 26–29) ------------------------
+
+// The outbox: one row per activity event and channel, written in the same
+// transaction as the event. The worker claims a row with a conditional update
+// just before it sends, so each is sent at most once, whatever the number of
+// processes, restarts or crashes.
+export const notificationDeliveries = sqliteTable(
+  "notification_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => activityEvents.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["email", "push"] }).notNull(),
+    status: text("status", {
+      enum: ["pending", "sending", "sent", "skipped", "failed"],
+    })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    /** When a claim lapses: a row still 'sending' after it was cut off mid-send. */
+    claimedUntil: integer("claimed_until"),
+    lastError: text("last_error"),
+    doneAt: integer("done_at"),
+  },
+  (t) => [
+    uniqueIndex("notification_deliveries_event_channel").on(
+      t.eventId,
+      t.channel,
+    ),
+    index("notification_deliveries_due").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+// Opt-outs only: every kind on every channel is on until switched off.
+export const notificationOptOuts = sqliteTable(
+  "notification_opt_outs",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["email", "push"] }).notNull(),
+    kind: text("kind").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.channel, t.kind] })],
+);
+
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("push_subscriptions_endpoint").on(t.endpoint),
+    index("push_subscriptions_user").on(t.userId),
+  ],
+);
+
+// Single-use links sent by mail (verification now, password reset later):
+// only the token's SHA-256 is stored, so a copied database opens nothing.
+export const emailTokens = sqliteTable(
+  "email_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["verify_email"] }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The address the link was sent to: a later email change voids it. */
+    email: text("email").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("email_tokens_hash").on(t.tokenHash)],
+);
+
+// Demo mode without SMTP_URL: what would have been mailed, for /demo/outbox.
+export const demoMails = sqliteTable("demo_mails", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html").notNull(),
+  createdAt: createdAt(),
+});
+
+// Work that must happen later (a timeout, a reminder, a due date), stored so
+// it survives restarts and crashes and runs once whatever the number of
+// processes: a runner claims a row with a conditional UPDATE inside a
+// BEGIN IMMEDIATE transaction (app/models/jobs.server.ts).
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind").notNull(),
+    subjectId: integer("subject_id").notNull(),
+    // Scheduling the same job twice is a no-op: kind, subject and occasion.
+    key: text("key").notNull().unique(),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>(),
+    runAt: integer("run_at", { mode: "timestamp_ms" }).notNull(),
+    claimedAt: integer("claimed_at", { mode: "timestamp_ms" }),
+    claimedBy: text("claimed_by"),
+    doneAt: integer("done_at", { mode: "timestamp_ms" }),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("jobs_due_idx").on(t.doneAt, t.runAt)],
+);
+
 export type User = typeof users.$inferSelect;
 export type Bet = typeof bets.$inferSelect;
 export type Settlement = typeof settlements.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 export type ActivityEvent = typeof activityEvents.$inferSelect;
+export type Job = typeof jobs.$inferSelect;

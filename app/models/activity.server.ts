@@ -4,6 +4,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { db, preparedOnce, type Tx } from "~/db/client.server";
 import { activityEvents } from "~/db/schema";
+import { enqueueNotifications } from "./outbox.server";
 
 export type ActivityType =
   | "bet_joined"
@@ -11,6 +12,12 @@ export type ActivityType =
   | "settlement_approved"
   | "settlement_rejected"
   | "bet_settled"
+  | "settlement_reminder"
+  | "referee_requested"
+  | "referee_ruled"
+  | "payment_due"
+  | "payment_overdue"
+  | "payment_nudge"
   | "payment_received"
   | "friend_request_received"
   | "friend_request_accepted";
@@ -25,9 +32,13 @@ export function recordActivity(
     betId?: number | null;
   },
 ) {
-  tx.insert(activityEvents)
+  const written = tx
+    .insert(activityEvents)
     .values({ ...event, betId: event.betId ?? null })
-    .run();
+    .returning({ id: activityEvents.id, type: activityEvents.type })
+    .get();
+  // The outbox row is written with the event: both commit, or neither.
+  enqueueNotifications(tx, written);
 }
 
 // The header bell asks on every page: one prepared statement, built once.
@@ -80,11 +91,28 @@ export function toActivityJson(event: typeof activityEvents.$inferSelect) {
   };
 }
 
-/** Where an event leads: its bet, or the friends screen for friend events. */
+/**
+ * Where an event leads: the screen that acts on it (approve, pay, rule),
+ * else its bet, or the friends screen for friend events (ruling 26).
+ */
 export function activityHref(
   event: Pick<typeof activityEvents.$inferSelect, "type" | "betId">,
 ): string | null {
-  if (event.betId !== null) return `/bet/${event.betId}`;
+  if (event.betId !== null) {
+    switch (event.type) {
+      case "settlement_proposed":
+      case "settlement_reminder":
+        return `/settlements/${event.betId}/approve`;
+      case "payment_due":
+      case "payment_overdue":
+      case "payment_nudge":
+        return `/payment/${event.betId}`;
+      case "referee_requested":
+        return `/bet/${event.betId}/rule`;
+      default:
+        return `/bet/${event.betId}`;
+    }
+  }
   if (event.type === "friend_request_received") return "/friends?tab=requests";
   if (event.type === "friend_request_accepted") return "/friends";
   return null;

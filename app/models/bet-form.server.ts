@@ -17,6 +17,8 @@ export type BetFormValues = {
   deadlineTime: string;
   includeTime: boolean;
   timeZone: string;
+  /** The referee select (ruling 23); undefined when the form had none. */
+  refereeId?: string;
 };
 
 export function readBetForm(form: FormData): BetFormValues {
@@ -33,6 +35,7 @@ export function readBetForm(form: FormData): BetFormValues {
     deadlineTime: text("deadlineTime").trim(),
     includeTime: text("includeTime") === "on",
     timeZone: text("timeZone"),
+    ...(form.has("refereeId") ? { refereeId: text("refereeId") } : {}),
   };
 }
 
@@ -71,6 +74,9 @@ export function parseBetForm(
         amount: values.amount.trim() === "" ? undefined : values.amount,
         visibility: values.visibility || undefined,
         deadline: deadline ?? "",
+        ...(values.refereeId !== undefined
+          ? { refereeId: values.refereeId }
+          : {}),
       },
       mode,
       now,

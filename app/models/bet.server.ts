@@ -9,6 +9,7 @@ import {
   betEvents,
   betParticipants,
   bets,
+  friendships,
   users,
   type Bet,
   type BetStatus,
@@ -162,7 +163,46 @@ export type BetInput = {
   amountCents: number;
   deadline: number;
   visibility: "public" | "private";
+  /** A friend of the creator (ruling 23); null clears, undefined keeps. */
+  refereeId?: number | null;
 };
+
+export const REFEREE_NOT_FRIEND = "The referee must be one of your friends.";
+export const REFEREE_CANNOT_JOIN = "The referee cannot join this bet.";
+
+/** `refereeId` from JSON or a form: absent, null/"" (none) or a user id. */
+export function parseRefereeId(value: unknown): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || value === "") return null;
+  const id = typeof value === "string" ? Number(value) : value;
+  if (typeof id !== "number" || !Number.isSafeInteger(id) || id <= 0)
+    throw invalid(REFEREE_NOT_FRIEND, { refereeId: [REFEREE_NOT_FRIEND] });
+  return id;
+}
+
+function areFriends(tx: Tx | typeof db, a: number, b: number) {
+  return (
+    tx
+      .select({ id: friendships.id })
+      .from(friendships)
+      .where(
+        and(
+          eq(friendships.status, "accepted"),
+          or(
+            and(eq(friendships.requesterId, a), eq(friendships.addresseeId, b)),
+            and(eq(friendships.requesterId, b), eq(friendships.addresseeId, a)),
+          ),
+        ),
+      )
+      .get() !== undefined
+  );
+}
+
+/** Ruling 23: a friend of the creator, never a participant (nor the creator). */
+function assertReferee(tx: Tx, creatorId: number, refereeId: number) {
+  if (refereeId === creatorId || !areFriends(tx, creatorId, refereeId))
+    throw invalid(REFEREE_NOT_FRIEND, { refereeId: [REFEREE_NOT_FRIEND] });
+}
 
 /**
  * Validates bet fields from the API or a form (`amount` in dollars,
@@ -183,6 +223,10 @@ export function parseBetInput(
     );
   }
   const { title, description, amount, deadline, visibility } = parsed.data;
+  const refereeId =
+    input && typeof input === "object" && "refereeId" in input
+      ? parseRefereeId((input as Record<string, unknown>).refereeId)
+      : undefined;
   if (deadline <= now) {
     // Ruling 6: the deadline must be in the future at create and edit.
     throw invalid("Deadline must be in the future", {
@@ -195,6 +239,7 @@ export function parseBetInput(
     amountCents: Math.round(amount * 100),
     deadline,
     visibility,
+    ...(refereeId !== undefined ? { refereeId } : {}),
   };
 }
 
@@ -210,6 +255,7 @@ export type BetView = Bet & {
   participants: Participant[];
   status: BetStatus;
   creatorName: string | null;
+  refereeName: string | null;
 };
 
 /** A pending bet past its deadline reads as cancelled; a read never writes. */
@@ -254,8 +300,24 @@ function participantsOf(betIds: number[]): Map<number, Participant[]> {
   return map;
 }
 
+function refereeNames(rows: Bet[]): Map<number, string> {
+  const ids = [
+    ...new Set(rows.map((b) => b.refereeId).filter((id) => id !== null)),
+  ];
+  if (ids.length === 0) return new Map();
+  return new Map(
+    db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(inArray(users.id, ids))
+      .all()
+      .map((u) => [u.id, u.username]),
+  );
+}
+
 function toViews(rows: Bet[], now = Date.now()): BetView[] {
   const participants = participantsOf(rows.map((b) => b.id));
+  const referees = refereeNames(rows);
   return rows.map((bet) => {
     const list = participants.get(bet.id) ?? [];
     return {
@@ -263,6 +325,8 @@ function toViews(rows: Bet[], now = Date.now()): BetView[] {
       status: effectiveStatus(bet, now),
       participants: list,
       creatorName: list.find((p) => p.id === bet.creatorId)?.username ?? null,
+      refereeName:
+        bet.refereeId === null ? null : (referees.get(bet.refereeId) ?? null),
     };
   });
 }
@@ -299,13 +363,17 @@ function isParticipant(betId: number, userId: number, tx: Tx | typeof db = db) {
   );
 }
 
-/** Ruling 13: a private bet is seen by its participants and those who opened it by code. */
+/**
+ * Ruling 13: a private bet is seen by its participants, its referee
+ * (ruling 23) and those who opened it by code.
+ */
 export function canViewBet(
-  bet: Pick<Bet, "id" | "visibility">,
+  bet: Pick<Bet, "id" | "visibility"> & { refereeId?: number | null },
   userId: number | null,
 ): boolean {
   if (bet.visibility === "public") return true;
   if (userId === null) return false;
+  if (bet.refereeId === userId) return true;
   if (isParticipant(bet.id, userId)) return true;
   return (
     db
@@ -388,6 +456,7 @@ export function createBet({
     try {
       return immediate((tx) => {
         const now = new Date();
+        if (input.refereeId) assertReferee(tx, creatorId, input.refereeId);
         const bet = tx
           .insert(bets)
           .values({
@@ -398,6 +467,7 @@ export function createBet({
             visibility: input.visibility,
             deadline: new Date(input.deadline),
             creatorId,
+            refereeId: input.refereeId ?? null,
             status: "pending",
             updatedAt: now,
           })
@@ -445,6 +515,7 @@ export function joinBet({
     if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
     if (isParticipant(betId, userId, tx))
       throw conflict("You have already joined this bet.");
+    if (bet.refereeId === userId) throw conflict(REFEREE_CANNOT_JOIN);
     const status = effectiveStatus(bet, now);
     if (status === "cancelled")
       throw conflict(
@@ -569,6 +640,7 @@ export function updateBet({
 }) {
   return immediate((tx) => {
     const bet = assertEditable(tx, betId, userId, now, "edit");
+    if (input.refereeId) assertReferee(tx, userId, input.refereeId);
     const result = tx
       .update(bets)
       .set({
@@ -577,6 +649,9 @@ export function updateBet({
         amountCents: input.amountCents,
         deadline: new Date(input.deadline),
         visibility: input.visibility,
+        ...(input.refereeId !== undefined
+          ? { refereeId: input.refereeId }
+          : {}),
         // Strictly increasing, so a join that saw the old terms is refused.
         updatedAt: new Date(Math.max(now, bet.updatedAt.getTime() + 1)),
       })
@@ -760,6 +835,15 @@ export function toBetJson(bet: BetView) {
     winnerId: bet.winnerId,
     createdAt: bet.createdAt.toISOString(),
     updatedAt: bet.updatedAt.toISOString(),
+    refereeId: bet.refereeId,
+    voidedAt: bet.voidedAt ? bet.voidedAt.toISOString() : null,
+    paymentDueAt: bet.paymentDueAt ? bet.paymentDueAt.toISOString() : null,
+    dispute: bet.disputeReferredAt
+      ? {
+          referredAt: bet.disputeReferredAt.toISOString(),
+          referredBy: bet.disputeReferredBy,
+        }
+      : null,
   };
 }
 

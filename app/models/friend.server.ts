@@ -338,6 +338,8 @@ export function toFriendJson(entry: {
   id: number;
   friend: PublicUser;
   headToHead?: HeadToHead;
+  /** Ruling 25: the friend's payment record, when the caller looked it up. */
+  paymentRecord?: unknown;
 }) {
   return {
     id: entry.id,
@@ -347,7 +349,15 @@ export function toFriendJson(entry: {
       avatarUrl: entry.friend.avatarUrl,
       winCount: entry.friend.winCount,
       lossCount: entry.friend.lossCount,
+      ...(entry.paymentRecord ? { paymentRecord: entry.paymentRecord } : {}),
     },
     ...(entry.headToHead ? { headToHead: entry.headToHead } : {}),
   };
+}
+
+/** The creator's friends by name: who may referee their bet (ruling 23). */
+export function refereeChoices(userId: number) {
+  return listFriends(userId)
+    .map((f) => ({ id: f.friend.id, username: f.friend.username }))
+    .sort((a, b) => a.username.localeCompare(b.username));
 }

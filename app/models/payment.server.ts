@@ -106,7 +106,7 @@ export async function createPaymentIntent({
     .values({
       betId,
       payerId: userId,
-      payeeId: payable.settlement.winnerId,
+      payeeId: payable.settlement.winnerId!,
       provider: p.name,
       intentId: intent.id,
       amountCents: payable.amountCents,
@@ -223,7 +223,8 @@ export function completePayment({
         .where(eq(payments.intentId, intentId))
         .get();
       const settlement = current();
-      if (!settlement?.settledAt) throw conflict(NOT_SETTLED);
+      if (!settlement?.settledAt || settlement.outcome === "void")
+        throw conflict(NOT_SETTLED);
       if (existing?.status === "completed")
         return { settlement, recorded: false };
       if (
@@ -244,7 +245,7 @@ export function completePayment({
           .values({
             betId,
             payerId,
-            payeeId: settlement.winnerId,
+            payeeId: settlement.winnerId!,
             provider,
             intentId,
             amountCents,
@@ -273,7 +274,7 @@ export function completePayment({
         paymentId,
         betId,
         loserId: payerId,
-        winnerId: settlement.winnerId,
+        winnerId: settlement.winnerId!,
         amountCents,
       });
       tx.insert(betEvents)
@@ -285,7 +286,7 @@ export function completePayment({
         .where(eq(users.id, payerId))
         .get();
       recordActivity(tx, {
-        userId: settlement.winnerId,
+        userId: settlement.winnerId!,
         actorId: payerId,
         type: "payment_received",
         message: `${payer?.username ?? "Someone"} paid ${formatCents(amountCents)} for "${bet.title}"`,

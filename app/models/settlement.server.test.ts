@@ -45,9 +45,9 @@ describe("parsing", () => {
     expectError(() => parseProposalInput({ winnerId: "abc" }), 400, NO_WINNER);
     expect(
       parseProposalInput({ winnerId: "7", settlementNotes: "  fair  " }),
-    ).toEqual({ winnerId: 7, notes: "fair" });
+    ).toEqual({ outcome: "winner", winnerId: 7, notes: "fair" });
     expect(parseProposalInput({ winnerId: 7, settlementNotes: "   " })).toEqual(
-      { winnerId: 7, notes: null },
+      { outcome: "winner", winnerId: 7, notes: null },
     );
     const long = expectError(
       () =>
@@ -135,9 +135,10 @@ describe("propose, approve, reject", () => {
       winCount: 0,
       lossCount: 1,
     });
-    expect(listActivity(joiner.id)[0]).toMatchObject({
-      type: "settlement_approved",
-    });
+    // Ruling 26: both sides hear that the bet is settled.
+    expect(listActivity(joiner.id)[0]).toMatchObject({ type: "bet_settled" });
+    expect(listActivity(creator.id)[0]).toMatchObject({ type: "bet_settled" });
+    expect(settlement.resolution).toBe("agreed");
 
     expectError(
       () => approveSettlement({ betId: bet.id, userId: creator.id }),

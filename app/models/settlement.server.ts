@@ -12,9 +12,13 @@ import {
   settlements,
   users,
   type Bet,
+  type Job,
+  type Outcome,
+  type Resolution,
   type Settlement,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { scheduleJob } from "./jobs.server";
 import {
   BET_NOT_FOUND,
   canViewBet,
@@ -23,7 +27,9 @@ import {
   type BetView,
 } from "./bet.server";
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
-import { centsToDollars, splitPayout } from "~/utils/money";
+import { centsToDollars, formatCents, splitPayout } from "~/utils/money";
+import { formatDateTime } from "~/utils/dates";
+import { paymentDueMs, responseWindowMs } from "~/utils/windows.server";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 
@@ -39,6 +45,20 @@ export const ALREADY_SETTLED = "This bet has already been settled.";
 export const LIVE_PROPOSAL =
   "A settlement has already been proposed for this bet.";
 export const ALREADY_APPROVED = "You have already approved this settlement.";
+export const VOID_WITH_WINNER =
+  "A proposal to call the bet off cannot name a winner.";
+export const BAD_OUTCOME = 'Outcome must be "winner" or "void".';
+export const NOT_REFEREE = "Only the referee can rule on this bet.";
+export const NOT_A_PARTY_REFER =
+  "Only the two people in this bet can ask the referee.";
+export const NO_REFEREE = "This bet has no referee.";
+export const REFER_LIVE_PROPOSAL =
+  "A settlement proposal is waiting for an answer: approve or reject it first.";
+export const REFER_NOTHING_REJECTED =
+  "You can ask the referee only after a proposal was rejected.";
+export const ALREADY_REFERRED = "This dispute is already with the referee.";
+export const NOT_REFERRED =
+  "Nobody has asked the referee to rule on this bet yet.";
 
 // --- Input ------------------------------------------------------------------
 
@@ -62,26 +82,63 @@ const winnerIdSchema = z.coerce
 const ProposalSchema = z.object({
   winnerId: z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
-    winnerIdSchema,
+    winnerIdSchema.optional(),
   ),
+  outcome: z.enum(["winner", "void"], { error: BAD_OUTCOME }).optional(),
   settlementNotes: optionalText("Notes"),
 });
+
+export type ProposalInput = {
+  outcome: Outcome;
+  winnerId: number | null;
+  notes: string | null;
+};
 
 const RejectionSchema = z.object({
   rejectionReason: optionalText("Reason"),
 });
 
-/** `{winnerId, settlementNotes?}` from JSON or a form: 400 with SPEC's message. */
-export function parseProposalInput(input: unknown) {
-  const parsed = ProposalSchema.safeParse(input);
+/**
+ * `{winnerId, settlementNotes?}` or `{outcome: "void"}` from JSON or a form
+ * (whose radio sends `winnerId=void` for the third choice): 400 with SPEC's
+ * message.
+ */
+export function parseProposalInput(input: unknown): ProposalInput {
+  const raw =
+    input && typeof input === "object"
+      ? { ...(input as Record<string, unknown>) }
+      : input;
+  if (raw && typeof raw === "object" && "winnerId" in raw) {
+    const fields = raw as Record<string, unknown>;
+    if (fields.winnerId === "void" && fields.outcome === undefined) {
+      delete fields.winnerId;
+      fields.outcome = "void";
+    }
+  }
+  const parsed = ProposalSchema.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors = fieldErrorsOf(parsed.error);
-    throw invalid(fieldErrors.winnerId ? NO_WINNER : "Invalid input", {
-      ...fieldErrors,
-      ...(fieldErrors.winnerId ? { winnerId: [NO_WINNER] } : {}),
-    });
+    throw invalid(
+      fieldErrors.winnerId
+        ? NO_WINNER
+        : fieldErrors.outcome
+          ? BAD_OUTCOME
+          : "Invalid input",
+      {
+        ...fieldErrors,
+        ...(fieldErrors.winnerId ? { winnerId: [NO_WINNER] } : {}),
+      },
+    );
   }
-  return { winnerId: parsed.data.winnerId, notes: parsed.data.settlementNotes };
+  const { winnerId, outcome, settlementNotes } = parsed.data;
+  if (outcome === "void") {
+    if (winnerId !== undefined)
+      throw invalid(VOID_WITH_WINNER, { winnerId: [VOID_WITH_WINNER] });
+    return { outcome: "void", winnerId: null, notes: settlementNotes };
+  }
+  if (winnerId === undefined)
+    throw invalid(NO_WINNER, { winnerId: [NO_WINNER] });
+  return { outcome: "winner", winnerId, notes: settlementNotes };
 }
 
 export function parseRejectionInput(input: unknown) {
@@ -128,21 +185,57 @@ function usernameOf(tx: Tx | typeof db, userId: number) {
   );
 }
 
-function assertWinner(parties: Parties, winnerId: number) {
-  if (winnerId !== parties.creatorId && winnerId !== parties.participantId)
+function assertWinner(parties: Parties, winnerId: number | null) {
+  if (
+    winnerId === null ||
+    (winnerId !== parties.creatorId && winnerId !== parties.participantId)
+  )
     throw invalid(NO_WINNER, { winnerId: [NO_WINNER] });
+}
+
+const otherSide = (parties: Parties, userId: number) =>
+  userId === parties.creatorId ? parties.participantId : parties.creatorId;
+
+function liveSettlement(tx: Tx | typeof db, betId: number) {
+  return tx
+    .select()
+    .from(settlements)
+    .where(eq(settlements.betId, betId))
+    .get();
 }
 
 function assertSettleable(tx: Tx, bet: Bet) {
   const status = effectiveStatus(bet);
   if (status === "settled") throw conflict(ALREADY_SETTLED);
   if (status !== "active") throw conflict(NOT_ACTIVE);
-  const live = tx
-    .select({ betId: settlements.betId })
-    .from(settlements)
-    .where(eq(settlements.betId, bet.id))
-    .get();
-  if (live) throw conflict(LIVE_PROPOSAL);
+  if (liveSettlement(tx, bet.id)) throw conflict(LIVE_PROPOSAL);
+}
+
+/** How many proposals a bet has had: numbers each proposal's jobs. */
+function proposalNumber(tx: Tx, betId: number) {
+  return (
+    tx
+      .select({ n: sql<number>`count(*)` })
+      .from(betEvents)
+      .where(
+        and(
+          eq(betEvents.betId, betId),
+          eq(betEvents.type, "settlement_proposed"),
+        ),
+      )
+      .get()?.n ?? 0
+  );
+}
+
+/** What a proposal says, in a sentence's words. */
+function proposalWords(
+  tx: Tx,
+  outcome: Outcome,
+  winnerId: number | null,
+  proposerId: number,
+) {
+  if (outcome === "void") return "calling it off (no winner)";
+  return `${winnerId === proposerId ? "themself" : usernameOf(tx, winnerId!)} as the winner`;
 }
 
 function insertProposal(
@@ -151,22 +244,46 @@ function insertProposal(
   parties: Parties,
   {
     proposerId,
+    outcome,
     winnerId,
     notes,
-  }: { proposerId: number; winnerId: number; notes: string | null },
+    now,
+  }: {
+    proposerId: number;
+    outcome: Outcome;
+    winnerId: number | null;
+    notes: string | null;
+    now: number;
+  },
 ) {
   const loserId =
-    winnerId === parties.creatorId ? parties.participantId : parties.creatorId;
+    outcome === "void"
+      ? null
+      : winnerId === parties.creatorId
+        ? parties.participantId
+        : parties.creatorId;
+  const window = responseWindowMs();
+  // A dispute with the referee has no timeout (ruling 23): the referee, or
+  // the two sides agreeing, decides.
+  const respondBy = bet.disputeReferredAt ? null : now + window;
+  const number = proposalNumber(tx, bet.id) + 1;
+  const split = outcome === "winner" ? splitPayout(bet.amountCents) : null;
   const settlement = tx
     .insert(settlements)
     .values({
       betId: bet.id,
+      outcome,
       winnerId,
       loserId,
       proposedBy: proposerId,
       notes,
       creatorApproved: proposerId === parties.creatorId,
       participantApproved: proposerId === parties.participantId,
+      proposedAt: new Date(now),
+      respondBy: respondBy === null ? null : new Date(respondBy),
+      // What the approve screen shows is what the API says (§6b).
+      feeCents: split?.feeCents ?? null,
+      netCents: split?.netCents ?? null,
       paymentStatus: "pending",
     })
     .returning()
@@ -176,24 +293,88 @@ function insertProposal(
       betId: bet.id,
       actorId: proposerId,
       type: "settlement_proposed",
-      data: { winnerId, loserId, notes },
+      data: { outcome, winnerId, loserId, notes },
     })
     .run();
+  if (respondBy !== null) {
+    const payload = { proposedAt: now };
+    const tag = `${bet.id}:${number}`;
+    scheduleJob(tx, {
+      kind: "settlement_timeout",
+      subjectId: bet.id,
+      runAt: respondBy,
+      key: `settlement_timeout:${tag}`,
+      payload,
+    });
+    // Reminders when a third of the window has passed and when a twelfth
+    // remains (24 h and 66 h of 72 h).
+    scheduleJob(tx, {
+      kind: "settlement_reminder",
+      subjectId: bet.id,
+      runAt: now + Math.round(window / 3),
+      key: `settlement_reminder:${tag}:first`,
+      payload,
+    });
+    scheduleJob(tx, {
+      kind: "settlement_reminder",
+      subjectId: bet.id,
+      runAt: respondBy - Math.round(window / 12),
+      key: `settlement_reminder:${tag}:last`,
+      payload,
+    });
+  }
   return settlement;
 }
 
-/** Both sides approved: the bet is settled, counts move, once. */
-function finalise(tx: Tx, bet: Bet, settlement: Settlement, actorId: number) {
-  const now = new Date();
-  const { feeCents, netCents } = splitPayout(bet.amountCents);
+/**
+ * The one settle path (agreement, concession, silence, referee): the bet
+ * is settled — or, for a void outcome, cancelled — once, with counts,
+ * history, the payment's due date and its jobs, and both sides told.
+ */
+function finalise(
+  tx: Tx,
+  {
+    bet,
+    settlement,
+    parties,
+    actorId,
+    resolution,
+    now,
+  }: {
+    bet: Bet;
+    settlement: Settlement;
+    parties: Parties;
+    actorId: number | null;
+    resolution: Resolution;
+    now: number;
+  },
+) {
+  const at = new Date(now);
+  const version = new Date(Math.max(now, bet.updatedAt.getTime() + 1));
+  const voided = settlement.outcome === "void";
+  const split = voided ? null : splitPayout(bet.amountCents);
+  const dueAt = voided ? null : now + paymentDueMs();
   const updated = tx
     .update(bets)
-    .set({
-      status: "settled",
-      winnerId: settlement.winnerId,
-      settledAt: now,
-      updatedAt: new Date(Math.max(now.getTime(), bet.updatedAt.getTime() + 1)),
-    })
+    .set(
+      voided
+        ? {
+            status: "cancelled",
+            voidedAt: at,
+            updatedAt: version,
+            disputeReferredAt: null,
+            disputeReferredBy: null,
+          }
+        : {
+            status: "settled",
+            winnerId: settlement.winnerId,
+            settledAt: at,
+            paymentDueAt: new Date(dueAt!),
+            updatedAt: version,
+            disputeReferredAt: null,
+            disputeReferredBy: null,
+          },
+    )
     .where(and(eq(bets.id, bet.id), eq(bets.status, "active")))
     .run();
   if (updated.changes !== 1) throw conflict(ALREADY_SETTLED);
@@ -202,9 +383,11 @@ function finalise(tx: Tx, bet: Bet, settlement: Settlement, actorId: number) {
     .set({
       creatorApproved: true,
       participantApproved: true,
-      settledAt: now,
-      feeCents,
-      netCents,
+      settledAt: at,
+      resolution,
+      respondBy: null,
+      feeCents: split?.feeCents ?? null,
+      netCents: split?.netCents ?? null,
     })
     .where(
       and(eq(settlements.betId, bet.id), sql`${settlements.settledAt} IS NULL`),
@@ -212,61 +395,102 @@ function finalise(tx: Tx, bet: Bet, settlement: Settlement, actorId: number) {
     .returning()
     .get();
   if (!final) throw conflict(ALREADY_SETTLED);
-  tx.update(users)
-    .set({ winCount: sql`${users.winCount} + 1` })
-    .where(eq(users.id, settlement.winnerId))
-    .run();
-  tx.update(users)
-    .set({ lossCount: sql`${users.lossCount} + 1` })
-    .where(eq(users.id, settlement.loserId))
-    .run();
+  if (!voided) {
+    tx.update(users)
+      .set({ winCount: sql`${users.winCount} + 1` })
+      .where(eq(users.id, final.winnerId!))
+      .run();
+    tx.update(users)
+      .set({ lossCount: sql`${users.lossCount} + 1` })
+      .where(eq(users.id, final.loserId!))
+      .run();
+    scheduleJob(tx, {
+      kind: "payment_due",
+      subjectId: bet.id,
+      runAt: now + Math.round(paymentDueMs() / 3),
+      key: `payment_due:${bet.id}`,
+    });
+    scheduleJob(tx, {
+      kind: "payment_overdue",
+      subjectId: bet.id,
+      runAt: dueAt!,
+      key: `payment_overdue:${bet.id}`,
+    });
+  }
   tx.insert(betEvents)
     .values({
       betId: bet.id,
       actorId,
-      type: "settled",
-      data: { winnerId: settlement.winnerId, feeCents, netCents },
+      type: voided ? "voided" : "settled",
+      data: {
+        outcome: final.outcome,
+        winnerId: final.winnerId,
+        resolution,
+        feeCents: final.feeCents,
+        netCents: final.netCents,
+      },
     })
     .run();
+  const how: Record<Resolution, string> = {
+    agreed: "both sides agreed",
+    conceded: "conceded",
+    timeout: "no answer in time",
+    referee: "the referee ruled",
+  };
+  for (const userId of [parties.creatorId, parties.participantId]) {
+    const result = voided
+      ? `"${bet.title}" is called off (${how[resolution]}): no winner, no payment`
+      : final.winnerId === userId
+        ? `You won "${bet.title}" (${how[resolution]}); ${usernameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
+        : `${usernameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
+    recordActivity(tx, {
+      userId,
+      actorId,
+      type: resolution === "referee" ? "referee_ruled" : "bet_settled",
+      message: result,
+      betId: bet.id,
+    });
+  }
   return final;
 }
 
 // --- Propose, approve, reject, settle -----------------------------------------
 
-/** Either party of an active bet with no live proposal names a winner. */
+/** Either party of an active bet with no live proposal names a winner or void. */
 export function proposeSettlement({
   betId,
   userId,
-  winnerId,
+  winnerId = null,
+  outcome = "winner",
   notes = null,
+  now = Date.now(),
 }: {
   betId: number;
   userId: number;
-  winnerId: number;
+  winnerId?: number | null;
+  outcome?: Outcome;
   notes?: string | null;
+  now?: number;
 }): Settlement {
   return immediate((tx) => {
     const { bet, parties } = loadBet(tx, betId, userId);
     if (!parties && bet.creatorId === userId) throw conflict(NOT_ACTIVE);
     if (!isParty(parties, userId)) throw forbidden(NOT_A_PARTY);
     assertSettleable(tx, bet);
-    assertWinner(parties!, winnerId);
+    if (outcome === "winner") assertWinner(parties!, winnerId);
+    else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
     const settlement = insertProposal(tx, bet, parties!, {
       proposerId: userId,
+      outcome,
       winnerId,
       notes,
+      now,
     });
-    const other =
-      userId === parties!.creatorId
-        ? parties!.participantId
-        : parties!.creatorId;
-    const winnerName =
-      winnerId === userId ? "themself" : usernameOf(tx, winnerId);
     recordActivity(tx, {
-      userId: other,
+      userId: otherSide(parties!, userId),
       actorId: userId,
       type: "settlement_proposed",
-      message: `${usernameOf(tx, userId)} proposed ${winnerName} as the winner of "${bet.title}"`,
+      message: `${usernameOf(tx, userId)} proposed ${proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
       betId,
     });
     return settlement;
@@ -277,18 +501,16 @@ export function proposeSettlement({
 export function approveSettlement({
   betId,
   userId,
+  now = Date.now(),
 }: {
   betId: number;
   userId: number;
+  now?: number;
 }): { bet: BetView; settlement: Settlement } {
   const settlement = immediate(
     (tx) => {
       const { bet, parties } = loadBet(tx, betId, userId);
-      const live = tx
-        .select()
-        .from(settlements)
-        .where(eq(settlements.betId, betId))
-        .get();
+      const live = liveSettlement(tx, betId);
       if (!isParty(parties, userId)) {
         if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
         throw forbidden("Only the two people in this bet can approve it.");
@@ -315,27 +537,18 @@ export function approveSettlement({
       tx.insert(betEvents)
         .values({ betId, actorId: userId, type: "settlement_approved" })
         .run();
-      const other =
-        userId === parties!.creatorId
-          ? parties!.participantId
-          : parties!.creatorId;
-      const current = tx
-        .select()
-        .from(settlements)
-        .where(eq(settlements.betId, betId))
-        .get()!;
+      const current = liveSettlement(tx, betId)!;
       if (!(current.creatorApproved && current.participantApproved)) {
         return current;
       }
-      const final = finalise(tx, bet, current, userId);
-      recordActivity(tx, {
-        userId: other,
+      return finalise(tx, {
+        bet,
+        settlement: current,
+        parties: parties!,
         actorId: userId,
-        type: "settlement_approved",
-        message: `${usernameOf(tx, userId)} approved the settlement of "${bet.title}": ${usernameOf(tx, final.winnerId)} won`,
-        betId,
+        resolution: "agreed",
+        now,
       });
-      return final;
     },
     { durable: true },
   );
@@ -354,11 +567,7 @@ export function rejectSettlement({
 }) {
   immediate((tx) => {
     const { bet, parties } = loadBet(tx, betId, userId);
-    const live = tx
-      .select()
-      .from(settlements)
-      .where(eq(settlements.betId, betId))
-      .get();
+    const live = liveSettlement(tx, betId);
     if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
     if (!isParty(parties, userId))
       throw forbidden("Only the two people in this bet can reject it.");
@@ -379,6 +588,7 @@ export function rejectSettlement({
         actorId: userId,
         type: "settlement_rejected",
         data: {
+          outcome: live.outcome,
           winnerId: live.winnerId,
           proposedBy: live.proposedBy,
           notes: live.notes,
@@ -386,12 +596,8 @@ export function rejectSettlement({
         },
       })
       .run();
-    const other =
-      userId === parties!.creatorId
-        ? parties!.participantId
-        : parties!.creatorId;
     recordActivity(tx, {
-      userId: other,
+      userId: otherSide(parties!, userId),
       actorId: userId,
       type: "settlement_rejected",
       message:
@@ -409,16 +615,21 @@ export type DirectSettleResult =
 
 /**
  * The creator settles directly (ruling 8): naming the other participant is a
- * concession and settles at once; naming themself is only a proposal.
+ * concession and settles at once; naming themself, or calling it off, is
+ * only a proposal.
  */
 export function settleBet({
   betId,
   userId,
-  winnerId,
+  winnerId = null,
+  outcome = "winner",
+  now = Date.now(),
 }: {
   betId: number;
   userId: number;
-  winnerId: number;
+  winnerId?: number | null;
+  outcome?: Outcome;
+  now?: number;
 }): DirectSettleResult {
   const result = immediate(
     (tx) => {
@@ -426,38 +637,32 @@ export function settleBet({
       if (bet.creatorId !== userId) throw forbidden(NOT_CREATOR);
       assertSettleable(tx, bet);
       if (!parties) throw conflict(NOT_ACTIVE);
-      assertWinner(parties, winnerId);
+      if (outcome === "winner") assertWinner(parties, winnerId);
+      else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
       const proposal = insertProposal(tx, bet, parties, {
         proposerId: userId,
+        outcome,
         winnerId,
         notes: null,
+        now,
       });
-      if (winnerId === userId) {
+      if (outcome === "void" || winnerId === userId) {
         recordActivity(tx, {
           userId: parties.participantId,
           actorId: userId,
           type: "settlement_proposed",
-          message: `${usernameOf(tx, userId)} proposed themself as the winner of "${bet.title}"`,
+          message: `${usernameOf(tx, userId)} proposed ${proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${proposal.respondBy ? `: approved automatically ${formatDateTime(proposal.respondBy)} UTC unless you reject it` : ""}`,
           betId,
         });
         return { kind: "proposed" as const, settlement: proposal };
       }
-      tx.update(settlements)
-        .set({ participantApproved: true })
-        .where(eq(settlements.betId, betId))
-        .run();
-      const final = finalise(
-        tx,
+      const final = finalise(tx, {
         bet,
-        { ...proposal, participantApproved: true },
-        userId,
-      );
-      recordActivity(tx, {
-        userId: winnerId,
+        settlement: { ...proposal, participantApproved: true },
+        parties,
         actorId: userId,
-        type: "bet_settled",
-        message: `${usernameOf(tx, userId)} conceded "${bet.title}": you won`,
-        betId,
+        resolution: "conceded",
+        now,
       });
       return { kind: "settled" as const, settlement: final };
     },
@@ -466,6 +671,275 @@ export function settleBet({
   return result.kind === "settled"
     ? { ...result, bet: getBetView(betId)! }
     : result;
+}
+
+// --- The sweep's part (ruling 21) -----------------------------------------------
+
+/** The job still concerns the proposal that is live now, unanswered. */
+function liveProposalFor(tx: Tx, job: Job) {
+  const live = liveSettlement(tx, job.subjectId);
+  const proposedAt = Number(job.payload?.proposedAt);
+  if (!live || live.settledAt || live.proposedAt.getTime() !== proposedAt)
+    return null;
+  return live;
+}
+
+/**
+ * At `respondBy` the silent side is taken to approve: the same settle path
+ * as an approval, `resolution: "timeout"`. A proposal already answered,
+ * withdrawn or with the referee is left alone.
+ */
+export function timeOutProposal(tx: Tx, job: Job, now: number) {
+  const live = liveProposalFor(tx, job);
+  if (!live || live.respondBy === null || live.respondBy.getTime() > now)
+    return;
+  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
+  const parties = partiesOf(tx, job.subjectId);
+  if (!bet || bet.status !== "active" || !parties || bet.disputeReferredAt)
+    return;
+  const silent = live.creatorApproved
+    ? parties.participantId
+    : parties.creatorId;
+  tx.insert(betEvents)
+    .values({
+      betId: bet.id,
+      actorId: null,
+      type: "settlement_timed_out",
+      data: { silentId: silent },
+    })
+    .run();
+  finalise(tx, {
+    bet,
+    settlement: live,
+    parties,
+    actorId: null,
+    resolution: "timeout",
+    now,
+  });
+}
+
+/** Reminds the side that has not answered (a third in, a twelfth left). */
+export function remindProposal(tx: Tx, job: Job) {
+  const live = liveProposalFor(tx, job);
+  if (!live || live.respondBy === null) return;
+  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
+  const parties = partiesOf(tx, job.subjectId);
+  if (!bet || bet.status !== "active" || !parties) return;
+  const silent = live.creatorApproved
+    ? parties.participantId
+    : parties.creatorId;
+  recordActivity(tx, {
+    userId: silent,
+    actorId: live.proposedBy,
+    type: "settlement_reminder",
+    message: `Reminder: ${usernameOf(tx, live.proposedBy)} proposed ${proposalWords(tx, live.outcome, live.winnerId, live.proposedBy)} of "${bet.title}". It is approved automatically ${formatDateTime(live.respondBy)} UTC unless you reject it.`,
+    betId: bet.id,
+  });
+}
+
+// --- The referee (ruling 23) ------------------------------------------------------
+
+function hasRejection(tx: Tx, betId: number) {
+  return (
+    tx
+      .select({ id: betEvents.id })
+      .from(betEvents)
+      .where(
+        and(
+          eq(betEvents.betId, betId),
+          eq(betEvents.type, "settlement_rejected"),
+        ),
+      )
+      .get() !== undefined
+  );
+}
+
+/** What stops `userId` from asking the referee now, or null. */
+export function referralBlock(
+  bet: Bet,
+  userId: number,
+  tx: Tx | typeof db = db,
+): { status: 403 | 409; message: string } | null {
+  const parties = partiesOf(tx, bet.id);
+  if (!isParty(parties, userId) && bet.creatorId !== userId)
+    return { status: 403, message: NOT_A_PARTY_REFER };
+  if (!bet.refereeId) return { status: 409, message: NO_REFEREE };
+  if (effectiveStatus(bet) !== "active")
+    return {
+      status: 409,
+      message: bet.status === "settled" ? ALREADY_SETTLED : NOT_ACTIVE,
+    };
+  if (bet.disputeReferredAt) return { status: 409, message: ALREADY_REFERRED };
+  if (liveSettlement(tx, bet.id))
+    return { status: 409, message: REFER_LIVE_PROPOSAL };
+  if (!hasRejection(tx as Tx, bet.id))
+    return { status: 409, message: REFER_NOTHING_REJECTED };
+  return null;
+}
+
+/** After a rejection either party hands the dispute to the referee. */
+export function referDispute({
+  betId,
+  userId,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  now?: number;
+}): BetView {
+  immediate((tx) => {
+    const { bet } = loadBet(tx, betId, userId);
+    const block = referralBlock(bet, userId, tx);
+    if (block)
+      throw block.status === 403
+        ? forbidden(block.message)
+        : conflict(block.message);
+    const changed = tx
+      .update(bets)
+      .set({ disputeReferredAt: new Date(now), disputeReferredBy: userId })
+      .where(
+        and(
+          eq(bets.id, betId),
+          eq(bets.status, "active"),
+          sql`${bets.disputeReferredAt} IS NULL`,
+        ),
+      )
+      .run();
+    if (changed.changes !== 1) throw conflict(ALREADY_REFERRED);
+    tx.insert(betEvents)
+      .values({ betId, actorId: userId, type: "referred" })
+      .run();
+    recordActivity(tx, {
+      userId: bet.refereeId!,
+      actorId: userId,
+      type: "referee_requested",
+      message: `${usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
+      betId,
+    });
+    // A referral has no timeout; the referee is reminded instead.
+    const window = responseWindowMs();
+    for (const [n, delay] of [
+      [1, Math.round(window / 3)],
+      [2, window],
+    ] as const) {
+      scheduleJob(tx, {
+        kind: "referee_reminder",
+        subjectId: betId,
+        runAt: now + delay,
+        key: `referee_reminder:${betId}:${now}:${n}`,
+        payload: { referredAt: now },
+      });
+    }
+  });
+  return getBetView(betId)!;
+}
+
+export function remindReferee(tx: Tx, job: Job) {
+  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
+  if (
+    !bet ||
+    bet.status !== "active" ||
+    !bet.refereeId ||
+    bet.disputeReferredAt?.getTime() !== Number(job.payload?.referredAt)
+  )
+    return;
+  recordActivity(tx, {
+    userId: bet.refereeId,
+    actorId: bet.disputeReferredBy,
+    type: "referee_requested",
+    message: `Reminder: "${bet.title}" is waiting for your ruling as referee`,
+    betId: bet.id,
+  });
+}
+
+/** The referee's ruling settles (or calls off) at once, `resolution: "referee"`. */
+export function ruleDispute({
+  betId,
+  userId,
+  outcome,
+  winnerId,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  outcome: Outcome;
+  winnerId: number | null;
+  now?: number;
+}): { bet: BetView; settlement: Settlement } {
+  const settlement = immediate(
+    (tx) => {
+      const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
+      if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+      if (bet.refereeId !== userId) throw forbidden(NOT_REFEREE);
+      const status = effectiveStatus(bet);
+      if (status === "settled") throw conflict(ALREADY_SETTLED);
+      if (status !== "active") throw conflict(NOT_ACTIVE);
+      if (!bet.disputeReferredAt) throw conflict(NOT_REFERRED);
+      const parties = partiesOf(tx, betId)!;
+      if (outcome === "winner") assertWinner(parties, winnerId);
+      else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
+      // A proposal the sides made meanwhile gives way to the ruling; the
+      // history keeps it.
+      const live = liveSettlement(tx, betId);
+      if (live) {
+        tx.delete(settlements)
+          .where(
+            and(
+              eq(settlements.betId, betId),
+              sql`${settlements.settledAt} IS NULL`,
+            ),
+          )
+          .run();
+        tx.insert(betEvents)
+          .values({
+            betId,
+            actorId: userId,
+            type: "settlement_superseded",
+            data: { winnerId: live.winnerId, proposedBy: live.proposedBy },
+          })
+          .run();
+      }
+      const loserId =
+        outcome === "void"
+          ? null
+          : winnerId === parties.creatorId
+            ? parties.participantId
+            : parties.creatorId;
+      const ruling = tx
+        .insert(settlements)
+        .values({
+          betId,
+          outcome,
+          winnerId,
+          loserId,
+          proposedBy: userId,
+          creatorApproved: true,
+          participantApproved: true,
+          proposedAt: new Date(now),
+          paymentStatus: "pending",
+        })
+        .returning()
+        .get();
+      tx.insert(betEvents)
+        .values({
+          betId,
+          actorId: userId,
+          type: "ruled",
+          data: { outcome, winnerId },
+        })
+        .run();
+      return finalise(tx, {
+        bet,
+        settlement: ruling,
+        parties,
+        actorId: userId,
+        resolution: "referee",
+        now,
+      });
+    },
+    { durable: true },
+  );
+  return { bet: getBetView(betId)!, settlement };
 }
 
 // --- Reading ------------------------------------------------------------------
@@ -494,8 +968,9 @@ export type SettlementView = {
   bet: BetView;
   creator: { id: number; username: string };
   participant: { id: number; username: string };
-  winnerName: string;
-  loserName: string;
+  /** Null for a proposal to call the bet off. */
+  winnerName: string | null;
+  loserName: string | null;
   proposerName: string;
   /** The viewer's own role, or null for an onlooker. */
   viewerSide: "creator" | "participant" | null;
@@ -525,7 +1000,11 @@ export function getSettlementView({
   const participant = bet.participants.find((p) => p.seat === 2);
   if (!creator || !participant) return null;
   const nameOf = (id: number) =>
-    id === creator.id ? creator.username : participant.username;
+    id === creator.id
+      ? creator.username
+      : id === participant.id
+        ? participant.username
+        : usernameOf(db, id); // the referee, who ruled
   const viewerSide =
     userId === creator.id
       ? "creator"
@@ -544,8 +1023,9 @@ export function getSettlementView({
     bet,
     creator: { id: creator.id, username: creator.username },
     participant: { id: participant.id, username: participant.username },
-    winnerName: nameOf(settlement.winnerId),
-    loserName: nameOf(settlement.loserId),
+    winnerName:
+      settlement.winnerId === null ? null : nameOf(settlement.winnerId),
+    loserName: settlement.loserId === null ? null : nameOf(settlement.loserId),
     proposerName: nameOf(settlement.proposedBy),
     viewerSide,
     viewerHasApproved,
@@ -581,7 +1061,10 @@ export function toSettlementJson(s: Settlement) {
     settlementNotes: s.notes,
     creatorApproved: s.creatorApproved,
     participantApproved: s.participantApproved,
+    outcome: s.outcome,
     proposedAt: s.proposedAt.toISOString(),
+    respondBy: s.respondBy ? s.respondBy.toISOString() : null,
+    resolution: s.resolution,
     settledAt: s.settledAt ? s.settledAt.toISOString() : null,
     feeAmount: s.feeCents === null ? null : centsToDollars(s.feeCents),
     netAmount: s.netCents === null ? null : centsToDollars(s.netCents),

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { bets, type Bet } from "~/db/schema";
 import { publicOrigin } from "~/utils/env.server";
-import { codeMatches } from "./bet.server";
+import { canViewBet, codeMatches } from "./bet.server";
 import {
   assertMayTryCode,
   recordCodeMiss,
@@ -35,23 +35,30 @@ export type SharePreview = {
 };
 
 /**
- * The bet as an anonymous link preview may see it: a public bet, or a private
- * one when the link's `?code=` matches. Anything else is null (a 404).
+ * The bet as a link preview may see it: a public bet, or a private one when
+ * the link's `?code=` matches or the signed-in viewer may see it anyway (a
+ * participant, the referee, someone who opened it by code: ruling 13).
+ * Anything else is null (a 404).
  */
 export function getSharePreview(
   betId: number,
   code: string | null,
+  /** Who asks: a signed-in viewer (a participant needs no code) or a visitor. */
   guesser: CodeGuesser,
 ): SharePreview | null {
-  if (code === null) return findPreview(betId, null);
+  if (code === null) return findPreview(betId, null, guesser.userId);
   // A code that opens nothing is a guess, and counts as one.
   assertMayTryCode(guesser);
-  const preview = findPreview(betId, code);
+  const preview = findPreview(betId, code, guesser.userId);
   if (!preview) recordCodeMiss(guesser);
   return preview;
 }
 
-function findPreview(betId: number, code: string | null) {
+function findPreview(
+  betId: number,
+  code: string | null,
+  viewerId: number | null,
+): SharePreview | null {
   const bet = db
     .select({
       id: bets.id,
@@ -61,13 +68,20 @@ function findPreview(betId: number, code: string | null) {
       amountCents: bets.amountCents,
       visibility: bets.visibility,
       updatedAt: bets.updatedAt,
+      refereeId: bets.refereeId,
     })
     .from(bets)
     .where(and(eq(bets.id, betId)))
     .get();
   if (!bet) return null;
-  if (bet.visibility === "private" && !codeMatches(bet, code)) return null;
-  return bet;
+  if (
+    bet.visibility === "private" &&
+    !codeMatches(bet, code) &&
+    !(viewerId !== null && canViewBet(bet, viewerId))
+  )
+    return null;
+  const { refereeId: _referee, ...preview } = bet;
+  return preview;
 }
 
 /** DESIGN §3a share-meta: `{title, description, image, url, code}`. */

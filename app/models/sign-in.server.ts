@@ -10,6 +10,7 @@ import {
 } from "~/utils/login-throttle.server";
 import { WindowLimiter } from "~/utils/rate-limit.server";
 import { fieldErrorsOf } from "~/utils/validation";
+import { sendVerificationEmail } from "./email-verification.server";
 import {
   LoginSchema,
   LoginThrottledError,
@@ -69,5 +70,7 @@ export async function signUp({
   clientAddress,
 }: From & { input: unknown }): Promise<User> {
   authAttempts.take([clientAddress]);
-  return registerUser(input);
+  const user = await registerUser(input);
+  sendVerificationEmail(user);
+  return user;
 }

@@ -7,6 +7,7 @@ import { db, immediate } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
+import { emailChanged } from "./email-verification.server";
 import {
   fieldErrorsOf,
   isWellFormed,
@@ -77,6 +78,7 @@ export function toUserJson(user: User) {
     id: user.id,
     username: user.username,
     email: user.email,
+    emailVerified: user.emailVerified,
     avatarUrl: user.avatarUrl,
     createdAt: user.createdAt.toISOString(),
     winCount: user.winCount,
@@ -370,15 +372,19 @@ export function updateProfile({
         tx.delete(avatars).where(eq(avatars.userId, userId)).run();
       return tx
         .update(users)
-        .set(
-          values.username
-            ? { ...values, usernameSkeleton: usernameSkeleton(values.username) }
-            : values,
-        )
+        .set({
+          ...values,
+          ...(values.username && {
+            usernameSkeleton: usernameSkeleton(values.username),
+          }),
+          // Ruling 29: a new address is unverified until its link is used.
+          ...(values.email && { emailVerified: false }),
+        })
         .where(eq(users.id, userId))
         .returning()
         .get();
     });
+    if (values.email) emailChanged(user, current.email);
     return { user, changed };
   } catch (error) {
     throw uniqueViolation(error) ?? error;

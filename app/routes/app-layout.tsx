@@ -1,6 +1,7 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { AppHeader, BottomNav } from "~/components/app-shell";
+import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import { countUnreadActivity } from "~/models/activity.server";
 import { requireUser } from "~/utils/session.server";
 
@@ -8,7 +9,11 @@ import { requireUser } from "~/utils/session.server";
 // visitor to /auth?return_to=… on the server (302).
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { username: user.username, unread: countUnreadActivity(user.id) };
+  return {
+    username: user.username,
+    unread: countUnreadActivity(user.id),
+    emailVerified: user.emailVerified,
+  };
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
@@ -16,6 +21,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
     <>
       <AppHeader username={loaderData.username} unread={loaderData.unread} />
       <main className="mx-auto max-w-3xl px-4 pb-28 pt-4">
+        {loaderData.emailVerified ? null : <VerifyEmailBanner />}
         <Outlet />
       </main>
       <BottomNav />

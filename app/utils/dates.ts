@@ -105,3 +105,13 @@ export function utcToZonedParts(instant: number, timeZone: string) {
     seconds: get("second"),
   };
 }
+
+/** "Nov 26, 3:00 PM" as seen in a time zone: a deadline to act by. */
+export function formatDateTime(date: Date | number, timeZone = "UTC"): string {
+  return formatterFor(isValidTimeZone(timeZone) ? timeZone : "UTC", {
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  }).format(date);
+}

@@ -48,6 +48,9 @@ export function assertEnvironment() {
   if (isProduction && !isDemoMode && !process.env.SESSION_SECRET) {
     throw new Error("SESSION_SECRET is required when NODE_ENV=production.");
   }
+  // A generated secret is made now, at start-up: with several workers the
+  // first one writes it before the others start, so all sign cookies alike.
+  sessionSecret();
 }
 
 let cachedSecret: string | undefined;

@@ -2,9 +2,18 @@
 // given database and talk JSON to it as several people.
 import { spawn } from "node:child_process";
 
-/** Starts the server; `port` 0 picks a free one, read back from its log. */
-export function startServer({ dbPath, port = 0, env = {} }) {
-  const child = spawn(process.execPath, ["build/app-server.js"], {
+/**
+ * Starts the server; `port` 0 picks a free one, read back from its log.
+ * `entry` build/server.js is the production launcher (workers, Litestream).
+ */
+export function startServer({
+  dbPath,
+  port = 0,
+  env = {},
+  entry = "build/app-server.js",
+  detached = false,
+}) {
+  const child = spawn(process.execPath, [entry], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -16,14 +25,27 @@ export function startServer({ dbPath, port = 0, env = {} }) {
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so that Litestream and workers can be killed
+    // with it: process.kill(-child.pid, "SIGKILL").
+    detached,
   });
   let log = "";
+  let started = false;
   child.stderr.on("data", (c) => (log += c));
+  // With several workers, ready means all of them (the primary says so).
+  const readyLine =
+    Number(env.WEB_CONCURRENCY ?? 1) > 1
+      ? /workers listening on (http:\/\/localhost:\d+)/
+      : /listening on (http:\/\/localhost:\d+)/;
   const ready = new Promise((resolve, reject) => {
     child.stdout.on("data", (c) => {
       log += c;
-      const match = /listening on (http:\/\/localhost:\d+)/.exec(log);
-      if (match) resolve(match[1]);
+      if (started) return; // request logs follow: stop scanning them
+      const match = readyLine.exec(log);
+      if (match) {
+        started = true;
+        resolve(match[1]);
+      }
     });
     child.on("exit", (code, signal) =>
       reject(new Error(`server exited (${code ?? signal}):\n${log}`)),

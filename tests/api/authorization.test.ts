@@ -180,7 +180,16 @@ describe.each(runnable.map((r) => [nameOf(r), r] as const))(
 
 describe("anonymous visitors, on every route without a parameter", () => {
   // The four public pages of ruling 18, the help page and the health check.
-  const PUBLIC_PAGES = new Set(["/auth", "/help/fees", "/help", "/healthz"]);
+  // The confirmation link's page works signed out; the demo outbox is public
+  // in demo mode (these servers run it) and a 404 elsewhere.
+  const PUBLIC_PAGES = new Set([
+    "/auth",
+    "/help/fees",
+    "/help",
+    "/healthz",
+    "/verify-email",
+    "/demo/outbox",
+  ]);
   const pages = appRoutes.filter((r) => !r.api && r.params.length === 0);
 
   it.each(pages.map((r) => [r.path, r] as const))(
@@ -280,7 +289,14 @@ describe("a stranger's view of other people's money and activity", () => {
     expect(search.text).not.toContain(creator.user.email);
     for (const u of search.data as Record<string, unknown>[])
       expect(Object.keys(u).sort()).toEqual(
-        ["avatarUrl", "id", "lossCount", "username", "winCount"].sort(),
+        [
+          "avatarUrl",
+          "id",
+          "lossCount",
+          "paymentRecord",
+          "username",
+          "winCount",
+        ].sort(),
       );
   });
 });
@@ -312,7 +328,14 @@ describe("a stranger's view of other people", () => {
       expect(res.text).not.toContain(secret.title);
     }
     expect(Object.keys(answers[0]!.data).sort()).toEqual(
-      ["avatarUrl", "id", "lossCount", "username", "winCount"].sort(),
+      [
+        "avatarUrl",
+        "id",
+        "lossCount",
+        "paymentRecord",
+        "username",
+        "winCount",
+      ].sort(),
     );
   });
 });

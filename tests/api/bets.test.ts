@@ -67,6 +67,10 @@ describe("POST /api/bets", () => {
         "winnerId",
         "createdAt",
         "updatedAt",
+        "refereeId",
+        "voidedAt",
+        "paymentDueAt",
+        "dispute",
       ].sort(),
     );
   });
@@ -468,6 +472,7 @@ describe("GET /api/users/{id}", () => {
       avatarUrl: null,
       winCount: 0,
       lossCount: 0,
+      paymentRecord: { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 },
     });
     expect(res.text).not.toMatch(/email|password|hash/i);
     expect((await client.get("/api/users/999999")).status).toBe(404);

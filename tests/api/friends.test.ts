@@ -161,6 +161,7 @@ describe("GET /api/users/search", () => {
         avatarUrl: null,
         winCount: 0,
         lossCount: 0,
+        paymentRecord: { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 },
       },
     ]);
     expect(res.text).not.toMatch(/email|@example\.com/);

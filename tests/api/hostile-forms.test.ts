@@ -71,7 +71,23 @@ export const FORM_ACTIONS: FormAction[] = [
   },
   { route: "/notifications", intents: ["mark-read"], fields: [] },
   {
+    route: "/profile/notifications",
+    intents: [],
+    fields: ["email.bet_joined", "push.bet_joined", "email.payment_due"],
+  },
+  {
+    route: "/verify-email",
+    intents: ["verify", "resend"],
+    fields: ["token", "return_to"],
+  },
+  {
     route: "/settle-bet/:id",
+    intents: [],
+    fields: ["winnerId"],
+    bet: "active",
+  },
+  {
+    route: "/bet/:id/rule",
     intents: [],
     fields: ["winnerId"],
     bet: "active",
@@ -105,7 +121,7 @@ export const FORM_ACTIONS: FormAction[] = [
   },
   {
     route: "/bet/:id",
-    intents: ["join"],
+    intents: ["join", "nudge", "refer"],
     fields: ["version"],
     bet: "pending",
     as: "participant",

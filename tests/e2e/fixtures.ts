@@ -23,12 +23,11 @@ export function uniqueUsername(prefix = "e2e") {
  */
 export async function createPerson(
   prefix = "e2e",
+  baseURL = `http://localhost:${process.env.E2E_PORT ?? 3210}`,
 ): Promise<Person & { cookie: string }> {
   const username = uniqueUsername(prefix);
   const password = "secret123";
-  const own = await playwrightRequest.newContext({
-    baseURL: `http://localhost:${process.env.E2E_PORT ?? 3210}`,
-  });
+  const own = await playwrightRequest.newContext({ baseURL });
   try {
     const res = await own.post("/api/register", {
       data: { username, email: `${username}@example.com`, password },

@@ -233,11 +233,12 @@ export const MATRIX: Row[] = [
   },
   ...["/api/bets/:id/share-meta", "/api/bets/:id/share-image"].flatMap(
     (route): Row[] => [
-      // No session needed; a private bet only with its code (ruling 13a).
+      // No session needed; a private bet only with its code (ruling 13a),
+      // or for a signed-in person who may see it anyway (ruling 13).
       {
         route,
         method: "GET",
-        expect: (c) => (c.visibility === "private" ? 404 : 200),
+        expect: (c) => (hidden(c) ? 404 : 200),
       },
       {
         route,
@@ -398,6 +399,58 @@ export const MATRIX: Row[] = [
               ? { status: 302, location: `/bet/${c.bet.id}` }
               : 409,
     allowed: (c) => isParty(c) && c.state === "proposed",
+  },
+
+  // --- The referee (ruling 23): nobody here is one, and no bet names one -----------
+  {
+    route: "/bet/:id/rule",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) => (c.role === "anonymous" ? toAuth(c) : hidden(c) ? 404 : 403),
+  },
+  {
+    route: "/bet/:id/rule",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: (c) => ({ winnerId: c.people.creator.user.id }),
+    expect: (c) => (c.role === "anonymous" ? toAuth(c) : hidden(c) ? 404 : 403),
+    allowed: () => false,
+  },
+  {
+    route: "/api/bets/:id/rule",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: (c) => ({ winnerId: c.people.creator.user.id }),
+    expect: (c) => (c.role === "anonymous" ? 401 : hidden(c) ? 404 : 403),
+    allowed: () => false,
+  },
+  {
+    route: "/api/bets/:id/refer",
+    method: "POST",
+    states: SETTLE_STATES,
+    // A party of a bet without a referee: 409 'This bet has no referee.'
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 409,
+    allowed: () => false,
+  },
+  // --- Getting paid (ruling 24): only the winner (the participant) nudges ----------
+  {
+    route: "/api/bets/:id/nudge",
+    method: "POST",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous"
+        ? 401
+        : hidden(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : c.state !== "settled"
+              ? 409
+              : c.role === "participant"
+                ? 204
+                : 403,
+    allowed: (c) => c.state === "settled" && c.role === "participant",
   },
 
   // --- Payment pages: only the loser of a settled bet pays (ruling 9) -----------

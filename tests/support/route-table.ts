@@ -159,7 +159,7 @@ export const API_CALLS: ApiCall[] = [
     method: "POST",
     route: "/api/bets/:id/propose-settlement",
     access: "session",
-    fields: ["winnerId", "settlementNotes"],
+    fields: ["winnerId", "outcome", "settlementNotes"],
     bet: "active",
   },
   {
@@ -181,6 +181,26 @@ export const API_CALLS: ApiCall[] = [
     access: "session",
     fields: ["winnerId"],
     bet: "active",
+  },
+  // Fair to the end (DESIGN §6b).
+  {
+    method: "POST",
+    route: "/api/bets/:id/refer",
+    access: "session",
+    bet: "active",
+  },
+  {
+    method: "POST",
+    route: "/api/bets/:id/rule",
+    access: "session",
+    fields: ["winnerId", "outcome"],
+    bet: "active",
+  },
+  {
+    method: "POST",
+    route: "/api/bets/:id/nudge",
+    access: "session",
+    bet: "settled",
   },
   {
     method: "POST",
@@ -230,6 +250,52 @@ export const API_CALLS: ApiCall[] = [
   },
   { method: "GET", route: "/api/activity", access: "session" },
   { method: "POST", route: "/api/activity/read", access: "session" },
+  // Heard outside the app (DESIGN §6b, issue 13).
+  {
+    method: "GET",
+    route: "/api/user/notification-preferences",
+    access: "session",
+  },
+  {
+    method: "PUT",
+    route: "/api/user/notification-preferences",
+    access: "session",
+    fields: ["email", "push"],
+  },
+  { method: "GET", route: "/api/push/public-key", access: "public" },
+  {
+    method: "POST",
+    route: "/api/push-subscriptions",
+    access: "session",
+    fields: ["endpoint", "keys"],
+  },
+  {
+    method: "DELETE",
+    route: "/api/push-subscriptions",
+    access: "session",
+  },
+  {
+    method: "POST",
+    route: "/api/verify-email",
+    access: "public",
+    fields: ["token"],
+  },
+  { method: "POST", route: "/api/verify-email/resend", access: "session" },
+  // A mail provider's one-click POST: a signed token, no session, no JSON
+  // (ruling 27). The GET is the page the mail's link opens.
+  {
+    method: "GET",
+    route: "/api/unsubscribe",
+    path: "/api/unsubscribe?token=x",
+    access: "public",
+  },
+  {
+    method: "POST",
+    route: "/api/unsubscribe",
+    path: "/api/unsubscribe?token=x",
+    access: "public",
+    rawBody: true,
+  },
   // Not in §3a: Stripe calls it, signed, never a person (DESIGN §2 ruling 11).
   {
     method: "POST",

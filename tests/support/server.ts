@@ -10,6 +10,8 @@ export type TestServer = {
   url: string;
   dbPath: string;
   stop: () => Promise<void>;
+  /** SIGKILL: the process dies mid-whatever, as on a lost machine. */
+  kill: () => Promise<void>;
 };
 
 export async function startServer(
@@ -25,6 +27,9 @@ export async function startServer(
   const child: ChildProcess = spawn(process.execPath, ["build/app-server.js"], {
     env: {
       ...process.env,
+      // The server is a real server, not a module under test: its
+      // background work (sweep, outbox) runs as in production.
+      VITEST: "",
       NODE_ENV: "production",
       PORT: "0",
       DATABASE_PATH: dbPath,
@@ -67,6 +72,12 @@ export async function startServer(
           resolve();
         });
         child.kill("SIGTERM");
+      }),
+    kill: () =>
+      new Promise((resolve) => {
+        child.removeAllListeners("exit");
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
       }),
   };
 }

@@ -2,7 +2,8 @@ export {};
 
 // One competitor in the settlement storm tests: its own process and its own
 // database connection. It waits for "go" on stdin so all start together.
-// argv: dbPath, action ("approve" | "record"), betId, userId, [intentId]
+// argv: dbPath, action ("approve" | "record" | "sweep"), betId, userId,
+// [intentId | now (for approve and sweep: the instant they act at)]
 const [, , dbPath, action, betId, userId, intentId] = process.argv;
 process.env.DATABASE_PATH = dbPath;
 process.env.DEMO_MODE = "1";
@@ -10,12 +11,25 @@ const { approveSettlement } = await import("~/models/settlement.server");
 const { recordPayment } = await import("~/models/payment.server");
 const { demoProvider } = await import("~/payments/demo.server");
 const { isDomainError } = await import("~/utils/errors");
+const { runDueJobs } = await import("~/models/jobs.server");
+const { JOB_HANDLERS } = await import("~/utils/jobs.server");
 
 process.stdin.once("data", async () => {
   try {
     if (action === "approve")
-      approveSettlement({ betId: Number(betId), userId: Number(userId) });
-    else
+      approveSettlement({
+        betId: Number(betId),
+        userId: Number(userId),
+        now: intentId ? Number(intentId) : undefined,
+      });
+    else if (action === "sweep") {
+      const report = runDueJobs({
+        handlers: JOB_HANDLERS,
+        now: Number(intentId),
+      });
+      process.stdout.write(JSON.stringify({ ok: true, ...report }));
+      process.exit(0);
+    } else
       await recordPayment({
         betId: Number(betId),
         userId: Number(userId),

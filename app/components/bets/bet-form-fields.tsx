@@ -15,6 +15,7 @@ export type BetFormDefaults = {
   deadlineTime: string;
   includeTime: boolean;
   timeZone: string;
+  refereeId?: string;
 };
 
 export const COMMON_TIME_ZONES = [
@@ -46,11 +47,14 @@ export function BetFormFields({
   errors,
   mode,
   todayDate,
+  friends = [],
 }: {
   defaults: BetFormDefaults;
   errors: Record<string, string[] | undefined>;
   mode: "create" | "edit";
   todayDate: string;
+  /** Who may referee (ruling 23): the creator's friends. */
+  friends?: { id: number; username: string }[];
 }) {
   const hydrated = useHydrated();
   const [amount, setAmount] = useState(defaults.amount);
@@ -215,6 +219,31 @@ export function BetFormFields({
         </p>
         <ErrorList errors={errors.visibility} />
       </fieldset>
+      <div>
+        <label htmlFor="bet-referee" className="label">
+          Referee (optional)
+        </label>
+        <select
+          id="bet-referee"
+          name="refereeId"
+          className="input"
+          defaultValue={defaults.refereeId ?? ""}
+          aria-describedby="bet-referee-hint"
+        >
+          <option value="">No referee</option>
+          {friends.map((f) => (
+            <option key={f.id} value={String(f.id)}>
+              {f.username}
+            </option>
+          ))}
+        </select>
+        <p id="bet-referee-hint" className="hint">
+          {friends.length
+            ? "A friend who decides if you two cannot agree. Joining accepts them."
+            : "Add friends to pick one as a referee who decides if you two cannot agree."}
+        </p>
+        <ErrorList errors={errors.refereeId} />
+      </div>
     </>
   );
 }

@@ -2,7 +2,11 @@ import { UserAvatar } from "~/components/user-avatar";
 import type { FriendEntry } from "~/models/friend.server";
 
 /** A friend: picture or initials, name, record, and the head-to-head. */
-export function FriendRow({ entry }: { entry: FriendEntry }) {
+export function FriendRow({
+  entry,
+}: {
+  entry: FriendEntry & { recordText?: string };
+}) {
   const { friend, headToHead } = entry;
   const played = headToHead.wins + headToHead.losses;
   return (
@@ -14,6 +18,9 @@ export function FriendRow({ entry }: { entry: FriendEntry }) {
           <p className="text-sm text-slate-600">
             {friend.winCount} wins · {friend.lossCount} losses
           </p>
+          {entry.recordText ? (
+            <p className="text-sm text-slate-600">{entry.recordText}</p>
+          ) : null}
           <p className="text-sm text-slate-700">
             {played === 0
               ? "No settled bets between you yet"
@@ -39,7 +46,7 @@ export function FriendList({
   error,
   findHref,
 }: {
-  friends: FriendEntry[];
+  friends: (FriendEntry & { recordText?: string })[];
   error: string | null;
   findHref: string;
 }) {

@@ -19,7 +19,7 @@ export function UserSearch({
   action: string;
   hidden: Record<string, string>;
   q: string;
-  results: SearchResult[] | null;
+  results: (SearchResult & { recordText?: string })[] | null;
   tooShort: boolean;
   shortHint: string;
 }) {
@@ -80,6 +80,9 @@ export function UserSearch({
                   <p className="text-sm text-slate-600">
                     {user.winCount} wins · {user.lossCount} losses
                   </p>
+                  {user.recordText ? (
+                    <p className="text-sm text-slate-600">{user.recordText}</p>
+                  ) : null}
                 </div>
               </div>
               <Relation user={user} />

@@ -1,14 +1,19 @@
 import { ErrorList } from "~/components/forms";
 
-/** Native radios (work without JavaScript): the creator or the participant, by name. */
+/**
+ * Native radios (work without JavaScript): the creator or the participant,
+ * by name, and — ruling 22's third choice — calling the bet off.
+ */
 export function WinnerFieldset({
   people,
   errors,
   viewerId,
+  allowVoid = true,
 }: {
   people: { id: number; username: string; role: string }[];
   errors?: string[];
   viewerId: number;
+  allowVoid?: boolean;
 }) {
   return (
     <fieldset
@@ -35,6 +40,23 @@ export function WinnerFieldset({
           </span>
         </label>
       ))}
+      {allowVoid ? (
+        <label className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg border border-slate-300 bg-white px-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+          <input
+            type="radio"
+            name="winnerId"
+            value="void"
+            required
+            className="size-5 accent-brand-600"
+          />
+          <span>
+            Call it off{" "}
+            <span className="text-sm text-slate-500">
+              (no winner, no money moves)
+            </span>
+          </span>
+        </label>
+      ) : null}
       <ErrorList id="winner-error" errors={errors} />
     </fieldset>
   );

@@ -1,6 +1,7 @@
 // GET /api/users/{id}: public fields only (DESIGN §3).
 import type { Route } from "./+types/users-id";
 import { getPublicUser } from "~/models/user.server";
+import { getPaymentRecord } from "~/models/dues.server";
 import { api, parseId, requireApiUser } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
 
@@ -10,6 +11,6 @@ export function loader({ request, params }: Route.LoaderArgs) {
     const id = parseId(params.id);
     const user = id === null ? null : getPublicUser(id);
     if (!user) throw notFound("User not found");
-    return Response.json(user);
+    return Response.json({ ...user, paymentRecord: getPaymentRecord(user.id) });
   });
 }

@@ -9,6 +9,11 @@ import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
 import {
+  BetOutcomeNotices,
+  DisputeNotice,
+  FairActions,
+} from "~/components/bets/bet-fair-panel";
+import {
   SettlementCard,
   toSettlementCardData,
 } from "~/components/settlement-card";
@@ -20,6 +25,8 @@ import {
   parseVersion,
 } from "~/models/bet.server";
 import { getSettlementView } from "~/models/settlement.server";
+import { fairAction, loadFairState } from "./bet-fair.server";
+import { readTimeZone } from "~/utils/time-zone.server";
 import { shareLinks } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
 import { qrCodeSvg } from "~/utils/qr-code.server";
@@ -53,11 +60,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const isCreator = bet.creatorId === user.id;
   const isParticipant = bet.participants.some((p) => p.id === user.id);
   const settlementView = getSettlementView({ betId: bet.id, userId: user.id });
+  const timeZone = readTimeZone(request);
   const settlement = settlementView
-    ? toSettlementCardData(settlementView, user.id)
+    ? toSettlementCardData(settlementView, user.id, timeZone)
     : null;
   return {
     settlement,
+    ...loadFairState(bet, user.id, settlementView, timeZone),
     bet: {
       id: bet.id,
       code: bet.code,
@@ -93,7 +102,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
-  if (form.get("intent") !== "join")
+  const intent = form.get("intent");
+  if (intent === "nudge" || intent === "refer")
+    return fairAction(intent, params.id, user.id);
+  if (intent !== "join")
     return data(
       {
         ok: false as const,
@@ -158,6 +170,17 @@ export default function BetDetail({
           <dd className="text-right">{bet.created}</dd>
           <dt className="text-slate-600">Visibility</dt>
           <dd className="text-right capitalize">{bet.visibility}</dd>
+          {loaderData.referee ? (
+            <>
+              <dt className="text-slate-600">Referee</dt>
+              <dd className="text-right">
+                {loaderData.referee.name}
+                {loaderData.referee.isMe ? " (you)" : ""}
+              </dd>
+            </>
+          ) : null}
+          <dt className="text-slate-600">Creator pays</dt>
+          <dd className="text-right text-xs">{loaderData.creatorRecord}</dd>
         </dl>
         <div className="flex items-center gap-2">
           <ul className="flex -space-x-2" aria-label="Participants">
@@ -197,9 +220,17 @@ export default function BetDetail({
         </section>
       ) : null}
 
+      <BetOutcomeNotices data={loaderData} />
+
       {loaderData.settlement ? (
         <SettlementCard data={loaderData.settlement} showOutcome={false} />
       ) : null}
+
+      <DisputeNotice
+        betId={bet.id}
+        status={bet.status}
+        referee={loaderData.referee}
+      />
 
       <FormAlert title={actionData?.title} message={actionData?.message} />
 
@@ -251,6 +282,7 @@ export default function BetDetail({
             Pay Winnings
           </Link>
         ) : null}
+        <FairActions data={loaderData} />
         {loaderData.showDemoPayment ? (
           <Link to="/payment/3" className="btn-secondary">
             Demo Payment Process

@@ -11,6 +11,7 @@ import {
   type BetFormValues,
 } from "~/models/bet-form.server";
 import { createBet } from "~/models/bet.server";
+import { refereeChoices } from "~/models/friend.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { isDomainError } from "~/utils/errors";
 import { getUser, requireUser } from "~/utils/session.server";
@@ -21,7 +22,7 @@ import { readFormData } from "~/utils/form-data.server";
 const DAY = 86_400_000;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const timeZone = readTimeZone(request);
   const now = Date.now();
   // SPEC §4: the deadline defaults to tomorrow at 23:59:59 in my zone.
@@ -34,8 +35,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     deadlineTime: "",
     includeTime: false,
     timeZone,
+    refereeId: "",
   };
-  return { defaults, todayDate: utcToZonedParts(now, timeZone).date };
+  return {
+    defaults,
+    todayDate: utcToZonedParts(now, timeZone).date,
+    friends: refereeChoices(user.id),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -114,6 +120,7 @@ export default function CreateBet({
           defaults={defaults}
           errors={actionData?.fieldErrors ?? {}}
           todayDate={loaderData.todayDate}
+          friends={loaderData.friends}
         />
         <p className="text-sm text-slate-600">
           A 2.5% fee applies to winnings only.{" "}

@@ -22,6 +22,7 @@ import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { isDomainError, notFound } from "~/utils/errors";
 import { requireUser } from "~/utils/session.server";
+import { refereeChoices } from "~/models/friend.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
@@ -69,12 +70,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     deadlineTime: endOfDay ? "" : parts.time,
     includeTime: !endOfDay,
     timeZone,
+    refereeId: bet.refereeId === null ? "" : String(bet.refereeId),
   };
   return {
     id: bet.id,
     title: bet.title,
     defaults,
     todayDate: utcToZonedParts(Date.now(), timeZone).date,
+    friends: refereeChoices(user.id),
   };
 }
 
@@ -190,6 +193,7 @@ export default function EditBet({
           defaults={defaults}
           errors={actionData?.fieldErrors ?? {}}
           todayDate={loaderData.todayDate}
+          friends={loaderData.friends}
         />
         <button
           type="submit"

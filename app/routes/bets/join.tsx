@@ -6,6 +6,7 @@ import { StatusBadge } from "~/components/bets/status-badge";
 import { FormAlert } from "~/components/forms";
 import { Logo } from "~/components/logo";
 import { joinBet, openBetByCode, parseVersion } from "~/models/bet.server";
+import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
 import { isDomainError } from "~/utils/errors";
 import { formFailure } from "~/utils/form-errors.server";
 import { formatCents } from "~/utils/money";
@@ -56,9 +57,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       status: bet.status,
       count: bet.participants.length,
       creatorName: bet.creatorName,
+      creatorRecord: describePaymentRecord(getPaymentRecord(bet.creatorId)),
+      refereeName: bet.refereeName,
       version: bet.updatedAt.toISOString(),
     },
     isParticipant,
+    isReferee: bet.refereeId === user.id,
   };
 }
 
@@ -124,6 +128,15 @@ export default function JoinByCode({
         <p className="text-sm text-slate-600">
           Created by {bet.creatorName ?? "Unknown"} · {bet.count}/2 participants
         </p>
+        <p className="text-sm text-slate-600">
+          {bet.creatorName ?? "The creator"}: {bet.creatorRecord}
+        </p>
+        {bet.refereeName ? (
+          <p className="text-sm text-slate-700">
+            Referee: <strong>{bet.refereeName}</strong>. Joining accepts them as
+            the one who decides if you two cannot agree.
+          </p>
+        ) : null}
       </section>
       <FormAlert title={actionData?.title} message={actionData?.message} />
       {closed ? (
@@ -132,6 +145,10 @@ export default function JoinByCode({
         </p>
       ) : isParticipant ? (
         <p className="card text-slate-700">You are already in this bet.</p>
+      ) : loaderData.isReferee ? (
+        <p className="card text-slate-700">
+          You are this bet&apos;s referee, so you cannot join it.
+        </p>
       ) : bet.status === "pending" ? (
         <Form method="post">
           <input type="hidden" name="version" value={bet.version} />

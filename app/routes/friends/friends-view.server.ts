@@ -19,6 +19,7 @@ import {
   type RequestEntry,
   type SearchResult,
 } from "~/models/friend.server";
+import { describePaymentRecord, getPaymentRecords } from "~/models/dues.server";
 import { getPublicUser } from "~/models/user.server";
 import { DomainError, isDomainError } from "~/utils/errors";
 import type { FormFailure } from "~/utils/form-errors.server";
@@ -30,13 +31,26 @@ export type FriendsTab = "friends" | "requests" | "find";
 
 export type FriendsView = {
   tab: FriendsTab;
-  friends: FriendEntry[];
+  friends: (FriendEntry & { recordText?: string })[];
   friendsError: string | null;
   requests: RequestEntry[];
   requestsError: string | null;
   requestCount: number;
-  search: { q: string; results: SearchResult[] | null; tooShort: boolean };
+  search: {
+    q: string;
+    results: (SearchResult & { recordText?: string })[] | null;
+    tooShort: boolean;
+  };
 };
+
+/** Ruling 25: each row says how its person pays their lost bets. */
+function withRecordText<T>(rows: T[], idOf: (row: T) => number) {
+  const records = getPaymentRecords(rows.map(idOf));
+  return rows.map((row) => ({
+    ...row,
+    recordText: describePaymentRecord(records.get(idOf(row))!),
+  }));
+}
 
 /** /search's Friends sub-tab from `?sub=` (friends | requests | find). */
 export function friendsSubTab(params: URLSearchParams): FriendsTab {
@@ -69,7 +83,8 @@ export function loadFriendsView(
   let status = 200;
   try {
     view.requestCount = countIncomingRequests(userId);
-    if (params.tab === "friends") view.friends = listFriends(userId);
+    if (params.tab === "friends")
+      view.friends = withRecordText(listFriends(userId), (e) => e.friend.id);
   } catch (error) {
     console.error(error);
     view.friendsError = messageOf(error);
@@ -84,10 +99,10 @@ export function loadFriendsView(
   }
   if (params.tab === "find" && params.q !== null) {
     try {
-      view.search.results = searchUsers({
-        userId,
-        query: parseSearchQuery(params.q),
-      });
+      view.search.results = withRecordText(
+        searchUsers({ userId, query: parseSearchQuery(params.q) }),
+        (u) => u.id,
+      );
     } catch (error) {
       if (!isDomainError(error) || error.status !== 400) throw error;
       view.search.tooShort = true;

@@ -16,6 +16,7 @@ import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
+import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
 
 const FLAG = {
   applePay: "applePayConnected",
@@ -36,6 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       memberSince: format(user.createdAt, "MMMM yyyy"),
       wins: user.winCount,
       losses: user.lossCount,
+      paymentRecord: describePaymentRecord(getPaymentRecord(user.id)),
     },
     methods: PAYMENT_METHODS.map((method) => ({
       method,
@@ -116,6 +118,9 @@ export default function Profile({
           <Stat label="Wins" value={user.wins} />
           <Stat label="Losses" value={user.losses} />
         </dl>
+        <p className="text-sm text-slate-700">
+          Payment record: {user.paymentRecord}
+        </p>
       </section>
 
       {records.length ? (
@@ -171,6 +176,9 @@ export default function Profile({
       </section>
 
       <nav aria-label="Help and account" className="card grid gap-2">
+        <Link to="/profile/notifications" className="btn-secondary">
+          Notification settings
+        </Link>
         <Link to="/help/fees" className="btn-secondary">
           Platform Fees
         </Link>

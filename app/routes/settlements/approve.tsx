@@ -10,6 +10,13 @@ import {
   getSettlementView,
 } from "~/models/settlement.server";
 import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import {
+  ProposalSentence,
+  RespondByText,
+  resolutionText,
+} from "~/components/settlement-card";
+import { formatDateTime } from "~/utils/dates";
+import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -34,6 +41,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       loserName: view.loserName,
       proposerName: view.proposerName,
       notes: s.notes,
+      outcome: s.outcome,
+      resolution: s.resolution,
+      respondBy: s.respondBy ? s.respondBy.toISOString() : null,
+      respondByLabel:
+        s.respondBy && !s.settledAt
+          ? formatDateTime(s.respondBy, readTimeZone(request))
+          : null,
       settled: s.settledAt !== null,
       paymentCompleted: s.paymentStatus === "completed",
       canRespond: view.canRespond,
@@ -102,30 +116,39 @@ export default function ApproveSettlement({
         </h1>
         <p className="font-medium">{view.title}</p>
         <p className="text-sm text-slate-600">{view.description}</p>
-        <p className="text-sm">
-          {view.proposerName} proposed <strong>{view.winnerName}</strong> as the
-          winner.
-        </p>
+        <ProposalSentence data={view} />
+        {view.respondByLabel ? (
+          <p className="text-sm text-slate-700">
+            <RespondByText data={view} />
+          </p>
+        ) : null}
         {view.notes ? (
           <blockquote className="border-l-4 border-slate-200 pl-3 text-sm text-slate-700">
             {view.notes}
           </blockquote>
         ) : null}
       </section>
-      <section className="card" aria-labelledby="money-heading">
-        <h2 id="money-heading" className="mb-1 font-semibold">
-          Money
-        </h2>
-        <MoneySummary
-          amountCents={view.amountCents}
-          feeCents={view.feeCents}
-          netCents={view.netCents}
-        />
-        <p className="mt-2 text-sm text-slate-600">
-          {view.winnerName} receives the net amount; {view.loserName} pays the
-          bet amount.
+      {view.outcome === "void" ? (
+        <p className="card text-sm">
+          Calling it off ends the bet with no winner: no money moves and
+          nobody's record changes.
         </p>
-      </section>
+      ) : (
+        <section className="card" aria-labelledby="money-heading">
+          <h2 id="money-heading" className="mb-1 font-semibold">
+            Money
+          </h2>
+          <MoneySummary
+            amountCents={view.amountCents}
+            feeCents={view.feeCents}
+            netCents={view.netCents}
+          />
+          <p className="mt-2 text-sm text-slate-600">
+            {view.winnerName} receives the net amount; {view.loserName} pays the
+            bet amount.
+          </p>
+        </section>
+      )}
       <section className="card" aria-labelledby="approvals-heading">
         <h2 id="approvals-heading" className="mb-2 font-semibold">
           Approvals
@@ -168,8 +191,9 @@ export default function ApproveSettlement({
       ) : null}
       {view.settled ? (
         <p role="status" className="card text-sm">
-          Settled: {view.winnerName} won.{" "}
-          {view.paymentCompleted ? "Payment completed." : "Payment pending."}
+          {view.outcome === "void"
+            ? `Called off (${resolutionText(view.resolution)}): no money moves.`
+            : `Settled (${resolutionText(view.resolution)}): ${view.winnerName} won. ${view.paymentCompleted ? "Payment completed." : "Payment pending."}`}
         </p>
       ) : null}
       <div className="flex flex-wrap gap-2">

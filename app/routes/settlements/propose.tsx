@@ -53,8 +53,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
   try {
-    const { winnerId, notes } = parseProposalInput(form);
-    proposeSettlement({ betId, userId: user.id, winnerId, notes });
+    const { winnerId, outcome, notes } = parseProposalInput(form);
+    proposeSettlement({ betId, userId: user.id, winnerId, outcome, notes });
     return redirectWithToast(`/settlements/${betId}/approve`, {
       title: "Settlement proposed",
       description: "The other side must approve it before the bet is settled.",

@@ -81,7 +81,10 @@ export default function RejectSettlement({
         </h1>
         <p className="text-sm text-slate-600">
           {proposal.title}: {proposal.proposerName} proposed{" "}
-          {proposal.winnerName} as the winner.
+          {proposal.winnerName === null
+            ? "calling it off (no winner)"
+            : `${proposal.winnerName} as the winner`}
+          .
         </p>
       </div>
       <FormAlert title={actionData?.title} message={actionData?.message} />

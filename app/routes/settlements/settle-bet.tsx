@@ -52,8 +52,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
   try {
-    const { winnerId } = parseProposalInput({ winnerId: form.winnerId });
-    const result = settleBet({ betId, userId: user.id, winnerId });
+    const { winnerId, outcome } = parseProposalInput({
+      winnerId: form.winnerId,
+    });
+    const result = settleBet({ betId, userId: user.id, winnerId, outcome });
     if (result.kind === "settled") {
       return redirectWithToast(`/payment/${betId}`, {
         title: "Bet settled",
@@ -93,7 +95,7 @@ export default function SettleBet({
       id="settle-heading"
       title="Settle bet"
       bet={bet}
-      intro="Naming the other participant concedes the bet: it is settled at once and you pay the bet amount. Naming yourself sends a proposal the other participant must approve."
+      intro="Naming the other participant concedes the bet: it is settled at once and you pay the bet amount. Naming yourself, or calling it off, sends a proposal the other participant must approve."
       failure={actionData}
     >
       <Form method="post" className="space-y-4" aria-label="Settle bet">

@@ -4,17 +4,21 @@ import { BET_NOT_FOUND } from "~/models/bet.server";
 import { getSharePreview } from "~/models/share.server";
 import { api, parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
+import { getUser } from "~/utils/session.server";
 import { renderShareImage, shareImageEtag } from "~/utils/share-image.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {
     const id = parseId(params.id);
     const code = new URL(request.url).searchParams.get("code");
+    // No session is needed; a signed-in participant needs no ?code= either,
+    // and a signed-in guesser's misses count against the account too.
+    const viewer = await getUser(request);
     const preview =
       id === null
         ? null
         : getSharePreview(id, code, {
-            userId: null,
+            userId: viewer?.id ?? null,
             clientAddress: context.clientAddress,
           });
     if (!preview) throw notFound(BET_NOT_FOUND);

@@ -14,11 +14,14 @@ export function action({ request, params }: Route.ActionArgs) {
     const user = await requireApiUser(request);
     const betId = parseId(params.id);
     if (betId === null) throw notFound(BET_NOT_FOUND);
-    const { winnerId, notes } = parseProposalInput(await readJson(request));
+    const { winnerId, outcome, notes } = parseProposalInput(
+      await readJson(request),
+    );
     const settlement = proposeSettlement({
       betId,
       userId: user.id,
       winnerId,
+      outcome,
       notes,
     });
     return Response.json(toSettlementJson(settlement), { status: 201 });

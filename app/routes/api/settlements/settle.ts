@@ -15,8 +15,8 @@ export function action({ request, params }: Route.ActionArgs) {
     const user = await requireApiUser(request);
     const betId = parseId(params.id);
     if (betId === null) throw notFound(BET_NOT_FOUND);
-    const { winnerId } = parseProposalInput(await readJson(request));
-    const result = settleBet({ betId, userId: user.id, winnerId });
+    const { winnerId, outcome } = parseProposalInput(await readJson(request));
+    const result = settleBet({ betId, userId: user.id, winnerId, outcome });
     if (result.kind === "settled")
       return Response.json({
         bet: toBetJson(result.bet),

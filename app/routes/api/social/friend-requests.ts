@@ -1,11 +1,14 @@
 import type { Route } from "./+types/friend-requests";
 import { listIncomingRequests, toFriendJson } from "~/models/friend.server";
+import { withFriendPaymentRecords } from "~/models/dues.server";
 import { api, requireApiUser } from "~/utils/api.server";
 
 // GET /api/friend-requests: the requests others sent me, [{id, friend}].
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser(request);
-    return Response.json(listIncomingRequests(user.id).map(toFriendJson));
+    return Response.json(
+      withFriendPaymentRecords(listIncomingRequests(user.id)).map(toFriendJson),
+    );
   });
 }

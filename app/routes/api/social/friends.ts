@@ -5,13 +5,16 @@ import {
   sendFriendRequest,
   toFriendJson,
 } from "~/models/friend.server";
+import { withFriendPaymentRecords } from "~/models/dues.server";
 import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
 
 // GET /api/friends: [{id, friend}] (plus the head-to-head record).
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser(request);
-    return Response.json(listFriends(user.id).map(toFriendJson));
+    return Response.json(
+      withFriendPaymentRecords(listFriends(user.id)).map(toFriendJson),
+    );
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/users-search";
 import { parseSearchQuery, searchUsers } from "~/models/friend.server";
 import { toPublicUser } from "~/models/user.server";
+import { withPaymentRecords } from "~/models/dues.server";
 import { api, requireApiUser } from "~/utils/api.server";
 
 // GET /api/users/search?q=: public users only (never emails), not yourself.
@@ -9,7 +10,9 @@ export function loader({ request }: Route.LoaderArgs) {
     const user = await requireApiUser(request);
     const query = parseSearchQuery(new URL(request.url).searchParams.get("q"));
     return Response.json(
-      searchUsers({ userId: user.id, query }).map((u) => toPublicUser(u)),
+      withPaymentRecords(
+        searchUsers({ userId: user.id, query }).map((u) => toPublicUser(u)),
+      ),
     );
   });
 }

@@ -1,0 +1,31 @@
+import { Form, useLocation } from "react-router";
+
+// Ruling 29: until the address is confirmed, no notification mail goes out;
+// the banner says so and offers a new link (a plain form: no JavaScript needed).
+export function VerifyEmailBanner() {
+  const location = useLocation();
+  return (
+    <Form
+      method="post"
+      action="/verify-email"
+      className="mb-4 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+    >
+      <p className="flex-1">
+        Confirm your email address to hear about your bets by mail.
+      </p>
+      <input
+        type="hidden"
+        name="return_to"
+        value={location.pathname + location.search}
+      />
+      <button
+        type="submit"
+        name="intent"
+        value="resend"
+        className="btn-secondary"
+      >
+        Resend link
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,105 @@
+// The kinds of notification a person can hear about outside the app
+// (ruling 26) and the channels they travel on. Safe for the browser bundle:
+// the preferences page lists them.
+
+export const NOTIFICATION_CHANNELS = ["email", "push"] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+export const NOTIFICATION_KINDS = [
+  "bet_joined",
+  "settlement_proposed",
+  "settlement_reminder",
+  "settlement_rejected",
+  "bet_settled",
+  "referee_requested",
+  "referee_ruled",
+  "payment_due",
+  "payment_overdue",
+  "payment_nudge",
+  "payment_received",
+  "friend_request_received",
+  "friend_request_accepted",
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** How the preferences page names each kind (who hears it, in brackets of ruling 26). */
+export const KIND_LABELS: Record<NotificationKind, string> = {
+  bet_joined: "Someone joins your bet",
+  settlement_proposed: "A result waits for your answer",
+  settlement_reminder: "Reminders before a result is approved for you",
+  settlement_rejected: "Your proposed result is rejected",
+  bet_settled: "A bet is settled",
+  referee_requested: "You are asked to referee",
+  referee_ruled: "The referee rules",
+  payment_due: "A payment you owe is due",
+  payment_overdue: "A payment you owe is overdue",
+  payment_nudge: "The winner nudges you to pay",
+  payment_received: "You are paid",
+  friend_request_received: "A friend request arrives",
+  friend_request_accepted: "A friend request is accepted",
+};
+
+export const isNotificationKind = (v: unknown): v is NotificationKind =>
+  typeof v === "string" &&
+  (NOTIFICATION_KINDS as readonly string[]).includes(v);
+
+export const isNotificationChannel = (v: unknown): v is NotificationChannel =>
+  v === "email" || v === "push";
+
+/**
+ * The kind an activity event is heard as outside the app, or null for an
+ * event that stays in the app. An approval is heard as the settlement it is.
+ */
+export function notificationKindOf(
+  activityType: string,
+): NotificationKind | null {
+  if (activityType === "settlement_approved") return "bet_settled";
+  return isNotificationKind(activityType) ? activityType : null;
+}
+
+/**
+ * The screen that acts on a notification (ruling 26: approve, pay, rule).
+ * `owes` is whether the recipient is the loser of a settled bet.
+ */
+export function notificationPath(
+  kind: NotificationKind,
+  betId: number | null,
+  owes: boolean,
+): string {
+  if (kind === "friend_request_received") return "/friends?tab=requests";
+  if (kind === "friend_request_accepted") return "/friends";
+  if (betId === null) return "/notifications";
+  switch (kind) {
+    case "settlement_proposed":
+    case "settlement_reminder":
+      return `/settlements/${betId}/approve`;
+    case "referee_requested":
+      return `/bet/${betId}/rule`;
+    case "payment_due":
+    case "payment_overdue":
+    case "payment_nudge":
+      return `/payment/${betId}`;
+    case "bet_settled":
+    case "referee_ruled":
+      return owes ? `/payment/${betId}` : `/bet/${betId}`;
+    default:
+      return `/bet/${betId}`;
+  }
+}
+
+/** A short headline per kind: the push title and the mail's subject. */
+export const KIND_TITLES: Record<NotificationKind, string> = {
+  bet_joined: "Your bet was joined",
+  settlement_proposed: "A result waits for your answer",
+  settlement_reminder: "Reminder: a result waits for your answer",
+  settlement_rejected: "Your proposed result was rejected",
+  bet_settled: "A bet is settled",
+  referee_requested: "You are asked to referee a bet",
+  referee_ruled: "The referee has ruled",
+  payment_due: "A payment is due",
+  payment_overdue: "A payment is overdue",
+  payment_nudge: "A friend is waiting for your payment",
+  payment_received: "You've been paid",
+  friend_request_received: "New friend request",
+  friend_request_accepted: "Friend request accepted",
+};

@@ -1,0 +1,17 @@
+// POST /api/bets/{id}/nudge: the winner reminds the loser (ruling 24): 204.
+import type { Route } from "./+types/nudge";
+import { BET_NOT_FOUND } from "~/models/bet.server";
+import { nudgePayment } from "~/models/dues.server";
+import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const betId = parseId(params.id);
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    await readJson(request);
+    nudgePayment({ betId, userId: user.id });
+    return new Response(null, { status: 204 });
+  });
+}

@@ -1,0 +1,17 @@
+// POST /api/bets/{id}/refer: either party hands a rejected dispute to the
+// referee (ruling 23): 200 bet with `dispute`.
+import type { Route } from "./+types/refer";
+import { BET_NOT_FOUND, toBetJson } from "~/models/bet.server";
+import { referDispute } from "~/models/settlement.server";
+import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const betId = parseId(params.id);
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    await readJson(request);
+    return Response.json(toBetJson(referDispute({ betId, userId: user.id })));
+  });
+}

@@ -1,0 +1,24 @@
+// GET/PUT /api/user/notification-preferences: {email: {kind: bool}, push: {kind: bool}}.
+import type { Route } from "./+types/preferences";
+import {
+  getNotificationPreferences,
+  updateNotificationPreferences,
+} from "~/models/notification-preferences.server";
+import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+
+export function loader({ request }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    return Response.json(getNotificationPreferences(user.id));
+  });
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    if (request.method !== "PUT") return jsonError(405, "Method not allowed");
+    return Response.json(
+      updateNotificationPreferences(user.id, await readJson(request)),
+    );
+  });
+}

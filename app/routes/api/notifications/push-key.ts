@@ -1,0 +1,13 @@
+// GET /api/push/public-key → {publicKey}: the VAPID key a browser subscribes with.
+import type { Route } from "./+types/push-key";
+import { pushPublicKey } from "~/models/push-subscriptions.server";
+import { api } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+
+export function loader(_: Route.LoaderArgs) {
+  return api(() => {
+    const publicKey = pushPublicKey();
+    if (!publicKey) throw notFound("Push notifications are not set up.");
+    return Response.json({ publicKey });
+  });
+}

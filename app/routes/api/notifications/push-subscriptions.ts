@@ -1,0 +1,24 @@
+// POST /api/push-subscriptions {endpoint, keys: {p256dh, auth}} → 201 (200 when known);
+// DELETE {endpoint} → 204, 404 when it is not one of yours.
+import type { Route } from "./+types/push-subscriptions";
+import {
+  deletePushSubscription,
+  savePushSubscription,
+} from "~/models/push-subscriptions.server";
+import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const body = await readJson(request);
+    if (request.method === "POST") {
+      const { created } = savePushSubscription(user.id, body);
+      return Response.json({ ok: true }, { status: created ? 201 : 200 });
+    }
+    if (request.method === "DELETE") {
+      deletePushSubscription(user.id, body.endpoint);
+      return new Response(null, { status: 204 });
+    }
+    return jsonError(405, "Method not allowed");
+  });
+}

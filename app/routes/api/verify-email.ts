@@ -1,0 +1,12 @@
+// POST /api/verify-email {token} → 200 user; 400 'This link is invalid or has expired.'
+import type { Route } from "./+types/verify-email";
+import { verifyEmailToken } from "~/models/email-verification.server";
+import { toUserJson } from "~/models/user.server";
+import { api, readJson } from "~/utils/api.server";
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    const { token } = await readJson(request);
+    return Response.json(toUserJson(verifyEmailToken(token)));
+  });
+}

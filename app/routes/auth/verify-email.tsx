@@ -1,0 +1,119 @@
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/verify-email";
+import { Logo } from "~/components/logo";
+import {
+  resendVerificationEmail,
+  verifyEmailToken,
+} from "~/models/email-verification.server";
+import { isDomainError } from "~/utils/errors";
+import { readFormData } from "~/utils/form-data.server";
+import { safeRedirect } from "~/utils/safe-redirect";
+import { getUser, requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// /verify-email?token=… (ruling 29): the link from the mail shows a button;
+// confirming is a POST, never a side effect of opening the link (a mail
+// scanner that follows it changes nothing). No JavaScript, like /auth.
+export const handle = { hydrate: false };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const user = await getUser(request);
+  return { token, signedIn: user !== null, verified: user?.emailVerified };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await readFormData(request);
+  const intent = form.get("intent");
+  if (intent === "resend") {
+    const user = await requireUser(request);
+    const back = safeRedirect(form.get("return_to"), "/");
+    try {
+      resendVerificationEmail(user);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return redirectWithToast(back, {
+        title: "Please wait",
+        description: error.message,
+        type: "error",
+      });
+    }
+    return redirectWithToast(back, {
+      title: "Check your inbox",
+      description: `We sent a new link to ${user.email}.`,
+    });
+  }
+  if (intent === "verify") {
+    try {
+      verifyEmailToken(form.get("token"));
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return data({ error: error.message }, { status: error.status });
+    }
+    const signedIn = (await getUser(request)) !== null;
+    return redirectWithToast(signedIn ? "/" : "/auth", {
+      title: "Email confirmed",
+      description: "Fairshake can now tell you when a bet needs you.",
+    });
+  }
+  throw redirect("/verify-email");
+}
+
+export default function VerifyEmail({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { token, signedIn, verified } = loaderData;
+  return (
+    <div className="mx-auto min-h-dvh max-w-md px-4 py-6">
+      <header className="mb-6">
+        <Link to="/" aria-label="Fairshake home">
+          <Logo />
+        </Link>
+      </header>
+      <main className="card space-y-4">
+        <h1 className="text-2xl font-bold">Confirm your email</h1>
+        {actionData?.error ? (
+          <p role="alert" className="text-red-700">
+            {actionData.error}
+          </p>
+        ) : null}
+        {token ? (
+          <Form method="post" className="space-y-3">
+            <p className="text-slate-700">
+              Confirm this address to hear from Fairshake when a bet needs you.
+            </p>
+            <input type="hidden" name="token" value={token} />
+            <button className="btn-primary w-full" name="intent" value="verify">
+              Confirm my email
+            </button>
+          </Form>
+        ) : verified ? (
+          <p className="text-slate-700">Your email address is confirmed.</p>
+        ) : signedIn ? (
+          <Form method="post" className="space-y-3">
+            <p className="text-slate-700">
+              Open the link we mailed you to confirm your address.
+            </p>
+            <button
+              className="btn-secondary w-full"
+              name="intent"
+              value="resend"
+            >
+              Send a new link
+            </button>
+          </Form>
+        ) : (
+          <p className="text-slate-700">
+            Open the link from your mail, or <Link to="/auth">sign in</Link> to
+            ask for a new one.
+          </p>
+        )}
+      </main>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Confirm your email — Fairshake" },
+];

@@ -1,0 +1,88 @@
+// /bet/{id}'s share of rulings 22–25: what the fair panel shows (a called-off
+// bet, the due date, the dispute, whether the viewer may ask the referee or
+// nudge) and its two form intents, "refer" and "nudge".
+import {
+  describePaymentRecord,
+  getPaymentRecord,
+  nudgePayment,
+  nudgeState,
+} from "~/models/dues.server";
+import { BET_NOT_FOUND, type BetView } from "~/models/bet.server";
+import {
+  referDispute,
+  referralBlock,
+  type SettlementView,
+} from "~/models/settlement.server";
+import { parseId } from "~/utils/api.server";
+import { formatDateTime } from "~/utils/dates";
+import { notFound } from "~/utils/errors";
+import { formFailure } from "~/utils/form-errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export function loadFairState(
+  bet: BetView,
+  userId: number,
+  settlementView: SettlementView | null,
+  timeZone: string,
+  now = Date.now(),
+) {
+  const unpaid =
+    bet.status === "settled" &&
+    settlementView?.settlement.paymentStatus === "pending";
+  const nudge =
+    unpaid && bet.winnerId === userId ? nudgeState(bet.id, userId, now) : null;
+  return {
+    referee: bet.refereeId
+      ? {
+          name: bet.refereeName,
+          isMe: bet.refereeId === userId,
+          referredAt: bet.disputeReferredAt
+            ? formatDateTime(bet.disputeReferredAt, timeZone)
+            : null,
+        }
+      : null,
+    canRefer: referralBlock(bet, userId) === null,
+    creatorRecord: describePaymentRecord(getPaymentRecord(bet.creatorId, now)),
+    voided: bet.voidedAt !== null,
+    payment:
+      unpaid && bet.paymentDueAt
+        ? {
+            dueLabel: formatDateTime(bet.paymentDueAt, timeZone),
+            overdue: bet.paymentDueAt.getTime() <= now,
+          }
+        : null,
+    nudge: nudge
+      ? nudge.can
+        ? { can: true as const, message: null }
+        : { can: false as const, message: nudge.message }
+      : null,
+  };
+}
+
+export async function fairAction(
+  intent: "nudge" | "refer",
+  rawId: string | undefined,
+  userId: number,
+) {
+  const betId = parseId(rawId);
+  try {
+    if (betId === null) throw notFound(BET_NOT_FOUND);
+    if (intent === "nudge") {
+      nudgePayment({ betId, userId });
+      return redirectWithToast(`/bet/${betId}`, {
+        title: "Nudge sent",
+        description: "We reminded them to pay, with a link to pay now.",
+      });
+    }
+    referDispute({ betId, userId });
+    return redirectWithToast(`/bet/${betId}`, {
+      title: "Sent to the referee",
+      description: "The referee will rule on who won.",
+    });
+  } catch (error) {
+    return formFailure(
+      error,
+      intent === "nudge" ? "Could not nudge" : "Could not ask the referee",
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/outbox";
+import { Logo } from "~/components/logo";
+import { listDemoMails } from "~/models/outbox.server";
+import { isDemoMode } from "~/utils/env.server";
+
+// /demo/outbox (ruling 27): in demo mode without SMTP_URL, the mail the app
+// would have sent, newest first, so a person trying the demo can read it and
+// follow its links (a verification, a result waiting for them). 404 outside
+// demo mode. No JavaScript.
+export const handle = { hydrate: false };
+
+export function loader() {
+  if (!isDemoMode) throw data("Not found", { status: 404 });
+  return {
+    mails: listDemoMails().map((m) => ({
+      id: m.id,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      at: m.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** The text part with its web addresses as links. */
+function MailText({ text }: { text: string }) {
+  const parts = text.split(/(https?:\/\/[^\s]+)/g);
+  return (
+    <p className="whitespace-pre-wrap break-words text-sm text-slate-800">
+      {parts.map((part, i) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={i} href={part} className="text-brand-700 underline">
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </p>
+  );
+}
+
+export default function DemoOutbox({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto min-h-dvh max-w-xl px-4 py-6">
+      <header className="mb-6">
+        <Link to="/" aria-label="Fairshake home">
+          <Logo />
+        </Link>
+      </header>
+      <main className="space-y-4">
+        <h1 className="text-2xl font-bold">Demo outbox</h1>
+        <p className="text-slate-700">
+          This demo sends no real mail. Here is what it would have sent, newest
+          first.
+        </p>
+        {loaderData.mails.length === 0 ? (
+          <p className="card">Nothing has been sent yet.</p>
+        ) : (
+          <ul className="space-y-3">
+            {loaderData.mails.map((m) => (
+              <li key={m.id} className="card space-y-2">
+                <h2 className="font-semibold">{m.subject}</h2>
+                <p className="text-xs text-slate-600">
+                  To {m.to} · <time dateTime={m.at}>{m.at}</time>
+                </p>
+                <MailText text={m.text} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </main>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Demo outbox — Fairshake" },
+];

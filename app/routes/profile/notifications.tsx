@@ -1,0 +1,106 @@
+import { Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/notifications";
+import { PushButton } from "~/components/notifications/push-button";
+import { KIND_LABELS, NOTIFICATION_KINDS } from "~/models/notification-kinds";
+import {
+  getNotificationPreferences,
+  preferencesFromForm,
+  updateNotificationPreferences,
+} from "~/models/notification-preferences.server";
+import { readFormData } from "~/utils/form-data.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// /profile/notifications (ruling 26): which kinds reach you by email and by
+// push, as one no-JS form of checkboxes; the push button needs JavaScript by
+// nature and says so without it.
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return {
+    preferences: getNotificationPreferences(user.id),
+    email: user.email,
+    emailVerified: user.emailVerified,
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await readFormData(request);
+  updateNotificationPreferences(user.id, preferencesFromForm(form));
+  return redirectWithToast("/profile/notifications", {
+    title: "Notification settings saved",
+  });
+}
+
+export default function NotificationSettings({
+  loaderData,
+}: Route.ComponentProps) {
+  const { preferences, email, emailVerified } = loaderData;
+  const saving = useNavigation().state === "submitting";
+  return (
+    <div className="space-y-4">
+      <p>
+        <Link to="/profile" className="text-brand-700 underline">
+          Back to Profile
+        </Link>
+      </p>
+      <h1 className="text-2xl font-bold">Notifications</h1>
+      <section className="card space-y-2" aria-labelledby="push-heading">
+        <h2 id="push-heading" className="text-lg font-semibold">
+          On this device
+        </h2>
+        <PushButton />
+      </section>
+      <Form method="post" className="card space-y-3">
+        <h2 className="text-lg font-semibold">What reaches you</h2>
+        <p className="text-sm text-slate-600">
+          Mail goes to {email}
+          {emailVerified ? "." : " once you confirm it."} Everything always
+          shows under Activity.
+        </p>
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr>
+              <th scope="col" className="py-2 font-medium">
+                When
+              </th>
+              <th scope="col" className="w-16 py-2 text-center font-medium">
+                Email
+              </th>
+              <th scope="col" className="w-16 py-2 text-center font-medium">
+                Push
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {NOTIFICATION_KINDS.map((kind) => (
+              <tr key={kind} className="border-t border-slate-200">
+                <th scope="row" className="py-2 pr-2 font-normal">
+                  {KIND_LABELS[kind]}
+                </th>
+                {(["email", "push"] as const).map((channel) => (
+                  <td key={channel} className="py-2 text-center">
+                    <input
+                      type="checkbox"
+                      name={`${channel}.${kind}`}
+                      defaultChecked={preferences[channel][kind]}
+                      aria-label={`${KIND_LABELS[kind]} by ${channel}`}
+                      className="h-5 w-5"
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="submit" className="btn-primary w-full" disabled={saving}>
+          {saving ? "Saving..." : "Save"}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Notifications — Fairshake" },
+];

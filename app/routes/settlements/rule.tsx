@@ -1,0 +1,137 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import type { Route } from "./+types/rule";
+import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
+import { NoticeCard } from "~/components/settlement/money-summary";
+import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
+import {
+  NOT_REFEREE,
+  NOT_REFERRED,
+  NO_WINNER_TITLE,
+  listSettlementHistory,
+  parseProposalInput,
+  ruleDispute,
+} from "~/models/settlement.server";
+import { formFailure } from "~/utils/form-errors.server";
+import { readFormData } from "~/utils/form-data.server";
+import { requireUser } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+
+// /bet/{id}/rule: the referee's own screen (ruling 23). Works without
+// JavaScript: native radios and a plain POST.
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const bet = loadBetOr404(betId, user.id);
+  const isReferee = bet.refereeId === user.id;
+  const blocked = !isReferee
+    ? NOT_REFEREE
+    : bet.status === "settled" || bet.status === "cancelled"
+      ? "This bet has already been decided."
+      : !bet.disputeReferredAt
+        ? NOT_REFERRED
+        : null;
+  const history = isReferee
+    ? listSettlementHistory(betId)
+        .filter((e) => e.type === "settlement_rejected")
+        .map((e) => ({
+          id: e.id,
+          reason: typeof e.data?.reason === "string" ? e.data.reason : null,
+          notes: typeof e.data?.notes === "string" ? e.data.notes : null,
+        }))
+    : [];
+  return data(
+    {
+      viewerId: user.id,
+      bet: {
+        id: bet.id,
+        title: bet.title,
+        description: bet.description,
+        amountCents: bet.amountCents,
+        people: partiesOf(bet),
+      },
+      blocked,
+      history,
+    },
+    { status: blocked === NOT_REFEREE ? 403 : 200 },
+  );
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const form = Object.fromEntries(await readFormData(request));
+  try {
+    const { outcome, winnerId } = parseProposalInput({
+      winnerId: form.winnerId,
+    });
+    ruleDispute({ betId, userId: user.id, outcome, winnerId });
+    return redirectWithToast(`/bet/${betId}`, {
+      title: "Ruling recorded",
+      description:
+        outcome === "void"
+          ? "The bet is called off: no money moves."
+          : "The bet is settled.",
+    });
+  } catch (error) {
+    return formFailure(
+      error,
+      form.winnerId ? "Failed to record the ruling" : NO_WINNER_TITLE,
+    );
+  }
+}
+
+export default function RuleOnBet({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { bet, blocked, history, viewerId } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  if (blocked) {
+    return (
+      <NoticeCard title="Referee's ruling" message={blocked}>
+        <Link to={`/bet/${bet.id}`} className="btn-secondary">
+          Back to the bet
+        </Link>
+      </NoticeCard>
+    );
+  }
+  return (
+    <SettlementFormCard
+      id="rule-heading"
+      title="Referee's ruling"
+      bet={bet}
+      intro="The two sides could not agree and asked you to decide. Your ruling settles the bet at once: name the winner, or call it off."
+      failure={actionData}
+    >
+      <p className="text-sm text-slate-700">{bet.description}</p>
+      {history.length ? (
+        <ul
+          className="space-y-1 text-sm text-slate-700"
+          aria-label="Rejected proposals"
+        >
+          {history.map((h) => (
+            <li key={h.id}>
+              A proposal was rejected
+              {h.reason ? `: “${h.reason}”` : "."}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Form method="post" className="space-y-4" aria-label="Rule on the bet">
+        <WinnerFieldset
+          people={bet.people}
+          viewerId={viewerId}
+          errors={actionData?.fieldErrors?.winnerId}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Recording..." : "Record Ruling"}
+        </button>
+      </Form>
+    </SettlementFormCard>
+  );
+}
+
+export function meta() {
+  return [{ title: "Referee's ruling · Fairshake" }];
+}

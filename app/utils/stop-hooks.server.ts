@@ -1,0 +1,35 @@
+// What must stop before the process exits (DESIGN ruling 33: "stop
+// workers"): background loops — the scheduler, outbox delivery — register a
+// hook here; the graceful stop runs the hooks after the last request is
+// answered and before the database is checkpointed and closed. The app
+// bundle and the server bundle both load this file, so the list lives on
+// globalThis.
+type StopHook = () => void | Promise<void>;
+
+const shared = globalThis as unknown as { __fairshakeStopHooks?: StopHook[] };
+const hooks = (shared.__fairshakeStopHooks ??= []);
+
+/** Runs `hook` when the server stops gracefully (it may return a promise). */
+export function onStop(hook: StopHook) {
+  hooks.push(hook);
+}
+
+/** Runs every hook, waiting at most `timeoutMs` for all of them together. */
+export async function runStopHooks(timeoutMs: number) {
+  const all = Promise.allSettled(
+    hooks.map(async (hook) => {
+      await hook();
+    }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs);
+  });
+  const outcome = await Promise.race([all, late]);
+  clearTimeout(timer);
+  if (outcome === "late") return { finished: false, failed: 0 };
+  return {
+    finished: true,
+    failed: outcome.filter((r) => r.status === "rejected").length,
+  };
+}
