@@ -3,6 +3,10 @@ import type { AppLoadContext, EntryContext } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
+import stylesheet from "./app.css?url";
+import { InlineCssProvider } from "~/utils/inline-css";
+import { readBuiltStylesheet } from "~/utils/inline-css.server";
+import { withoutScriptPreloads } from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
 import { startBackgroundJobs } from "~/utils/jobs.server";
 
@@ -35,7 +39,13 @@ export default function handleRequest(
     // browsers get the complete document with its final status.
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <InlineCssProvider value={readBuiltStylesheet(stylesheet)}>
+          <ServerRouter
+            context={routerContext}
+            url={request.url}
+            nonce={nonce}
+          />
+        </InlineCssProvider>
       </NonceProvider>,
       {
         nonce,
@@ -48,7 +58,7 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
+          pipe(withoutScriptPreloads()).pipe(body);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

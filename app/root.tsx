@@ -14,13 +14,14 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { Toaster, StaticToast } from "~/components/toaster";
+import { AppStylesheet } from "~/utils/inline-css";
 import { useNonce } from "~/utils/nonce";
 import { getUser } from "~/utils/session.server";
 import { readToast } from "~/utils/toast.server";
+import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icon-192.png" },
@@ -31,6 +32,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     getUser(request),
     readToast(request),
   ]);
+  const styles = stylesheetDelivery(request, stylesheet);
+  const headers = new Headers();
+  if (clear) headers.append("Set-Cookie", clear);
+  if (styles.setCookie) headers.append("Set-Cookie", styles.setCookie);
   return data(
     {
       user: user
@@ -38,8 +43,9 @@ export async function loader({ request }: Route.LoaderArgs) {
         : null,
       toast,
       timeZone: readTimeZone(request),
+      inlineCss: styles.inline,
     },
-    clear ? { headers: { "Set-Cookie": clear } } : undefined,
+    { headers },
   );
 }
 
@@ -55,12 +61,15 @@ function useHydrates() {
 
 // Remembers the browser's time zone in a cookie so the server can show and
 // read dates in it (ruling 17). Only on pages that run JavaScript anyway.
-// Also registers the offline-page service worker (public/sw.js).
-const BOOT_SCRIPT = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}if("serviceWorker"in navigator)addEventListener("load",function(){navigator.serviceWorker.register("/sw.js").catch(function(){})});`;
+// Also registers the service worker (public/sw.js: the offline page, and the
+// hashed assets, which it is told of here because this page loaded them
+// before the worker ran).
+const BOOT_SCRIPT = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}if("serviceWorker"in navigator)addEventListener("load",function(){var w=navigator.serviceWorker;w.register("/sw.js").then(function(){return w.ready}).then(function(r){r.active&&r.active.postMessage({keepAssets:performance.getEntriesByType("resource").map(function(e){return e.name}).filter(function(u){return u.indexOf("/assets/")>0})})}).catch(function(){})});`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const hydrates = useHydrates();
+  const root = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -71,6 +80,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         />
         <meta name="theme-color" content="#047857" />
         <Meta />
+        <AppStylesheet href={stylesheet} inline={root?.inlineCss ?? true} />
         <Links />
       </head>
       <body className="min-h-dvh">

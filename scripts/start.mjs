@@ -59,7 +59,14 @@ if (reason) {
 
 const child = spawn(process.execPath, ["build/server.js"], {
   stdio: "inherit",
-  env: { NODE_ENV: "production", DEMO_MODE: "1", PORT: "3000", ...process.env },
+  env: {
+    NODE_ENV: "production",
+    DEMO_MODE: "1",
+    PORT: "3000",
+    // As in the Dockerfile: the V8 heap held to 192 MB (docs/decisions/0803).
+    NODE_OPTIONS: "--max-old-space-size=192",
+    ...process.env,
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"])
   process.on(signal, () => child.kill(signal));

@@ -5,7 +5,7 @@
 // data-URL reading.
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { db, immediate } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
@@ -15,6 +15,40 @@ import {
   AVATAR_MESSAGES,
   AVATAR_SIZE,
 } from "./avatar-rules";
+
+// Decoding is where an upload costs memory: a 36-megapixel PNG (within the
+// limits) takes 50–90 MB while it is decoded. One decode at a time, the rest
+// wait their turn, so 16 uploads at once cost what one does (≈ +80 MB, not
+// +300 MB) and the other core stays free for pages; nothing is kept in
+// libvips' operation cache, as no avatar is processed twice
+// (docs/decisions/0803).
+//
+// sharp (libvips) adds ~30 MB to the process the moment it loads, so it loads
+// with the first upload, not with the server.
+let sharpLoaded: Promise<typeof Sharp> | undefined;
+function loadSharp() {
+  sharpLoaded ??= import("sharp").then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpLoaded;
+}
+const MAX_CONCURRENT_DECODES = 1;
+let decoding = 0;
+const waiting: Array<() => void> = [];
+
+async function oneDecodeAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (decoding >= MAX_CONCURRENT_DECODES)
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  else decoding += 1;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else decoding -= 1;
+  }
+}
 
 export type ImageType = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
 
@@ -43,15 +77,18 @@ export async function processAvatar(bytes: Uint8Array): Promise<Buffer> {
     throw new DomainError(413, AVATAR_MESSAGES.tooLarge);
   if (!sniffImageType(bytes)) throw invalid(AVATAR_MESSAGES.notImage);
   try {
-    return await sharp(bytes, {
-      limitInputPixels: AVATAR_MAX_INPUT_PIXELS,
-      animated: false,
-      failOn: "error",
-    })
-      .rotate() // apply EXIF orientation before the metadata goes
-      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: "cover", position: "centre" })
-      .webp({ quality: 82 })
-      .toBuffer();
+    const sharp = await loadSharp();
+    return await oneDecodeAtATime(() =>
+      sharp(bytes, {
+        limitInputPixels: AVATAR_MAX_INPUT_PIXELS,
+        animated: false,
+        failOn: "error",
+      })
+        .rotate() // apply EXIF orientation before the metadata goes
+        .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: "cover", position: "centre" })
+        .webp({ quality: 82 })
+        .toBuffer(),
+    );
   } catch (error) {
     if (/pixel limit/i.test(String(error)))
       throw invalid(AVATAR_MESSAGES.tooManyPixels);

@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate, type Tx } from "~/db/client.server";
+import { db, immediate, preparedOnce, type Tx } from "~/db/client.server";
 import {
   betAccess,
   betEvents,
@@ -268,10 +268,10 @@ export function effectiveStatus(
     : bet.status;
 }
 
-function participantsOf(betIds: number[]): Map<number, Participant[]> {
-  const map = new Map<number, Participant[]>();
-  if (betIds.length === 0) return map;
-  const rows = db
+// The per-page reads are prepared once and reused (their SQL never changes;
+// only the values do): building and preparing a query costs more than running it.
+const participantsOfBets = preparedOnce(() =>
+  db
     .select({
       betId: betParticipants.betId,
       id: users.id,
@@ -281,9 +281,17 @@ function participantsOf(betIds: number[]): Map<number, Participant[]> {
     })
     .from(betParticipants)
     .innerJoin(users, eq(users.id, betParticipants.userId))
-    .where(inArray(betParticipants.betId, betIds))
+    .where(
+      sql`${betParticipants.betId} in (select value from json_each(${sql.placeholder("ids")}))`,
+    )
     .orderBy(betParticipants.seat)
-    .all();
+    .prepare(),
+);
+
+function participantsOf(betIds: number[]): Map<number, Participant[]> {
+  const map = new Map<number, Participant[]>();
+  if (betIds.length === 0) return map;
+  const rows = participantsOfBets().all({ ids: JSON.stringify(betIds) });
   for (const { betId, ...p } of rows) {
     const list = map.get(betId) ?? [];
     list.push(p);
@@ -323,8 +331,16 @@ function toViews(rows: Bet[], now = Date.now()): BetView[] {
   });
 }
 
+const betById = preparedOnce(() =>
+  db
+    .select()
+    .from(bets)
+    .where(eq(bets.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 function findBet(betId: number): Bet | undefined {
-  return db.select().from(bets).where(eq(bets.id, betId)).get();
+  return betById().get({ id: betId });
 }
 
 export function getBetView(betId: number): BetView | null {
@@ -709,55 +725,74 @@ export type BetListKind = "created" | "joined" | "completed";
  * Ruling 5: created = bets I created, joined = bets I joined second, both
  * pending or active; completed = settled bets I am in.
  */
+const myBetIds = (seat?: number) =>
+  db
+    .select({ betId: betParticipants.betId })
+    .from(betParticipants)
+    .where(
+      and(
+        eq(betParticipants.userId, sql.placeholder("userId")),
+        seat === undefined ? sql`1` : eq(betParticipants.seat, seat),
+      ),
+    );
+const openAt = () =>
+  or(
+    and(eq(bets.status, "pending"), gt(bets.deadline, sql.placeholder("now"))),
+    eq(bets.status, "active"),
+  );
+const userBetQueries = {
+  created: preparedOnce(() =>
+    db
+      .select()
+      .from(bets)
+      .where(and(eq(bets.creatorId, sql.placeholder("userId")), openAt()))
+      .orderBy(desc(bets.createdAt), desc(bets.id))
+      .prepare(),
+  ),
+  joined: preparedOnce(() =>
+    db
+      .select()
+      .from(bets)
+      .where(
+        and(
+          inArray(bets.id, myBetIds(2)),
+          sql`${bets.creatorId} <> ${sql.placeholder("userId")}`,
+          openAt(),
+        ),
+      )
+      .orderBy(desc(bets.createdAt), desc(bets.id))
+      .prepare(),
+  ),
+  completed: preparedOnce(() =>
+    db
+      .select()
+      .from(bets)
+      .where(and(inArray(bets.id, myBetIds()), eq(bets.status, "settled")))
+      .orderBy(desc(bets.settledAt), desc(bets.id))
+      .prepare(),
+  ),
+  all: preparedOnce(() =>
+    db
+      .select()
+      .from(bets)
+      .where(inArray(bets.id, myBetIds()))
+      .orderBy(desc(bets.createdAt), desc(bets.id))
+      .prepare(),
+  ),
+};
+
 export function listUserBets(
   userId: number,
   kind: BetListKind,
   now = Date.now(),
 ): BetView[] {
-  const mine = db
-    .select({ betId: betParticipants.betId })
-    .from(betParticipants)
-    .where(
-      and(
-        eq(betParticipants.userId, userId),
-        kind === "joined" ? eq(betParticipants.seat, 2) : sql`1`,
-      ),
-    );
-  const open = or(
-    and(eq(bets.status, "pending"), gt(bets.deadline, new Date(now))),
-    eq(bets.status, "active"),
-  );
-  const where =
-    kind === "created"
-      ? and(eq(bets.creatorId, userId), open)
-      : kind === "joined"
-        ? and(inArray(bets.id, mine), sql`${bets.creatorId} <> ${userId}`, open)
-        : and(inArray(bets.id, mine), eq(bets.status, "settled"));
-  const rows = db
-    .select()
-    .from(bets)
-    .where(where)
-    .orderBy(
-      kind === "completed" ? desc(bets.settledAt) : desc(bets.createdAt),
-      desc(bets.id),
-    )
-    .all();
+  const rows = userBetQueries[kind]().all({ userId, now });
   return toViews(rows, now);
 }
 
 /** Every bet I am in, of any status, newest first (My Bets' All tab). */
 export function listAllUserBets(userId: number, now = Date.now()): BetView[] {
-  const mine = db
-    .select({ betId: betParticipants.betId })
-    .from(betParticipants)
-    .where(eq(betParticipants.userId, userId));
-  const rows = db
-    .select()
-    .from(bets)
-    .where(inArray(bets.id, mine))
-    .orderBy(desc(bets.createdAt), desc(bets.id))
-    .all();
-  return toViews(rows, now);
+  return toViews(userBetQueries.all().all({ userId }), now);
 }
 
 // --- Background sweep -------------------------------------------------------

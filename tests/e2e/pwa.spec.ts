@@ -31,9 +31,62 @@ test("the app is installable and shows an offline page when the network is gone"
 });
 
 test("the service worker never caches pages or API answers", async ({
+  signedInPage: page,
   request,
 }) => {
   const sw = await (await request.get("/sw.js")).text();
-  expect(sw).not.toMatch(/cache\.put/);
   expect(sw).toContain('request.mode !== "navigate"');
+
+  // A signed-in visit with the worker in control, then a reload: everything
+  // the worker stored is the offline page, its icon or a hashed asset.
+  await page.goto("/");
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.register("/sw.js");
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await page.goto("/my-bets");
+  await page.evaluate(() => fetch("/api/user").then((r) => r.text()));
+  const stored = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const req of await cache.keys())
+        urls.push(new URL(req.url).pathname);
+    }
+    return urls;
+  });
+  expect(stored.length).toBeGreaterThan(0);
+  for (const url of stored)
+    expect(url).toMatch(/^(\/offline\.html|\/favicon\.svg|\/assets\/.+)$/);
+});
+
+test("a repeat visit takes its JavaScript from the service worker", async ({
+  signedInPage: page,
+}) => {
+  await page.goto("/");
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.register("/sw.js");
+    await navigator.serviceWorker.ready;
+  });
+  // The worker is told of the assets this page loaded and keeps them.
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const cache = await caches.open("fairshake-assets-v1");
+        return (await cache.keys()).some((r) => r.url.endsWith(".js"));
+      }),
+    )
+    .toBe(true);
+  const fromNetwork: string[] = [];
+  page.on("response", (response) => {
+    if (
+      new URL(response.url()).pathname.startsWith("/assets/") &&
+      !response.fromServiceWorker()
+    )
+      fromNetwork.push(response.url());
+  });
+  await page.reload();
+  await expect(page.getByRole("navigation").first()).toBeVisible();
+  expect(fromNetwork).toEqual([]);
 });

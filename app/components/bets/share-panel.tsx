@@ -59,7 +59,9 @@ export function SharePanel({
             alt="Preview not available"
             width={1200}
             height={630}
-            loading="lazy"
+            // In view on a phone's first screen, often the largest thing
+            // painted: fetched at once, not after layout (docs/decisions/0800).
+            fetchPriority="high"
             className="h-auto w-full"
             onError={() => setImageFailed(true)}
           />
