@@ -2,36 +2,21 @@
 // and without: a proposal nobody answers is approved when its window ends
 // (on the second server, whose windows last seconds), calling a bet off,
 // the referee from the create form to the ruling, and the winner's nudge.
+import { type BrowserContext, type Page } from "@playwright/test";
 import {
-  request as playwrightRequest,
-  type BrowserContext,
-  type Page,
-} from "@playwright/test";
-import { createPerson, expect, jsEnabled, signIn, test } from "./fixtures";
+  apiPost,
+  createPerson,
+  expect,
+  jsEnabled,
+  signIn,
+  test,
+} from "./fixtures";
 
 type Person = Awaited<ReturnType<typeof createPerson>>;
 
 const FAIR_URL = `http://localhost:${process.env.E2E_FAIR_PORT ?? Number(process.env.E2E_PORT ?? 3210) + 1}`;
 
-async function call(
-  baseURL: string,
-  who: Person,
-  path: string,
-  data: unknown = {},
-) {
-  const ctx = await playwrightRequest.newContext({
-    baseURL,
-    storageState: { cookies: [], origins: [] },
-  });
-  const res = await ctx.post(path, {
-    data,
-    headers: { "Content-Type": "application/json", Cookie: who.cookie },
-  });
-  expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
-  const body = res.status() === 204 ? null : await res.json();
-  await ctx.dispose();
-  return body;
-}
+const call = apiPost;
 
 const betBody = (extra: Record<string, unknown> = {}) => ({
   title: "Snow before December",

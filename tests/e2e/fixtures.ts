@@ -66,6 +66,32 @@ export async function signIn(
   ]);
 }
 
+/**
+ * A JSON POST as `who`, from a cookie-less context of its own (signing up in
+ * a shared jar would end the previous person's session). Answers the body.
+ */
+export async function apiPost(
+  baseURL: string,
+  who: { cookie: string },
+  path: string,
+  data: unknown = {},
+) {
+  const ctx = await playwrightRequest.newContext({
+    baseURL,
+    storageState: { cookies: [], origins: [] },
+  });
+  try {
+    const res = await ctx.post(path, {
+      data,
+      headers: { "Content-Type": "application/json", Cookie: who.cookie },
+    });
+    expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
+    return res.status() === 204 ? null : await res.json();
+  } finally {
+    await ctx.dispose();
+  }
+}
+
 /** Whether this project runs with JavaScript (the "js" project) or without. */
 export function jsEnabled(testInfo: { project: { name: string } }) {
   return testInfo.project.name === "js";

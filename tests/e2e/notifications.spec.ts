@@ -2,27 +2,21 @@
 // from the mail a real SMTP server received, hear that a friend joined and
 // proposed a result, follow the mailed link to approve, and choose what
 // reaches you on /profile/notifications.
-import { request as playwrightRequest, type Page } from "@playwright/test";
-import { createPerson, expect, jsEnabled, signIn, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import {
+  apiPost,
+  createPerson,
+  expect,
+  jsEnabled,
+  signIn,
+  test,
+} from "./fixtures";
 import { linkInMail, mailsTo } from "./mail";
 
 type Person = Awaited<ReturnType<typeof createPerson>>;
 const emailOf = (p: Person) => `${p.username}@example.com`;
 
-async function call(baseURL: string, who: Person, path: string, data = {}) {
-  const ctx = await playwrightRequest.newContext({
-    baseURL,
-    storageState: { cookies: [], origins: [] },
-  });
-  const res = await ctx.post(path, {
-    data,
-    headers: { "Content-Type": "application/json", Cookie: who.cookie },
-  });
-  expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
-  const body = res.status() === 204 ? null : await res.json();
-  await ctx.dispose();
-  return body;
-}
+const call = apiPost;
 
 const toast = (page: Page, text: string) =>
   expect(page.getByText(text, { exact: true }).first()).toBeVisible();

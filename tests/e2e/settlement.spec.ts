@@ -1,36 +1,19 @@
 // Settling and paying, once with JavaScript and once without: propose,
 // approve, pay by card, see the money in both people's financial history;
 // a declined card; a rejection followed by a new proposal; a concession.
+import { type BrowserContext, type Page } from "@playwright/test";
 import {
-  request as playwrightRequest,
-  type BrowserContext,
-  type Page,
-} from "@playwright/test";
-import { createPerson, expect, jsEnabled, signIn, test } from "./fixtures";
+  apiPost,
+  createPerson,
+  expect,
+  jsEnabled,
+  signIn,
+  test,
+} from "./fixtures";
 
 type Person = Awaited<ReturnType<typeof createPerson>>;
 
-async function call(
-  baseURL: string,
-  who: Person,
-  path: string,
-  data: unknown = {},
-) {
-  // A cookie-less context per call: signing up in a shared jar would end
-  // the previous person's session.
-  const ctx = await playwrightRequest.newContext({
-    baseURL,
-    storageState: { cookies: [], origins: [] },
-  });
-  const res = await ctx.post(path, {
-    data,
-    headers: { "Content-Type": "application/json", Cookie: who.cookie },
-  });
-  expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
-  const body = res.status() === 204 ? null : await res.json();
-  await ctx.dispose();
-  return body;
-}
+const call = apiPost;
 
 /** Two people and an active bet between them (creator a, joiner b). */
 async function activeBet(baseURL: string, amount = 100) {

@@ -1,32 +1,16 @@
 // GET /api/bets/{id}/share-image: the 1200×630 PNG, ETag by bet version.
 import type { Route } from "./+types/share-image";
-import { BET_NOT_FOUND } from "~/models/bet.server";
-import { getSharePreview } from "~/models/share.server";
-import { api, parseId } from "~/utils/api.server";
-import { notFound } from "~/utils/errors";
-import { getUser } from "~/utils/session.server";
+import { api } from "~/utils/api.server";
 import { renderShareImage, shareImageEtag } from "~/utils/share-image.server";
+import { requireSharePreview } from "./share-preview.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {
-    const id = parseId(params.id);
-    const code = new URL(request.url).searchParams.get("code");
-    // No session is needed; a signed-in participant needs no ?code= either,
-    // and a signed-in guesser's misses count against the account too.
-    const viewer = await getUser(request);
-    const preview =
-      id === null
-        ? null
-        : getSharePreview(
-            id,
-            code,
-            {
-              userId: viewer?.id ?? null,
-              clientAddress: context.clientAddress,
-            },
-            viewer?.id ?? null,
-          );
-    if (!preview) throw notFound(BET_NOT_FOUND);
+    const preview = await requireSharePreview(
+      request,
+      params.id,
+      context.clientAddress,
+    );
     const etag = shareImageEtag(preview);
     const headers = {
       ETag: etag,

@@ -1,0 +1,29 @@
+// The share preview a share-meta or share-image request may see: no session
+// needed (crawlers are anonymous); a signed-in participant needs no ?code=,
+// and a signed-in guesser's misses count against the account too.
+import { BET_NOT_FOUND } from "~/models/bet.server";
+import { getSharePreview, type SharePreview } from "~/models/share.server";
+import { parseId } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+import { getUser } from "~/utils/session.server";
+
+export async function requireSharePreview(
+  request: Request,
+  rawId: string | undefined,
+  clientAddress: string,
+): Promise<SharePreview> {
+  const id = parseId(rawId);
+  const code = new URL(request.url).searchParams.get("code");
+  const viewer = await getUser(request);
+  const preview =
+    id === null
+      ? null
+      : getSharePreview(
+          id,
+          code,
+          { userId: viewer?.id ?? null, clientAddress },
+          viewer?.id ?? null,
+        );
+  if (!preview) throw notFound(BET_NOT_FOUND);
+  return preview;
+}
