@@ -65,7 +65,7 @@ export default defineConfig({
       timeout: 60_000,
       env: {
         E2E_PORT: String(FAIR_PORT),
-        RESPONSE_WINDOW_S: "8",
+        RESPONSE_WINDOW_S: "12",
         PAYMENT_DUE_S: "8",
         SWEEP_INTERVAL_S: "1",
       },

@@ -68,6 +68,10 @@ test.describe("the answer window (short windows)", () => {
     await expect(
       page.getByText(/Approved automatically on .+ unless you reject it\./),
     ).toBeVisible();
+    await page.goto(`/settlements/${betId}/reject`);
+    await expect(
+      page.getByText(/Approved automatically on .+ unless you reject it\./),
+    ).toBeVisible();
     await page.goto(`/bet/${betId}`);
     await expect(
       page.getByText(/Approved automatically on .+ unless you reject it\./),
@@ -78,7 +82,7 @@ test.describe("the answer window (short windows)", () => {
       await expect(page.getByText(`${b.username} won`)).toBeVisible({
         timeout: 1000,
       });
-    }).toPass({ timeout: 30_000 });
+    }).toPass({ timeout: 40_000 });
     await expect(page.getByText(/Payment (due by|overdue)/)).toBeVisible();
     await page.goto("/notifications");
     const settled = page.getByRole("link", {

@@ -8,6 +8,8 @@ import {
   rejectSettlement,
 } from "~/models/settlement.server";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { formatDateTime } from "~/utils/dates";
+import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -33,6 +35,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       winnerName: view.winnerName,
       proposerName: view.proposerName,
       ownProposal: view.settlement.proposedBy === user.id,
+      // Ruling 21: the deadline wherever a live proposal is shown.
+      respondBy: view.settlement.respondBy?.toISOString() ?? null,
+      respondByLabel: view.settlement.respondBy
+        ? formatDateTime(view.settlement.respondBy, readTimeZone(request))
+        : null,
     },
   };
 }
@@ -86,6 +93,13 @@ export default function RejectSettlement({
             : `${proposal.winnerName} as the winner`}
           .
         </p>
+        {proposal.respondBy && !proposal.ownProposal ? (
+          <p className="text-sm text-slate-700">
+            Approved automatically on{" "}
+            <time dateTime={proposal.respondBy}>{proposal.respondByLabel}</time>{" "}
+            unless you reject it.
+          </p>
+        ) : null}
       </div>
       <FormAlert title={actionData?.title} message={actionData?.message} />
       <Form method="post" className="space-y-4" aria-label="Reject settlement">
