@@ -22,14 +22,13 @@ const WORKERS = Number(
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-storm-"));
 const dbPath = path.join(dir, "storm.db");
-const server =
-  WORKERS > 1
-    ? startServer({
-        dbPath,
-        entry: "build/server.js",
-        env: { WEB_CONCURRENCY: String(WORKERS), METRICS_PORT: "off" },
-      })
-    : startServer({ dbPath });
+const server = startServer({
+  dbPath,
+  env:
+    WORKERS > 1
+      ? { WEB_CONCURRENCY: String(WORKERS), METRICS_PORT: "off" }
+      : {},
+});
 const base = await server.ready;
 
 const stamp = Date.now().toString(36);
@@ -128,7 +127,20 @@ console.info(
 console.info(
   `  server errors: ${serverErrors}; 'database is locked': ${locked}; integrity: ${integrity}`,
 );
+// With workers, each must have answered its share.
+const answeringPids = new Set(
+  server
+    .log()
+    .split("\n")
+    .filter((l) => l.includes('"requestId"'))
+    .map((l) => JSON.parse(l).pid),
+);
+if (WORKERS > 1)
+  console.info(
+    `  processes that answered: ${answeringPids.size} of ${WORKERS}`,
+  );
 const failed =
+  answeringPids.size < WORKERS ||
   over !== 0 ||
   serverErrors !== 0 ||
   locked !== 0 ||

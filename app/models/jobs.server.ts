@@ -62,7 +62,13 @@ const claimable = (now: number) =>
     or(isNull(jobs.claimedAt), lte(jobs.claimedAt, new Date(now - LEASE_MS))),
   );
 
-export type SweepReport = { ran: number; skipped: number; failed: number };
+export type SweepReport = {
+  ran: number;
+  skipped: number;
+  failed: number;
+  /** How long the oldest due job had waited when the sweep reached it (ms). */
+  lagMs: number;
+};
 
 /**
  * Runs every due job whose kind has a handler, each in its own immediate
@@ -80,15 +86,16 @@ export function runDueJobs({
   workerId?: string;
 }): SweepReport {
   const kinds = Object.keys(handlers);
-  const report: SweepReport = { ran: 0, skipped: 0, failed: 0 };
+  const report: SweepReport = { ran: 0, skipped: 0, failed: 0, lagMs: 0 };
   if (kinds.length === 0) return report;
   const due = db
-    .select({ id: jobs.id })
+    .select({ id: jobs.id, runAt: jobs.runAt })
     .from(jobs)
     .where(and(claimable(now), inArray(jobs.kind, kinds)))
     .orderBy(asc(jobs.runAt), asc(jobs.id))
     .limit(limit)
     .all();
+  if (due[0]) report.lagMs = Math.max(0, now - due[0].runAt.getTime());
   for (const { id } of due) {
     try {
       const ran = immediate(

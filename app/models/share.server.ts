@@ -43,13 +43,15 @@ export type SharePreview = {
 export function getSharePreview(
   betId: number,
   code: string | null,
-  /** Who asks: a signed-in viewer (a participant needs no code) or a visitor. */
+  /** Who asks, for the limit on codes that miss. */
   guesser: CodeGuesser,
+  /** A signed-in viewer who may see the bet without its code, if any. */
+  viewerId: number | null = null,
 ): SharePreview | null {
-  if (code === null) return findPreview(betId, null, guesser.userId);
+  if (code === null) return findPreview(betId, null, viewerId);
   // A code that opens nothing is a guess, and counts as one.
   assertMayTryCode(guesser);
-  const preview = findPreview(betId, code, guesser.userId);
+  const preview = findPreview(betId, code, viewerId);
   if (!preview) recordCodeMiss(guesser);
   return preview;
 }

@@ -18,6 +18,7 @@ import {
 } from "~/models/settlement.server";
 import { deleteExpiredSessions } from "./session.server";
 import { warmShareImageRenderer } from "./share-image.server";
+import { countSweep, setSweepLag } from "./metrics.server";
 import { onStop } from "./stop-hooks.server";
 import { sweepIntervalMs } from "./windows.server";
 
@@ -38,15 +39,25 @@ export function sweepOnce(now = Date.now()) {
   const duties: [string, () => void][] = [
     ["sessions", () => deleteExpiredSessions()],
     ["expired bets", () => void cancelExpiredBets(now)],
-    ["jobs", () => void runDueJobs({ handlers: JOB_HANDLERS, now })],
+    [
+      "jobs",
+      () => {
+        const report = runDueJobs({ handlers: JOB_HANDLERS, now });
+        setSweepLag(report.lagMs / 1000);
+        if (report.failed > 0) throw new Error(`${report.failed} jobs failed`);
+      },
+    ],
   ];
+  let ok = true;
   for (const [name, duty] of duties) {
     try {
       duty();
     } catch (error) {
+      ok = false;
       console.error(`sweep: ${name} failed`, error);
     }
   }
+  countSweep(ok);
 }
 
 // One delivery pass at a time in this process; a wake-up during a pass

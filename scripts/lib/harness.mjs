@@ -10,7 +10,10 @@ export function startServer({
   dbPath,
   port = 0,
   env = {},
-  entry = "build/app-server.js",
+  // Workers need the launcher; one process is the server itself.
+  entry = Number(env.WEB_CONCURRENCY ?? 1) > 1
+    ? "build/server.js"
+    : "build/app-server.js",
   detached = false,
 }) {
   const child = spawn(process.execPath, [entry], {

@@ -28,7 +28,13 @@ const fastOutbox = {
 
 beforeAll(async () => {
   [smtp, push] = await Promise.all([startSmtp(), startPushService()]);
-  server = await startServer({ SMTP_URL: smtp.url, ...fastOutbox });
+  // A payment falls due in 3 s, so the loser is reminded after 1 s.
+  server = await startServer({
+    SMTP_URL: smtp.url,
+    PAYMENT_DUE_S: "3",
+    SWEEP_INTERVAL_S: "1",
+    ...fastOutbox,
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -67,7 +73,7 @@ const mailsTo = (p: Person, subject?: string) =>
   );
 
 describe("a whole journey reaches people by mail and push, once each, with the link that acts", () => {
-  it("join → propose → approve → pay", async () => {
+  it("join → propose → approve → reminded → pay", async () => {
     const alice = await verifiedPerson(server.url, "al");
     const bob = await verifiedPerson(server.url, "bo");
     const aliceBrowser = push.subscribe();
@@ -124,6 +130,18 @@ describe("a whole journey reaches people by mail and push, once each, with the l
       (m) => m.to === bob.user.email && m.subject === "A bet is settled",
     );
     expect(linkIn(settled, "/bet/")).toBe(`/bet/${bet.id}`);
+    // Both sides hear it; the loser's link is the way to pay.
+    const lost = await smtp.waitFor(
+      (m) => m.to === alice.user.email && m.subject === "A bet is settled",
+    );
+    expect(linkIn(lost, "/payment/")).toBe(`/payment/${bet.id}`);
+
+    // The loser is reminded, by mail and push, with the way to pay.
+    const due = await smtp.waitFor(
+      (m) => m.to === alice.user.email && m.subject === "A payment is due",
+    );
+    expect(linkIn(due, "/payment/")).toBe(`/payment/${bet.id}`);
+    await push.waitFor((p) => p.payload.url === `/payment/${bet.id}`);
 
     await payOverHttp(alice.client, bet.id);
     const paid = await smtp.waitFor(
@@ -136,6 +154,7 @@ describe("a whole journey reaches people by mail and push, once each, with the l
     for (const [who, subject] of [
       [alice, "Your bet was joined"],
       [alice, "A result waits for your answer"],
+      [alice, "A payment is due"],
       [bob, "A bet is settled"],
       [bob, "You've been paid"],
     ] as const)
@@ -146,6 +165,8 @@ describe("a whole journey reaches people by mail and push, once each, with the l
     expect(alicePushes.map((p) => p.payload.title)).toEqual([
       "Your bet was joined",
       "A result waits for your answer",
+      "A bet is settled",
+      "A payment is due",
     ]);
     expect(push.refused).toEqual([]);
   });

@@ -18,10 +18,15 @@ export function loader({ request, params, context }: Route.LoaderArgs) {
     const preview =
       id === null
         ? null
-        : getSharePreview(id, code, {
-            userId: viewer?.id ?? null,
-            clientAddress: context.clientAddress,
-          });
+        : getSharePreview(
+            id,
+            code,
+            {
+              userId: viewer?.id ?? null,
+              clientAddress: context.clientAddress,
+            },
+            viewer?.id ?? null,
+          );
     if (!preview) throw notFound(BET_NOT_FOUND);
     return Response.json(shareMeta(preview, request));
   });
