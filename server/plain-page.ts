@@ -2,15 +2,7 @@
 // large, too many attempts, an unexpected error) as a small HTML page that
 // needs no JavaScript and no stylesheet. Every text is escaped.
 import type { Response as ExpressResponse } from "express";
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) =>
-      ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[
-        c
-      ]!,
-  );
+import { escapeHtml } from "~/utils/html";
 
 export function sendPlainPage(
   res: ExpressResponse,

@@ -2,15 +2,7 @@
 // an HTML part with inline styles (mail clients ignore stylesheets) and a
 // plain-text part with the same words and links. Every text is escaped.
 import type { Mail } from "./mail.server";
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) =>
-      ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[
-        c
-      ]!,
-  );
+import { escapeHtml } from "~/utils/html";
 
 export type MailContent = {
   to: string;

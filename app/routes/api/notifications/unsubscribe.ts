@@ -11,15 +11,7 @@ import {
   verifyUnsubscribeToken,
 } from "~/models/notification-preferences.server";
 import { isDomainError } from "~/utils/errors";
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) =>
-      ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[
-        c
-      ]!,
-  );
+import { escapeHtml } from "~/utils/html";
 
 function page(status: number, title: string, body: string) {
   return new Response(
