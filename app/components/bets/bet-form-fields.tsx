@@ -62,6 +62,12 @@ export function BetFormFields({
   const [time, setTime] = useState(defaults.deadlineTime);
   const [browserZone, setBrowserZone] = useState<string | null>(null);
   useEffect(() => {
+    // An amount typed before the page hydrated (the scripts load after the
+    // content, docs/decisions/0800) is in the field but not yet in state.
+    const typed = (
+      document.getElementById("bet-amount") as HTMLInputElement | null
+    )?.value;
+    if (typed !== undefined) setAmount(typed);
     try {
       setBrowserZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
     } catch {
