@@ -188,13 +188,17 @@ describe("request logs", () => {
 
 describe("metrics", () => {
   it("answer on the metrics port with durations by route pattern and event-loop lag", async () => {
-    await fetch(`${base}/api/bets`);
+    await (await fetch(`${base}/api/bets`)).text();
     const res = await fetch(`${metricsBase}/metrics`);
     expect(res.status).toBe(200);
-    const text = await res.text();
-    expect(text).toContain(
-      'http_request_duration_seconds_count{method="GET",route="/api/bets",status="200"}',
-    );
+    // A request is counted when the server has finished sending it, which
+    // can be just after the client has read it: ask until it shows.
+    await expect
+      .poll(async () => (await fetch(`${metricsBase}/metrics`)).text())
+      .toContain(
+        'http_request_duration_seconds_count{method="GET",route="/api/bets",status="200"}',
+      );
+    const text = await (await fetch(`${metricsBase}/metrics`)).text();
     expect(text).toMatch(/route="\/api\/bets\/:id\/join",status="200"/);
     expect(text).toContain("nodejs_eventloop_lag_seconds");
   });
