@@ -8,7 +8,7 @@ import { InlineCssProvider } from "~/utils/inline-css";
 import { readBuiltStylesheet } from "~/utils/inline-css.server";
 import { withoutScriptPreloads } from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
-import { startBackgroundJobs } from "~/utils/jobs.server";
+import { startBackgroundJobs } from "~/models/background-work.server";
 
 export const streamTimeout = 5_000;
 

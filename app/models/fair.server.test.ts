@@ -44,7 +44,7 @@ import { getPayableBet } from "./payment.server";
 import { getUserById } from "./user.server";
 import { acceptFriendRequest, sendFriendRequest } from "./friend.server";
 import { listJobs, runDueJobs } from "./jobs.server";
-import { JOB_HANDLERS } from "~/utils/jobs.server";
+import { JOB_HANDLERS } from "~/models/background-work.server";
 import { DomainError } from "~/utils/errors";
 import { activeBet, person } from "../../tests/support/factories";
 import { storm } from "../../tests/support/storm";

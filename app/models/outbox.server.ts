@@ -1,6 +1,6 @@
 // The transactional outbox (ruling 26). An activity event that people hear
 // about outside the app gets one delivery row per channel, written in the
-// same transaction as the event. A worker (app/utils/jobs.server.ts) claims
+// same transaction as the event. A worker (app/models/background-work.server.ts) claims
 // one due row at a time with a conditional update, sends it, and records the
 // outcome: sent, skipped (switched off, unverified, nowhere to send), or a
 // retry after a growing delay. A row cut off mid-send (the process died while

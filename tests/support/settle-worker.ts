@@ -12,7 +12,7 @@ const { recordPayment } = await import("~/models/payment.server");
 const { demoProvider } = await import("~/payments/demo.server");
 const { isDomainError } = await import("~/utils/errors");
 const { runDueJobs } = await import("~/models/jobs.server");
-const { JOB_HANDLERS } = await import("~/utils/jobs.server");
+const { JOB_HANDLERS } = await import("~/models/background-work.server");
 
 process.stdin.once("data", async () => {
   try {

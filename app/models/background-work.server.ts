@@ -16,11 +16,11 @@ import {
   remindReferee,
   timeOutProposal,
 } from "~/models/settlement.server";
-import { deleteExpiredSessions } from "./session.server";
-import { warmShareImageRenderer } from "./share-image.server";
-import { countSweep, setSweepLag } from "./metrics.server";
-import { onStop } from "./stop-hooks.server";
-import { sweepIntervalMs } from "./windows.server";
+import { deleteExpiredSessions } from "~/utils/session.server";
+import { warmShareImageRenderer } from "~/utils/share-image.server";
+import { countSweep, setSweepLag } from "~/utils/metrics.server";
+import { onStop } from "~/utils/stop-hooks.server";
+import { sweepIntervalMs } from "~/utils/windows.server";
 
 /** How often the outbox looks for due retries; a new event wakes it at once. */
 const OUTBOX_POLL_MS = Number(process.env.OUTBOX_POLL_MS) || 2_000;
