@@ -10,7 +10,14 @@ import {
   type Page,
   type TestInfo,
 } from "@playwright/test";
-import { expect, jsEnabled, signIn, test, uniqueUsername } from "./fixtures";
+import {
+  expect,
+  jsEnabled,
+  signIn,
+  test,
+  uniqueUsername,
+  untilHydrated,
+} from "./fixtures";
 
 type Someone = {
   id: number;
@@ -289,7 +296,9 @@ test.describe("axe", () => {
   }, testInfo) => {
     await signIn(context, baseURL!, world.me.cookie);
     await page.goto("/profile");
-    await page.getByRole("link", { name: "Edit Profile" }).click();
+    const edit = page.getByRole("link", { name: "Edit Profile" });
+    if (jsEnabled(testInfo)) await untilHydrated(edit);
+    await edit.click();
     if (jsEnabled(testInfo))
       await expect(
         page.getByRole("dialog", { name: "Edit Profile" }),

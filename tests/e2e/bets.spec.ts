@@ -3,7 +3,14 @@
 // and the share page as a crawler and as a visitor sees it.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { request as playwrightRequest } from "@playwright/test";
-import { expect, jsEnabled, signIn, test, uniqueUsername } from "./fixtures";
+import {
+  expect,
+  jsEnabled,
+  signIn,
+  test,
+  uniqueUsername,
+  untilHydrated,
+} from "./fixtures";
 
 type Api = {
   id: number;
@@ -73,6 +80,7 @@ test.describe("bets", () => {
       page.getByRole("link", { name: "Learn more about our fees" }),
     ).toHaveAttribute("href", "/help/fees");
     if (jsEnabled(testInfo)) {
+      await untilHydrated(page.getByLabel("Include specific time"));
       await page.getByLabel("Wager amount ($)").fill("100");
       await expect(page.getByTestId("fee-preview")).toContainText("-$2.50");
       await expect(page.getByTestId("fee-preview")).toContainText("$97.50");
@@ -185,6 +193,7 @@ test.describe("bets", () => {
     await expect(
       page.getByText("Bet codes must be exactly 6 characters"),
     ).toBeVisible();
+    if (jsEnabled(testInfo)) await untilHydrated(page.getByLabel("Bet code"));
     await page.getByLabel("Bet code").fill(bet.code.toLowerCase());
     if (jsEnabled(testInfo))
       await expect(page.getByLabel("Bet code")).toHaveValue(bet.code);

@@ -5,6 +5,7 @@ import {
   expect,
   request as playwrightRequest,
   type BrowserContext,
+  type Locator,
   type Page,
 } from "@playwright/test";
 
@@ -95,6 +96,23 @@ export async function apiPost(
 /** Whether this project runs with JavaScript (the "js" project) or without. */
 export function jsEnabled(testInfo: { project: { name: string } }) {
   return testInfo.project.name === "js";
+}
+
+/**
+ * Waits until React has hydrated this element (its props are attached), so a
+ * click runs the enhanced handler. Scripts load after the content, so a click
+ * right after `goto` can land first and take the no-JS path instead (a real
+ * link or form submission): correct for a person, but not what a test of the
+ * enhanced behaviour means to check.
+ */
+export async function untilHydrated(locator: Locator) {
+  await expect
+    .poll(() =>
+      locator.evaluate((element) =>
+        Object.keys(element).some((key) => key.startsWith("__reactProps$")),
+      ),
+    )
+    .toBe(true);
 }
 
 type Fixtures = {

@@ -9,6 +9,7 @@ import {
   jsEnabled,
   signIn,
   test,
+  untilHydrated,
 } from "./fixtures";
 
 type Person = Awaited<ReturnType<typeof createPerson>>;
@@ -96,6 +97,8 @@ test("propose, approve, pay with 4242, see the money on both sides", async ({
     "autocomplete",
     "off",
   );
+  if (jsEnabled(testInfo))
+    await untilHydrated(page.getByRole("button", { name: "Pay $100.00" }));
   await payWith(page, "4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $100.00" }).click();
   if (jsEnabled(testInfo)) {

@@ -4,7 +4,14 @@ import type {
   PlaywrightWorkerArgs,
 } from "@playwright/test";
 import sharp from "sharp";
-import { createPerson, expect, jsEnabled, test, type Person } from "./fixtures";
+import {
+  createPerson,
+  expect,
+  jsEnabled,
+  test,
+  untilHydrated,
+  type Person,
+} from "./fixtures";
 
 type Signed = Person & { cookie: string };
 
@@ -189,7 +196,9 @@ test.describe("profile", () => {
     ).toHaveAttribute("href", "/help");
 
     const openEdit = async () => {
-      await page.getByRole("link", { name: "Edit Profile" }).click();
+      const edit = page.getByRole("link", { name: "Edit Profile" });
+      if (jsEnabled(testInfo)) await untilHydrated(edit);
+      await edit.click();
       if (jsEnabled(testInfo))
         await expect(
           page.getByRole("dialog", { name: "Edit Profile" }),
