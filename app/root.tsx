@@ -16,7 +16,7 @@ import stylesheet from "./app.css?url";
 import { Toaster, StaticToast } from "~/components/toaster";
 import { AppStylesheet } from "~/utils/inline-css";
 import { useNonce } from "~/utils/nonce";
-import { getUser } from "~/utils/session.server";
+import { getUser } from "~/models/session.server";
 import { readToast } from "~/utils/toast.server";
 import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";

@@ -61,6 +61,12 @@ export const users = sqliteTable(
       .notNull()
       .default(false),
     createdAt: createdAt(),
+    /**
+     * Set when the account was closed (ruling 32): the row stays, anonymised
+     * (`deleted-{id}`, no email, no password), because bets, settlements and
+     * ledger entries are the other side's history too.
+     */
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     // Usernames and emails are unique regardless of letter case.
@@ -81,13 +87,24 @@ export const sessions = sqliteTable(
     // SHA-256 of the random token in the cookie: a leaked database does not
     // hand out live sessions.
     idHash: text("id_hash").primaryKey(),
+    /**
+     * The session's name on the security page and in
+     * `DELETE /api/user/sessions/{id}`: random, unrelated to the token, so
+     * showing it gives nothing away.
+     */
+    publicId: text("public_id").notNull(),
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The browser's User-Agent at sign-in, to tell devices apart (ruling 31). */
+    userAgent: text("user_agent"),
     createdAt: createdAt(),
+    /** Refreshed at most every few minutes, not on every request. */
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [
+    uniqueIndex("sessions_public_id_unique").on(t.publicId),
     index("sessions_user_idx").on(t.userId),
     index("sessions_expires_idx").on(t.expiresAt),
   ],
@@ -476,7 +493,9 @@ export const emailTokens = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    purpose: text("purpose", { enum: ["verify_email"] }).notNull(),
+    purpose: text("purpose", {
+      enum: ["verify_email", "reset_password"],
+    }).notNull(),
     tokenHash: text("token_hash").notNull(),
     /** The address the link was sent to: a later email change voids it. */
     email: text("email").notNull(),

@@ -16,7 +16,7 @@ import {
   remindReferee,
   timeOutProposal,
 } from "~/models/settlement.server";
-import { deleteExpiredSessions } from "~/utils/session.server";
+import { deleteExpiredSessions } from "~/models/session.server";
 import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";

@@ -6,7 +6,7 @@ import {
   findUserBySessionToken,
   revokeSessionToken,
   SESSION_TTL_MS,
-} from "~/utils/session.server";
+} from "~/models/session.server";
 import { isDomainError } from "~/utils/errors";
 import { sqlite } from "~/db/client.server";
 
@@ -115,7 +115,7 @@ describe("sessions", () => {
     expect(findUserBySessionToken(token)).toBeNull();
 
     const past = Date.now() - SESSION_TTL_MS - 1000;
-    const { token: old } = await createSession(user.id, past);
+    const { token: old } = await createSession(user.id, { now: past });
     expect(findUserBySessionToken(old)).toBeNull();
     expect(deleteExpiredSessions()).toBeGreaterThanOrEqual(1);
   });
@@ -127,7 +127,7 @@ describe("sessions", () => {
       password: "secret123",
     });
     const now = Date.now();
-    const { token } = await createSession(user.id, now);
+    const { token } = await createSession(user.id, { now });
     expect(findUserBySessionToken(token, now + SESSION_TTL_MS - 1000)?.id).toBe(
       user.id,
     );

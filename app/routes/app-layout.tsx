@@ -3,7 +3,7 @@ import type { Route } from "./+types/app-layout";
 import { AppHeader, BottomNav } from "~/components/app-shell";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import { countUnreadActivity } from "~/models/activity.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 
 // Every screen inside this layout is protected: the guard redirects a
 // visitor to /auth?return_to=… on the server (302).

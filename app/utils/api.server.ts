@@ -9,7 +9,7 @@ import {
   type FieldErrors,
 } from "./errors";
 import { fieldErrorsOf } from "./validation";
-import { getUser } from "./session.server";
+import { getUser } from "~/models/session.server";
 import type { User } from "~/db/schema";
 
 export function jsonError(

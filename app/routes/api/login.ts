@@ -2,7 +2,7 @@ import type { Route } from "./+types/login";
 import { signIn } from "~/models/sign-in.server";
 import { toUserJson } from "~/models/user.server";
 import { api, readJson } from "~/utils/api.server";
-import { startSession } from "~/utils/session.server";
+import { startSession } from "~/models/session.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

@@ -14,7 +14,7 @@ import { signIn, signUp } from "~/models/sign-in.server";
 import { RegisterSchema } from "~/models/user.server";
 import { isDomainError, type DomainError } from "~/utils/errors";
 import { safeRedirect } from "~/utils/safe-redirect";
-import { getUser, startSession } from "~/utils/session.server";
+import { getUser, startSession } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 

@@ -8,7 +8,7 @@ import {
 import { isDomainError } from "~/utils/errors";
 import { readFormData } from "~/utils/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
-import { getUser, requireUser } from "~/utils/session.server";
+import { getUser, requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // /verify-email?token=… (ruling 29): the link from the mail shows a button;

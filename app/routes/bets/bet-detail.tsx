@@ -36,7 +36,7 @@ import { isDomainError, notFound } from "~/utils/errors";
 import { formFailure } from "~/utils/form-errors.server";
 import { initials } from "~/utils/initials";
 import { formatCents } from "~/utils/money";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 

@@ -14,7 +14,7 @@ import { createBet } from "~/models/bet.server";
 import { refereeChoices } from "~/models/friend.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { isDomainError } from "~/utils/errors";
-import { getUser, requireUser } from "~/utils/session.server";
+import { getUser, requireUser } from "~/models/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";

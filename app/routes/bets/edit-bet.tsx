@@ -21,7 +21,7 @@ import {
 import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { isDomainError, notFound } from "~/utils/errors";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { refereeChoices } from "~/models/friend.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";

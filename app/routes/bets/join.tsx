@@ -10,7 +10,7 @@ import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
 import { isDomainError } from "~/utils/errors";
 import { formFailure } from "~/utils/form-errors.server";
 import { formatCents } from "~/utils/money";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 

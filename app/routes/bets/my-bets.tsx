@@ -8,7 +8,7 @@ import {
   type BetView,
 } from "~/models/bet.server";
 import { formatMonthDay } from "~/utils/dates";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 
 const TABS = ["all", "created", "joined", "completed"] as const;

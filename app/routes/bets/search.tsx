@@ -22,7 +22,7 @@ import { formatDate } from "~/utils/dates";
 const CODE_LENGTH = 6;
 import { isDomainError } from "~/utils/errors";
 import { formatCentsShort } from "~/utils/money";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { readFormData } from "~/utils/form-data.server";
 import {
   FriendsPanel,

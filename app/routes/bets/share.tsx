@@ -13,7 +13,7 @@ import {
 import { parseId } from "~/utils/api.server";
 import { isDomainError } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
-import { getUser } from "~/utils/session.server";
+import { getUser } from "~/models/session.server";
 
 export const handle = { hydrate: false };
 

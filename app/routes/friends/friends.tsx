@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/friends";
 import { FriendsPanel } from "~/components/friends/friends-panel";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import {
   friendsAction,
   loadFriendsView,

@@ -11,7 +11,7 @@ import {
 } from "~/models/activity.server";
 import { relativeTime } from "~/utils/dates";
 import { loadFinances } from "~/utils/finances.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { readFormData } from "~/utils/form-data.server";
 
 // /notifications: tabs Activity (default) and Finances, as links (ruling 18).

@@ -16,7 +16,7 @@ import type { StripeProvider } from "~/payments/stripe.server";
 import { publicOrigin, stripeKeys } from "~/utils/env.server";
 import { isDomainError } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
 import { loadPayable } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";

@@ -7,7 +7,7 @@ import {
 } from "~/components/settlement/money-summary";
 import { getPaymentProvider } from "~/payments/provider.server";
 import { isDemoMode } from "~/utils/env.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { loadPayable } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 

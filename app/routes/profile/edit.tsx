@@ -12,7 +12,7 @@ import {
 import { saveAvatar } from "~/models/avatar.server";
 import { updateProfile } from "~/models/user.server";
 import { DomainError, isDomainError } from "~/utils/errors";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
 import { parseMultipart } from "~/utils/upload.server";

@@ -8,7 +8,7 @@ import {
   updateNotificationPreferences,
 } from "~/models/notification-preferences.server";
 import { readFormData } from "~/utils/form-data.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // /profile/notifications (ruling 26): which kinds reach you by email and by

@@ -13,7 +13,7 @@ import {
   type PaymentMethod,
 } from "~/models/user.server";
 import { formFailure } from "~/utils/form-errors.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";

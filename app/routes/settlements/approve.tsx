@@ -18,7 +18,7 @@ import {
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/form-errors.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 

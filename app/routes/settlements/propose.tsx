@@ -12,7 +12,7 @@ import {
 } from "~/models/settlement.server";
 import { NOTES_MAX } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/form-errors.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";

@@ -13,7 +13,7 @@ import {
 } from "~/models/settlement.server";
 import { formFailure } from "~/utils/form-errors.server";
 import { readFormData } from "~/utils/form-data.server";
-import { requireUser } from "~/utils/session.server";
+import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
 

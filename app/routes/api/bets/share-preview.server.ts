@@ -5,7 +5,7 @@ import { BET_NOT_FOUND } from "~/models/bet.server";
 import { getSharePreview, type SharePreview } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
-import { getUser } from "~/utils/session.server";
+import { getUser } from "~/models/session.server";
 
 export async function requireSharePreview(
   request: Request,

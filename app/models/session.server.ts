@@ -1,12 +1,12 @@
-// Sessions live in the database; the cookie carries only a random 256-bit
+// Sessions live in the database (a model: it owns the sessions table); the cookie carries only a random 256-bit
 // token, signed. The table stores the token's SHA-256, so logout and expiry
 // really end a session and a copied database hands out nothing.
 import { createCookie, redirect } from "react-router";
 import crypto from "node:crypto";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { db, preparedOnce } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
-import { isProduction, sessionSecret } from "./env.server";
+import { isProduction, sessionSecret } from "~/utils/env.server";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -27,12 +27,24 @@ const sessionCookie = createCookie(
 const hashToken = (token: string) =>
   crypto.createHash("sha256").update(token).digest("hex");
 
-export async function createSession(userId: number, now = Date.now()) {
+/** How stale `lastSeenAt` may grow before a request refreshes it. */
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
+
+export async function createSession(
+  userId: number,
+  {
+    userAgent = null,
+    now = Date.now(),
+  }: { userAgent?: string | null; now?: number } = {},
+) {
   const token = crypto.randomBytes(32).toString("base64url");
   db.insert(sessions)
     .values({
       idHash: hashToken(token),
+      publicId: crypto.randomBytes(16).toString("hex"),
       userId,
+      userAgent: userAgent?.slice(0, 300) ?? null,
+      lastSeenAt: new Date(now),
       expiresAt: new Date(now + SESSION_TTL_MS),
     })
     .run();
@@ -47,7 +59,7 @@ async function readToken(request: Request): Promise<string | null> {
 // Every page asks who the user is: one prepared statement, built once.
 const userBySessionHash = preparedOnce(() =>
   db
-    .select({ user: users })
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -59,11 +71,29 @@ const userBySessionHash = preparedOnce(() =>
     .prepare(),
 );
 
+const touchSession = preparedOnce(() =>
+  db
+    .update(sessions)
+    .set({ lastSeenAt: sql`${sql.placeholder("now")}` })
+    .where(eq(sessions.idHash, sql.placeholder("hash")))
+    .prepare(),
+);
+
 export function findUserBySessionToken(
   token: string,
   now = Date.now(),
 ): User | null {
-  return userBySessionHash().get({ hash: hashToken(token), now })?.user ?? null;
+  const hash = hashToken(token);
+  const row = userBySessionHash().get({ hash, now });
+  if (!row) return null;
+  // "Last seen" for the security page, written at most every few minutes so
+  // reading a page stays a read.
+  if (
+    !row.lastSeenAt ||
+    now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS
+  )
+    touchSession().run({ hash, now });
+  return row.user;
 }
 
 export function revokeSessionToken(token: string) {
@@ -129,7 +159,9 @@ export async function requireUserId(request: Request): Promise<number> {
 export async function startSession(request: Request, userId: number) {
   const old = await readToken(request);
   if (old) revokeSessionToken(old);
-  const { setCookie } = await createSession(userId);
+  const { setCookie } = await createSession(userId, {
+    userAgent: request.headers.get("User-Agent"),
+  });
   return setCookie;
 }
 
@@ -137,4 +169,82 @@ export async function endSession(request: Request) {
   const token = await readToken(request);
   if (token) revokeSessionToken(token);
   return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+// ---- The security page (ruling 31) ----------------------------------------
+
+export type SessionSummary = {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  userAgent: string | null;
+  current: boolean;
+};
+
+/** The public id of the session this request carries, if it is live. */
+export async function currentSessionId(
+  request: Request,
+  now = Date.now(),
+): Promise<string | null> {
+  const token = await readToken(request);
+  if (!token) return null;
+  const row = db
+    .select({ publicId: sessions.publicId })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.idHash, hashToken(token)),
+        gt(sessions.expiresAt, new Date(now)),
+      ),
+    )
+    .get();
+  return row?.publicId ?? null;
+}
+
+/** Where this person is signed in, most recently seen first. */
+export function listSessions(
+  userId: number,
+  currentId: string | null,
+  now = Date.now(),
+): SessionSummary[] {
+  return db
+    .select()
+    .from(sessions)
+    .where(
+      and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date(now))),
+    )
+    .all()
+    .map((s) => ({
+      id: s.publicId,
+      createdAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt ?? s.createdAt,
+      userAgent: s.userAgent,
+      current: s.publicId === currentId,
+    }))
+    .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime());
+}
+
+/**
+ * Ends one of this person's sessions. Returns false when no such session is
+ * theirs: another person's id is answered exactly like an unknown one.
+ */
+export function revokeSession(userId: number, publicId: string): boolean {
+  return (
+    db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)))
+      .run().changes > 0
+  );
+}
+
+/** Ends every session of this person except `keepId` (all when null). */
+export function revokeOtherSessions(userId: number, keepId: string | null) {
+  return db
+    .delete(sessions)
+    .where(
+      keepId
+        ? and(eq(sessions.userId, userId), ne(sessions.publicId, keepId))
+        : eq(sessions.userId, userId),
+    )
+    .run().changes;
 }
