@@ -136,5 +136,4 @@ export default function ResetPassword({
 
 export const meta: Route.MetaFunction = () => [
   { title: "Choose a new password — Fairshake" },
-  { name: "referrer", content: "no-referrer" },
 ];
