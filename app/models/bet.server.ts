@@ -15,6 +15,7 @@ import {
   type BetStatus,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { displayNameSql } from "./display-name.server";
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { centsToDollars, MAX_BET_DOLLARS } from "~/utils/money";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
@@ -275,7 +276,7 @@ const participantsOfBets = preparedOnce(() =>
     .select({
       betId: betParticipants.betId,
       id: users.id,
-      username: users.username,
+      username: displayNameSql(),
       avatarUrl: users.avatarUrl,
       seat: betParticipants.seat,
     })
@@ -307,7 +308,7 @@ function refereeNames(rows: Bet[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   return new Map(
     db
-      .select({ id: users.id, username: users.username })
+      .select({ id: users.id, username: displayNameSql() })
       .from(users)
       .where(inArray(users.id, ids))
       .all()

@@ -1,12 +1,17 @@
 // Users: registration, credentials, public views. The only module that
 // reads or writes password hashes.
 import { hash, verify } from "@node-rs/argon2";
-import { eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db, immediate } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
+import {
+  isReservedUsername,
+  RESERVED_USERNAME_MESSAGE,
+} from "~/utils/deleted-user";
+import { displayName } from "./display-name.server";
 import { emailChanged } from "./email-verification.server";
 import {
   fieldErrorsOf,
@@ -40,7 +45,8 @@ export const UsernameSchema = requiredText("Username is required")
   .regex(
     /^[\p{L}\p{N}_.-]+$/u,
     "Username may use only letters, numbers, '.', '-' and '_'",
-  );
+  )
+  .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE);
 
 export const EmailSchema = requiredText("Email is required")
   .max(254, "Email is invalid")
@@ -94,11 +100,13 @@ export function toUserJson(user: User) {
   };
 }
 
-/** What anyone else may see of a user. */
-export function toPublicUser(user: PublicUser): PublicUser {
+/** What anyone else may see of a user: a closed account is 'Deleted user'. */
+export function toPublicUser(
+  user: PublicUser & { deletedAt?: Date | null },
+): PublicUser {
   return {
     id: user.id,
-    username: user.username,
+    username: displayName(user),
     avatarUrl: user.avatarUrl,
     winCount: user.winCount,
     lossCount: user.lossCount,
@@ -119,7 +127,13 @@ export function findUserByUsername(username: string): User | null {
     db
       .select()
       .from(users)
-      .where(sql`lower(${users.username}) = lower(${username})`)
+      .where(
+        and(
+          sql`lower(${users.username}) = lower(${username})`,
+          // A closed account cannot be signed into, whatever its hash.
+          isNull(users.deletedAt),
+        ),
+      )
       .get() ?? null
   );
 }
@@ -175,7 +189,9 @@ export function fillUsernameSkeletons() {
   const rows = db
     .select({ id: users.id, username: users.username })
     .from(users)
-    .where(isNull(users.usernameSkeleton))
+    // A closed account's `deleted-{id}` needs no skeleton: no new name may
+    // start with 'deleted-'.
+    .where(and(isNull(users.usernameSkeleton), isNull(users.deletedAt)))
     .all();
   for (const row of rows) {
     try {
@@ -242,6 +258,20 @@ export async function verifyLogin(
   return ok ? user : null;
 }
 
+/**
+ * Whether `password` is this user's (closing an account asks for it). A
+ * closed account's hash is not a hash at all, so nothing ever matches it.
+ */
+export async function passwordMatches(
+  user: Pick<User, "passwordHash">,
+  password: string,
+): Promise<boolean> {
+  return verify(user.passwordHash, password).catch(() => false);
+}
+
+/** What a closed account stores instead of a hash: no password verifies. */
+export const CLOSED_ACCOUNT_HASH = "!closed-account";
+
 export class LoginThrottledError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
     super(
@@ -281,6 +311,7 @@ export const ProfileUpdateSchema = z.object({
       /^[\p{L}\p{N}_.-]*$/u,
       "Username may use only letters, numbers, '.', '-' and '_'",
     )
+    .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE)
     .optional(),
   email: z
     .string({ error: PROFILE_EMAIL_MESSAGE })
