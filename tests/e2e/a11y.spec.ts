@@ -210,6 +210,7 @@ const PAGES: {
   { name: "add friends", path: () => "/friends?tab=add", as: "me" },
   { name: "profile", path: () => "/profile", as: "me" },
   { name: "edit profile", path: () => "/profile/edit", as: "me" },
+  { name: "your data", path: () => "/profile/data", as: "me" },
   { name: "activity", path: () => "/notifications", as: "me" },
   {
     name: "finances",
