@@ -3,7 +3,9 @@ import { sqlite } from "~/db/client.server";
 import { isDomainError } from "~/utils/errors";
 import { closeAccount, exportAccountData, openBetsOf } from "./account.server";
 import { displayName } from "./display-name.server";
-import { getPublicUser, hashPassword } from "./user.server";
+import { createBet, joinBet } from "./bet.server";
+import { sendFriendRequest } from "./friend.server";
+import { getPublicUser, hashPassword, updateProfile } from "./user.server";
 
 let n = 0;
 function makeUser(name?: string, passwordHash = "x") {
@@ -202,5 +204,55 @@ describe("closeAccount", () => {
       .prepare("SELECT deleted_at FROM users WHERE id = ?")
       .get(me) as { deleted_at: number | null };
     expect(row.deleted_at).toBeNull();
+  });
+});
+
+describe("a request whose session was read before the account closed", () => {
+  it("cannot create or join a bet, ask a friend or rename the account (401)", async () => {
+    const hash = await hashPassword("secret123");
+    const leaver = makeUser(undefined, hash);
+    const other = makeUser();
+    const open = makeBet({
+      creator: other,
+      status: "pending",
+      deadline: Date.now() + 24 * HOUR,
+    });
+    await closeAccount({ userId: leaver, input: { password: "secret123" } });
+    const attempts: [string, () => unknown][] = [
+      ["join", () => joinBet({ betId: open, userId: leaver })],
+      [
+        "create",
+        () =>
+          createBet({
+            creatorId: leaver,
+            input: {
+              title: "Late bet",
+              description: "Made after closing",
+              amountCents: 500,
+              deadline: Date.now() + 24 * HOUR,
+              visibility: "public",
+            },
+          }),
+      ],
+      [
+        "befriend",
+        () => sendFriendRequest({ userId: leaver, friendId: other }),
+      ],
+      [
+        "rename",
+        () =>
+          updateProfile({ userId: leaver, input: { username: "backagain" } }),
+      ],
+    ];
+    for (const [name, attempt] of attempts) {
+      let status: unknown = "no error";
+      try {
+        attempt();
+      } catch (error) {
+        status = isDomainError(error) ? error.status : error;
+      }
+      expect(status, name).toBe(401);
+    }
+    expect(openBetsOf(leaver)).toEqual([]);
   });
 });

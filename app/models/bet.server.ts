@@ -15,6 +15,7 @@ import {
   type BetStatus,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { assertAccountOpen } from "./closed-account.server";
 import { displayNameSql } from "./display-name.server";
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { centsToDollars, MAX_BET_DOLLARS } from "~/utils/money";
@@ -457,6 +458,7 @@ export function createBet({
     try {
       return immediate((tx) => {
         const now = new Date();
+        assertAccountOpen(tx, creatorId);
         if (input.refereeId) assertReferee(tx, creatorId, input.refereeId);
         const bet = tx
           .insert(bets)
@@ -512,6 +514,7 @@ export function joinBet({
   now?: number;
 }) {
   return immediate((tx) => {
+    assertAccountOpen(tx, userId);
     const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
     if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
     if (isParticipant(betId, userId, tx))

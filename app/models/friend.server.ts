@@ -6,6 +6,7 @@ import { z } from "zod";
 import { db, immediate } from "~/db/client.server";
 import { friendships, users } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { assertAccountOpen } from "./closed-account.server";
 import { toPublicUser, type PublicUser } from "./user.server";
 import { conflict, invalid, notFound } from "~/utils/errors";
 
@@ -82,6 +83,7 @@ export function sendFriendRequest({
 }) {
   if (userId === friendId) throw invalid(FRIEND_MESSAGES.self);
   return immediate((tx) => {
+    assertAccountOpen(tx, userId);
     const target = tx
       .select({ id: users.id })
       .from(users)

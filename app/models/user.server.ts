@@ -11,6 +11,7 @@ import {
   isReservedUsername,
   RESERVED_USERNAME_MESSAGE,
 } from "~/utils/deleted-user";
+import { assertAccountOpen } from "./closed-account.server";
 import { displayName } from "./display-name.server";
 import { emailChanged } from "./email-verification.server";
 import {
@@ -390,6 +391,7 @@ export function updateProfile({
   }
   try {
     const user = immediate((tx) => {
+      assertAccountOpen(tx, userId);
       const refusal =
         values.username && usernameRefusal(values.username, userId);
       if (refusal) throw conflict(refusal);

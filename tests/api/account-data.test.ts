@@ -465,6 +465,40 @@ describe("DELETE /api/user", () => {
   });
 });
 
+describe("closing races a join", () => {
+  it("never both: the join wins and the close is refused, or the close wins and the join is refused", async () => {
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 8; round += 1) {
+      const creator = await plainPerson("rcc");
+      const leaver = await plainPerson("rcl");
+      const bet = await newBet(creator);
+      const [close, join] = await Promise.all([
+        closeAccount(leaver, PASSWORD),
+        leaver.client.post(`/api/bets/${bet.id}/join`, {}),
+      ]);
+      outcomes.add(`${close.status}/${join.status}`);
+      expect([close.status, join.status]).not.toEqual([204, 200]);
+      const seats = readDb(
+        (db) =>
+          (
+            db
+              .prepare(
+                "SELECT count(*) AS n FROM bet_participants WHERE bet_id = ? AND user_id = ?",
+              )
+              .get(bet.id, leaver.user.id) as { n: number }
+          ).n,
+      );
+      if (close.status === 204) expect(seats).toBe(0);
+      else {
+        expect(close.status).toBe(409);
+        expect(seats).toBe(1);
+      }
+    }
+    // Both orders are legal; each round ends in one of them.
+    for (const o of outcomes) expect(["204/401", "409/200"]).toContain(o);
+  });
+});
+
 describe("usernames starting with 'deleted-'", () => {
   it("are refused at registration and on a username change", async () => {
     const message = "Usernames may not start with 'deleted-'.";
