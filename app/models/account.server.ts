@@ -76,6 +76,18 @@ export function openBetsOf(
   return rows.map((r) => r.id);
 }
 
+/** The open bets with their titles, for the page that explains a refusal. */
+export function listOpenBets(userId: number, now = Date.now()) {
+  const ids = openBetsOf(userId, now);
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: bets.id, title: bets.title })
+    .from(bets)
+    .where(inArray(bets.id, ids))
+    .orderBy(asc(bets.id))
+    .all();
+}
+
 // --- Closing the account ----------------------------------------------------------
 
 const CloseAccountSchema = z.object({

@@ -2,7 +2,7 @@
 // as JSON from /profile/data, and deleting the account refuses a wrong
 // password, then signs this browser out and sends it to the front door.
 import fs from "node:fs";
-import { createPerson, expect, signIn, test } from "./fixtures";
+import { apiPost, createPerson, expect, signIn, test } from "./fixtures";
 
 test("the export downloads your data as JSON from Your data", async ({
   page,
@@ -66,4 +66,32 @@ test("deleting the account: a wrong password is refused, then it is deleted and 
     headers: { "Content-Type": "application/json" },
   });
   expect(login.status()).toBe(401);
+});
+
+test("an open bet holds the account: the page names it and the delete is refused", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const me = await createPerson("hold");
+  const title = `Held open ${Date.now().toString(36)}`;
+  await apiPost(baseURL!, me, "/api/bets", {
+    title,
+    description: "Keeps the account open until it ends.",
+    amount: 5,
+    deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    visibility: "public",
+  });
+  await signIn(context, baseURL!, me.cookie);
+  await page.goto("/profile/data");
+  const form = page.getByRole("region", { name: "Delete your account" });
+  await expect(form.getByRole("link", { name: title })).toBeVisible();
+  await form.getByLabel("Your password").fill(me.password);
+  await form.getByRole("checkbox").check();
+  await form.getByRole("button", { name: "Delete my account" }).click();
+  await expect(form.getByRole("alert")).toContainText(
+    "Finish, cancel or pay your open bets first.",
+  );
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/profile$/);
 });

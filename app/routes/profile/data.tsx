@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/data";
 import { Field, FormAlert } from "~/components/forms";
-import { closeAccount, openBetsOf } from "~/models/account.server";
+import { closeAccount, listOpenBets } from "~/models/account.server";
 import { endSession, requireUser } from "~/models/session.server";
 import { invalid } from "~/utils/errors";
 import { readFormData } from "~/utils/form-data.server";
@@ -16,7 +16,7 @@ const CONFIRM_REQUIRED =
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { openBets: openBetsOf(user.id) };
+  return { openBets: listOpenBets(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -92,18 +92,16 @@ export default function YourData({
         </p>
         {openBets.length > 0 ? (
           <div className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-            <p>
-              Finish, cancel or pay your open bets first. Still open:{" "}
-              {openBets.map((id, i) => (
-                <span key={id}>
-                  {i > 0 ? ", " : ""}
-                  <Link to={`/bet/${id}`} className="underline">
-                    bet #{id}
+            <p>Finish, cancel or pay your open bets first. Still open:</p>
+            <ul className="mt-1 list-disc pl-5">
+              {openBets.map((bet) => (
+                <li key={bet.id}>
+                  <Link to={`/bet/${bet.id}`} className="underline">
+                    {bet.title}
                   </Link>
-                </span>
+                </li>
               ))}
-              .
-            </p>
+            </ul>
           </div>
         ) : null}
         <FormAlert title={actionData?.title} message={actionData?.message} />
