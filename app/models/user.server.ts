@@ -3,7 +3,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate, type Tx } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
@@ -54,14 +54,17 @@ export const EmailSchema = requiredText("Email is required")
   .regex(EMAIL_SHAPE, "Email is invalid")
   .refine(isWellFormed, "Email is invalid");
 
+/** Registration's rules for a new password (also a reset and a change). */
+export const NewPasswordSchema = z
+  .string({ error: "Password is required" })
+  .min(1, "Password is required")
+  .min(PASSWORD_MIN, "Password must be at least 6 characters")
+  .max(PASSWORD_MAX, "Password must be at most 200 characters");
+
 export const RegisterSchema = z.object({
   username: UsernameSchema,
   email: EmailSchema,
-  password: z
-    .string({ error: "Password is required" })
-    .min(1, "Password is required")
-    .min(PASSWORD_MIN, "Password must be at least 6 characters")
-    .max(PASSWORD_MAX, "Password must be at most 200 characters"),
+  password: NewPasswordSchema,
 });
 
 export const LoginSchema = z.object({
@@ -260,18 +263,42 @@ export async function verifyLogin(
 }
 
 /**
- * Whether `password` is this user's (closing an account asks for it). A
- * closed account's hash is not a hash at all, so nothing ever matches it.
+ * Whether `password` is this user's (changing the password and closing the
+ * account ask for it). A closed account's hash is not a hash at all, so
+ * nothing ever matches it.
  */
 export async function passwordMatches(
   user: Pick<User, "passwordHash">,
   password: string,
 ): Promise<boolean> {
+  if (password.length > PASSWORD_MAX) return false;
   return verify(user.passwordHash, password).catch(() => false);
 }
 
 /** What a closed account stores instead of a hash: no password verifies. */
 export const CLOSED_ACCOUNT_HASH = "!closed-account";
+
+/**
+ * Stores a new password hash, inside the caller's transaction (a reset or a
+ * change also ends sessions there). `emailVerified` is set when the change
+ * itself proved the address (a reset link mailed to it). A closed account
+ * is never given a password again.
+ */
+export function writePasswordHash(
+  tx: Tx,
+  userId: number,
+  passwordHash: string,
+  { emailVerified }: { emailVerified?: true } = {},
+): User | null {
+  return (
+    tx
+      .update(users)
+      .set({ passwordHash, ...(emailVerified && { emailVerified }) })
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+      .returning()
+      .get() ?? null
+  );
+}
 
 export class LoginThrottledError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {

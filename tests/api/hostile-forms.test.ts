@@ -86,6 +86,23 @@ export const FORM_ACTIONS: FormAction[] = [
     fields: ["token", "return_to"],
   },
   {
+    route: "/forgot-password",
+    intents: [],
+    fields: ["login"],
+    anonymous: true,
+  },
+  {
+    route: "/reset-password",
+    intents: [],
+    fields: ["token", "password", "confirmPassword"],
+    anonymous: true,
+  },
+  {
+    route: "/profile/security",
+    intents: ["change-password", "revoke", "revoke-others"],
+    fields: ["currentPassword", "newPassword", "confirmPassword", "sessionId"],
+  },
+  {
     route: "/settle-bet/:id",
     intents: [],
     fields: ["winnerId"],

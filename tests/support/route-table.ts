@@ -289,6 +289,37 @@ export const API_CALLS: ApiCall[] = [
     fields: ["token"],
   },
   { method: "POST", route: "/api/verify-email/resend", access: "session" },
+  // Getting back in and looking after the account (DESIGN §6b, rulings 30–31).
+  {
+    method: "POST",
+    route: "/api/password-reset",
+    access: "public",
+    fields: ["login"],
+  },
+  {
+    method: "POST",
+    route: "/api/password-reset/confirm",
+    access: "public",
+    fields: ["token", "password"],
+  },
+  {
+    method: "POST",
+    route: "/api/user/password",
+    access: "session",
+    fields: ["currentPassword", "newPassword"],
+  },
+  { method: "GET", route: "/api/user/sessions", access: "session" },
+  {
+    method: "DELETE",
+    route: "/api/user/sessions/:id",
+    path: "/api/user/sessions/0123456789abcdef0123456789abcdef",
+    access: "session",
+  },
+  {
+    method: "POST",
+    route: "/api/user/sessions/revoke-others",
+    access: "session",
+  },
   // A mail provider's one-click POST: a signed token, no session, no JSON
   // (ruling 27). The GET is the page the mail's link opens.
   {
