@@ -22,6 +22,7 @@ export default [
     route("profile", "routes/profile/profile.tsx"),
     route("profile/edit", "routes/profile/edit.tsx"),
     route("profile/notifications", "routes/profile/notifications.tsx"),
+    route("profile/data", "routes/profile/data.tsx"),
     route("profile/security", "routes/profile/security.tsx"),
     route("friends", "routes/friends/friends.tsx"),
     route("financial-history", "routes/payments/financial-history.tsx"),
@@ -62,6 +63,7 @@ export default [
   ...prefix("api", [
     // Accounts
     route("user", "routes/api/user.ts"),
+    route("user/export", "routes/api/user-export.ts"),
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),
     route("logout", "routes/api/logout.ts"),

@@ -15,6 +15,8 @@ import {
   type BetStatus,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { assertAccountOpen } from "./closed-account.server";
+import { displayNameSql } from "./display-name.server";
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { centsToDollars, MAX_BET_DOLLARS } from "~/utils/money";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
@@ -275,7 +277,7 @@ const participantsOfBets = preparedOnce(() =>
     .select({
       betId: betParticipants.betId,
       id: users.id,
-      username: users.username,
+      username: displayNameSql(),
       avatarUrl: users.avatarUrl,
       seat: betParticipants.seat,
     })
@@ -307,7 +309,7 @@ function refereeNames(rows: Bet[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   return new Map(
     db
-      .select({ id: users.id, username: users.username })
+      .select({ id: users.id, username: displayNameSql() })
       .from(users)
       .where(inArray(users.id, ids))
       .all()
@@ -456,6 +458,7 @@ export function createBet({
     try {
       return immediate((tx) => {
         const now = new Date();
+        assertAccountOpen(tx, creatorId);
         if (input.refereeId) assertReferee(tx, creatorId, input.refereeId);
         const bet = tx
           .insert(bets)
@@ -511,6 +514,7 @@ export function joinBet({
   now?: number;
 }) {
   return immediate((tx) => {
+    assertAccountOpen(tx, userId);
     const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
     if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
     if (isParticipant(betId, userId, tx))

@@ -18,6 +18,7 @@ import {
   type Settlement,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { displayNameSql } from "./display-name.server";
 import { scheduleJob } from "./jobs.server";
 import {
   BET_NOT_FOUND,
@@ -178,7 +179,7 @@ function loadBet(tx: Tx, betId: number, userId: number) {
 function usernameOf(tx: Tx | typeof db, userId: number) {
   return (
     tx
-      .select({ username: users.username })
+      .select({ username: displayNameSql() })
       .from(users)
       .where(eq(users.id, userId))
       .get()?.username ?? "Someone"

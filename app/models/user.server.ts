@@ -1,12 +1,18 @@
 // Users: registration, credentials, public views. The only module that
 // reads or writes password hashes.
 import { hash, verify } from "@node-rs/argon2";
-import { eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
+import {
+  isReservedUsername,
+  RESERVED_USERNAME_MESSAGE,
+} from "~/utils/deleted-user";
+import { assertAccountOpen } from "./closed-account.server";
+import { displayName } from "./display-name.server";
 import { emailChanged } from "./email-verification.server";
 import {
   fieldErrorsOf,
@@ -40,7 +46,8 @@ export const UsernameSchema = requiredText("Username is required")
   .regex(
     /^[\p{L}\p{N}_.-]+$/u,
     "Username may use only letters, numbers, '.', '-' and '_'",
-  );
+  )
+  .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE);
 
 export const EmailSchema = requiredText("Email is required")
   .max(254, "Email is invalid")
@@ -97,11 +104,13 @@ export function toUserJson(user: User) {
   };
 }
 
-/** What anyone else may see of a user. */
-export function toPublicUser(user: PublicUser): PublicUser {
+/** What anyone else may see of a user: a closed account is 'Deleted user'. */
+export function toPublicUser(
+  user: PublicUser & { deletedAt?: Date | null },
+): PublicUser {
   return {
     id: user.id,
-    username: user.username,
+    username: displayName(user),
     avatarUrl: user.avatarUrl,
     winCount: user.winCount,
     lossCount: user.lossCount,
@@ -122,7 +131,13 @@ export function findUserByUsername(username: string): User | null {
     db
       .select()
       .from(users)
-      .where(sql`lower(${users.username}) = lower(${username})`)
+      .where(
+        and(
+          sql`lower(${users.username}) = lower(${username})`,
+          // A closed account cannot be signed into, whatever its hash.
+          isNull(users.deletedAt),
+        ),
+      )
       .get() ?? null
   );
 }
@@ -178,7 +193,9 @@ export function fillUsernameSkeletons() {
   const rows = db
     .select({ id: users.id, username: users.username })
     .from(users)
-    .where(isNull(users.usernameSkeleton))
+    // A closed account's `deleted-{id}` needs no skeleton: no new name may
+    // start with 'deleted-'.
+    .where(and(isNull(users.usernameSkeleton), isNull(users.deletedAt)))
     .all();
   for (const row of rows) {
     try {
@@ -245,7 +262,11 @@ export async function verifyLogin(
   return ok ? user : null;
 }
 
-/** Whether `password` is this user's current one (the change-password check). */
+/**
+ * Whether `password` is this user's (changing the password and closing the
+ * account ask for it). A closed account's hash is not a hash at all, so
+ * nothing ever matches it.
+ */
 export async function passwordMatches(
   user: Pick<User, "passwordHash">,
   password: string,
@@ -254,10 +275,14 @@ export async function passwordMatches(
   return verify(user.passwordHash, password).catch(() => false);
 }
 
+/** What a closed account stores instead of a hash: no password verifies. */
+export const CLOSED_ACCOUNT_HASH = "!closed-account";
+
 /**
  * Stores a new password hash, inside the caller's transaction (a reset or a
  * change also ends sessions there). `emailVerified` is set when the change
- * itself proved the address (a reset link mailed to it).
+ * itself proved the address (a reset link mailed to it). A closed account
+ * is never given a password again.
  */
 export function writePasswordHash(
   tx: Tx,
@@ -269,7 +294,7 @@ export function writePasswordHash(
     tx
       .update(users)
       .set({ passwordHash, ...(emailVerified && { emailVerified }) })
-      .where(eq(users.id, userId))
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
       .returning()
       .get() ?? null
   );
@@ -314,6 +339,7 @@ export const ProfileUpdateSchema = z.object({
       /^[\p{L}\p{N}_.-]*$/u,
       "Username may use only letters, numbers, '.', '-' and '_'",
     )
+    .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE)
     .optional(),
   email: z
     .string({ error: PROFILE_EMAIL_MESSAGE })
@@ -392,6 +418,7 @@ export function updateProfile({
   }
   try {
     const user = immediate((tx) => {
+      assertAccountOpen(tx, userId);
       const refusal =
         values.username && usernameRefusal(values.username, userId);
       if (refusal) throw conflict(refusal);

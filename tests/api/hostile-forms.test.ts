@@ -71,6 +71,11 @@ export const FORM_ACTIONS: FormAction[] = [
   },
   { route: "/notifications", intents: ["mark-read"], fields: [] },
   {
+    route: "/profile/data",
+    intents: ["delete-account"],
+    fields: ["password", "confirm"],
+  },
+  {
     route: "/profile/notifications",
     intents: [],
     fields: ["email.bet_joined", "push.bet_joined", "email.payment_due"],

@@ -217,6 +217,7 @@ const PAGES: {
     path: () => "/reset-password?token=nope",
     as: "anonymous",
   },
+  { name: "your data", path: () => "/profile/data", as: "me" },
   { name: "activity", path: () => "/notifications", as: "me" },
   {
     name: "finances",

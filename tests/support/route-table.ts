@@ -103,6 +103,14 @@ export const API_CALLS: ApiCall[] = [
   // Idempotent: 204 with or without a session (§3a lists no refusal).
   { method: "POST", route: "/api/logout", access: "public" },
   { method: "GET", route: "/api/user", access: "session" },
+  // Your data (ruling 32)
+  { method: "GET", route: "/api/user/export", access: "session" },
+  {
+    method: "DELETE",
+    route: "/api/user",
+    access: "session",
+    fields: ["password"],
+  },
   {
     method: "PATCH",
     route: "/api/user/profile",

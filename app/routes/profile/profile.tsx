@@ -182,6 +182,9 @@ export default function Profile({
         <Link to="/profile/security" className="btn-secondary">
           Password &amp; devices
         </Link>
+        <Link to="/profile/data" className="btn-secondary">
+          Your data
+        </Link>
         <Link to="/help/fees" className="btn-secondary">
           Platform Fees
         </Link>
