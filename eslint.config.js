@@ -36,9 +36,92 @@ export default tseslint.config(
       "react-hooks/exhaustive-deps": "warn",
     },
   },
+  // The layers (README "Where things are", docs/decisions/0920-layers-by-lint.md):
+  // each folder names what it must not import. A rule here is the only thing
+  // that keeps a layer a layer; tests/lint/layers.test.ts proves each one.
+  ...layerRules(),
   {
     // Tests poke at loosely typed JSON answers on purpose.
     files: ["tests/**", "**/*.test.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 );
+
+function layerRules() {
+  const DB = {
+    group: ["~/db", "**/db/*"],
+    message: "Only models touch the database: call a model function.",
+  };
+  const MODELS = (why) => ({
+    group: ["**/models/*"],
+    message: why,
+  });
+  const SERVER = {
+    group: ["**/*.server"],
+    message:
+      "Components hold no server code: take client-safe types from app/domain/.",
+  };
+  const ROUTES = {
+    group: ["**/routes/*"],
+    message: "Components know no route: pass what they need as props.",
+  };
+  // Tests are not a layer: they may reach past one to set up a case.
+  const layer = (files, patterns) => ({
+    files,
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns }] },
+  });
+  return [
+    layer(["app/routes/**"], [DB]),
+    layer(
+      ["app/models/**"],
+      [
+        {
+          group: ["**/routes/*"],
+          message:
+            "Rules know no screen: a route calls a model, not the reverse.",
+        },
+      ],
+    ),
+    layer(
+      ["app/components/**"],
+      [
+        DB,
+        SERVER,
+        ROUTES,
+        MODELS(
+          "Components hold no rules: take client-safe types from app/domain/.",
+        ),
+      ],
+    ),
+    layer(
+      ["app/db/**"],
+      [
+        MODELS(
+          "The schema knows no rules: the demo seed lives in app/models/.",
+        ),
+      ],
+    ),
+    layer(
+      ["app/utils/**"],
+      [
+        DB,
+        MODELS(
+          "Helpers know no rules: what needs a model is a model or a route helper.",
+        ),
+      ],
+    ),
+    layer(
+      ["app/payments/**"],
+      [
+        MODELS(
+          "Providers know no rules: models call providers, not the reverse.",
+        ),
+      ],
+    ),
+    layer(
+      ["app/domain/**"],
+      [DB, SERVER, MODELS("Domain types are client-safe.")],
+    ),
+  ];
+}

@@ -13,7 +13,7 @@ import zlib from "node:zlib";
 import type { ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
 import { applyMigrations } from "~/db/migrate.server";
-import { seedDemoData } from "~/db/seed.server";
+import { seedDemoData } from "~/models/demo-seed.server";
 import { fillUsernameSkeletons } from "~/models/user.server";
 import {
   assertEnvironment,

@@ -7,10 +7,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
-
-export function databasePath() {
-  return process.env.DATABASE_PATH ?? "./data/fairshake.db";
-}
+import { databasePath } from "~/utils/env.server";
 
 export function openDatabase(file = databasePath()) {
   if (file !== ":memory:")

@@ -14,6 +14,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { BET_STATUSES } from "../domain/bet";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
@@ -120,13 +121,8 @@ export const avatars = sqliteTable("avatars", {
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
 
-export const BET_STATUSES = [
-  "pending",
-  "active",
-  "settled",
-  "cancelled",
-] as const;
-export type BetStatus = (typeof BET_STATUSES)[number];
+// Relative, not "~/": drizzle-kit reads this file without the app's aliases.
+export { BET_STATUSES, type BetStatus } from "../domain/bet";
 export const VISIBILITIES = ["public", "private"] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 

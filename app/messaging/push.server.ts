@@ -5,8 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
-import { databasePath } from "~/db/client.server";
-import { isDemoMode, isProduction } from "~/utils/env.server";
+import { databasePath, isDemoMode, isProduction } from "~/utils/env.server";
 
 export type PushPayload = { title: string; body: string; url: string };
 export type PushTarget = {

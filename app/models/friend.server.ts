@@ -7,7 +7,15 @@ import { db, immediate } from "~/db/client.server";
 import { friendships, users } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { assertAccountOpen } from "./closed-account.server";
-import { toPublicUser, type PublicUser } from "./user.server";
+import { toPublicUser } from "./user.server";
+import type { PublicUser } from "~/domain/user";
+import type {
+  FriendEntry,
+  HeadToHead,
+  Relation,
+  RequestEntry,
+  SearchResult,
+} from "~/domain/friends";
 import { conflict, invalid, notFound } from "~/utils/errors";
 
 export const SEARCH_MIN = 2;
@@ -24,14 +32,6 @@ export const FRIEND_MESSAGES = {
   requestNotFound: "Friend request not found",
   queryTooShort: "Search query too short",
 } as const;
-
-export type HeadToHead = { wins: number; losses: number };
-export type FriendEntry = {
-  id: number;
-  friend: PublicUser;
-  headToHead: HeadToHead;
-};
-export type RequestEntry = { id: number; friend: PublicUser; createdAt: Date };
 
 const FriendIdSchema = z.object({
   friendId: z.coerce
@@ -269,9 +269,6 @@ export function countIncomingRequests(userId: number): number {
       .get()?.n ?? 0
   );
 }
-
-export type Relation = "friend" | "sent" | "received" | "none";
-export type SearchResult = PublicUser & { relation: Relation };
 
 /** 400 'Search query too short' under 2 characters (after trimming). */
 export function parseSearchQuery(raw: unknown): string {

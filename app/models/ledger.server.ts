@@ -4,6 +4,7 @@
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import { db, type Tx } from "~/db/client.server";
 import { bets, ledgerEntries } from "~/db/schema";
+import type { FinanceSummary } from "~/domain/finances";
 import {
   centsToDollars,
   centsToSignedString,
@@ -106,16 +107,6 @@ export function listTransactions({
       betId: entry.betId,
     }));
 }
-
-export type FinanceSummary = {
-  winningsCents: number;
-  lossesCents: number;
-  feesCents: number;
-  netProfitCents: number;
-  winsCount: number;
-  lossesCount: number;
-  winRate: number;
-};
 
 /** Winnings gross, fees positive, net = winnings − losses − fees. */
 export function summarize(transactions: Transaction[]): FinanceSummary {

@@ -7,6 +7,7 @@ import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { db, preparedOnce } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -150,6 +151,13 @@ export async function requireUser(request: Request): Promise<User> {
 
 export async function requireUserId(request: Request): Promise<number> {
   return (await requireUser(request)).id;
+}
+
+/** The guard of every protected /api route: a visitor gets a 401. */
+export async function requireApiUser(request: Request): Promise<User> {
+  const user = await getUser(request);
+  if (!user) throw new DomainError(401, "Authentication required");
+  return user;
 }
 
 /**

@@ -5,6 +5,7 @@ import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
+import type { PublicUser } from "~/domain/user";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
 import {
@@ -76,11 +77,6 @@ export const LoginSchema = z.object({
     .min(1, "Password is required")
     .max(PASSWORD_MAX, "Invalid username or password"),
 });
-
-export type PublicUser = Pick<
-  User,
-  "id" | "username" | "avatarUrl" | "winCount" | "lossCount"
->;
 
 /** The signed-in user's own view (DESIGN §3): never a password or hash. */
 export function toUserJson(user: User) {

@@ -13,7 +13,7 @@ import { ledgerBalance } from "~/models/ledger.server";
 import { stripeHandlers, stripeState } from "../../tests/mocks/stripe";
 import { activeBet } from "../../tests/support/factories";
 import { createStripeProvider } from "./stripe.server";
-import { handleStripeWebhook } from "./stripe-webhook.server";
+import { handleStripeWebhook } from "~/models/stripe-webhook.server";
 
 const server = setupServer(...stripeHandlers);
 // Made after MSW patches fetch: the fetch client keeps the fetch it finds.

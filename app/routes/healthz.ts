@@ -1,11 +1,8 @@
-import { sqlite } from "~/db/client.server";
+import { databaseAnswers } from "~/models/health.server";
 
 // Fly's health check: the process answers and the database reads.
 export function loader() {
-  try {
-    sqlite.prepare("SELECT 1").get();
-    return new Response("ok", { headers: { "Cache-Control": "no-store" } });
-  } catch {
+  if (!databaseAnswers())
     return new Response("database unavailable", { status: 503 });
-  }
+  return new Response("ok", { headers: { "Cache-Control": "no-store" } });
 }

@@ -9,8 +9,6 @@ import {
   type FieldErrors,
 } from "./errors";
 import { fieldErrorsOf } from "./validation";
-import { getUser } from "~/models/session.server";
-import type { User } from "~/db/schema";
 
 export function jsonError(
   status: number,
@@ -44,12 +42,6 @@ export async function api(
   } catch (error) {
     return errorToResponse(error);
   }
-}
-
-export async function requireApiUser(request: Request): Promise<User> {
-  const user = await getUser(request);
-  if (!user) throw new DomainError(401, "Authentication required");
-  return user;
 }
 
 export function isJsonContentType(request: Request) {

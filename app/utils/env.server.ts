@@ -2,11 +2,15 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { databasePath } from "~/db/client.server";
 
 export const isProduction = process.env.NODE_ENV === "production";
 export const isDemoMode = process.env.DEMO_MODE === "1";
 export const rateLimitsOn = process.env.RATE_LIMITS !== "off";
+
+/** The SQLite file: the connection opens it, secrets and keys live beside it. */
+export function databasePath() {
+  return process.env.DATABASE_PATH ?? "./data/fairshake.db";
+}
 
 /**
  * The address people reach the app at, for links that leave the page (mail,

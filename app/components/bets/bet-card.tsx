@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { STATUS_CARD, StatusBadge } from "./status-badge";
-import type { BetStatus } from "~/db/schema";
+import type { BetStatus } from "~/domain/bet";
 import { formatCentsShort } from "~/utils/money";
 
 export type BetCardData = {

@@ -1,4 +1,4 @@
-import type { BetStatus } from "~/db/schema";
+import type { BetStatus } from "~/domain/bet";
 
 export const STATUS_LABEL: Record<BetStatus, string> = {
   pending: "Pending",

@@ -1,11 +1,11 @@
 // The Finances view, shared by /financial-history and /notifications?tab=finances
-// (feed it loadFinances(request, userId) from app/utils/finances.server.ts).
+// (feed it loadFinances(request, userId) from app/routes/payments/finances.server.ts).
 // Everything is links and GET forms: it works without JavaScript.
 import { Form, Link } from "react-router";
 import { ErrorList } from "~/components/forms";
 import { centsToSignedString, formatCents } from "~/utils/money";
 import { PRESETS } from "~/utils/finance-presets";
-import type { Finances } from "~/utils/finances.server";
+import type { Finances } from "~/domain/finances";
 
 const STATUS_TONE: Record<string, string> = {
   completed: "bg-brand-100 text-brand-800",

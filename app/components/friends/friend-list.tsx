@@ -1,5 +1,5 @@
 import { UserAvatar } from "~/components/user-avatar";
-import type { FriendEntry } from "~/models/friend.server";
+import type { FriendEntry } from "~/domain/friends";
 
 /** A friend: picture or initials, name, record, and the head-to-head. */
 export function FriendRow({

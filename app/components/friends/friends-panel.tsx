@@ -7,7 +7,7 @@ import type {
   FriendsActionFailure,
   FriendsTab,
   FriendsView,
-} from "~/routes/friends/friends-view.server";
+} from "~/domain/friends";
 import { FriendList } from "./friend-list";
 import { RequestList } from "./request-list";
 import { UserSearch } from "./user-search";

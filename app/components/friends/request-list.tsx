@@ -1,5 +1,5 @@
 import { UserAvatar } from "~/components/user-avatar";
-import type { RequestEntry } from "~/models/friend.server";
+import type { RequestEntry } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
 
 export function RequestList({

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { UserAvatar } from "~/components/user-avatar";
-import type { SearchResult } from "~/models/friend.server";
+import type { SearchResult } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
 
 /**

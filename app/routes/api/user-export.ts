@@ -2,7 +2,8 @@
 // The "Your data" page links here: a plain GET, so it works without JavaScript.
 import type { Route } from "./+types/user-export";
 import { exportAccountData, exportFileName } from "~/models/account.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {

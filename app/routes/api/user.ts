@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user";
 import { closeAccount } from "~/models/account.server";
-import { endSession } from "~/models/session.server";
+import { endSession, requireApiUser } from "~/models/session.server";
 import { toUserJson } from "~/models/user.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () =>

@@ -2,7 +2,8 @@
 import type { Route } from "./+types/users-id";
 import { getPublicUser } from "~/models/user.server";
 import { getPaymentRecord } from "~/models/dues.server";
-import { api, parseId, requireApiUser } from "~/utils/api.server";
+import { api, parseId } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 export function loader({ request, params }: Route.LoaderArgs) {

@@ -1,7 +1,8 @@
 // POST /api/verify-email/resend → 202 (a link is on its way unless already verified); 429 when asked too often.
 import type { Route } from "./+types/verify-email-resend";
 import { resendVerificationEmail } from "~/models/email-verification.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

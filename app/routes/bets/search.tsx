@@ -33,8 +33,8 @@ import {
   friendsSubTab,
   isFriendForm,
   loadFriendsView,
-  type FriendsActionFailure,
 } from "~/routes/friends/friends-view.server";
+import type { FriendsActionFailure } from "~/domain/friends";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -15,33 +15,18 @@ import {
   parseSearchQuery,
   searchUsers,
   sendFriendRequest,
-  type FriendEntry,
-  type RequestEntry,
-  type SearchResult,
 } from "~/models/friend.server";
 import { describePaymentRecord, getPaymentRecords } from "~/models/dues.server";
 import { getPublicUser } from "~/models/user.server";
 import { DomainError, isDomainError } from "~/utils/errors";
-import type { FormFailure } from "~/utils/form-errors.server";
+import type {
+  FriendsActionFailure,
+  FriendsTab,
+  FriendsView,
+} from "~/domain/friends";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
-
-export type FriendsTab = "friends" | "requests" | "find";
-
-export type FriendsView = {
-  tab: FriendsTab;
-  friends: (FriendEntry & { recordText?: string })[];
-  friendsError: string | null;
-  requests: RequestEntry[];
-  requestsError: string | null;
-  requestCount: number;
-  search: {
-    q: string;
-    results: (SearchResult & { recordText?: string })[] | null;
-    tooShort: boolean;
-  };
-};
 
 /** Ruling 25: each row says how its person pays their lost bets. */
 function withRecordText<T>(rows: T[], idOf: (row: T) => number) {
@@ -126,8 +111,6 @@ const INTENTS = {
     fail: "Failed to decline friend request",
   },
 } as const;
-
-export type FriendsActionFailure = FormFailure & { intent: string };
 
 /** Whether a posted form is one of the friend forms (for a page with other forms too). */
 export function isFriendForm(form: FormData) {

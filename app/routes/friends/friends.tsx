@@ -2,12 +2,8 @@ import { data } from "react-router";
 import type { Route } from "./+types/friends";
 import { FriendsPanel } from "~/components/friends/friends-panel";
 import { requireUser } from "~/models/session.server";
-import {
-  friendsAction,
-  loadFriendsView,
-  type FriendsActionFailure,
-  type FriendsTab,
-} from "./friends-view.server";
+import { friendsAction, loadFriendsView } from "./friends-view.server";
+import type { FriendsActionFailure, FriendsTab } from "~/domain/friends";
 
 // /friends: tabs Friends, Requests and Add; the state is in the URL.
 const TAB_PARAM: Record<string, FriendsTab> = {

@@ -10,7 +10,7 @@ import {
   markAllActivityRead,
 } from "~/models/activity.server";
 import { relativeTime } from "~/utils/dates";
-import { loadFinances } from "~/utils/finances.server";
+import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/session.server";
 import { readFormData } from "~/utils/form-data.server";
 

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/financial-history";
 import { FinancePanel } from "~/components/finance/finance-panel";
-import { loadFinances } from "~/utils/finances.server";
+import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/session.server";
 
 export async function loader({ request }: Route.LoaderArgs) {

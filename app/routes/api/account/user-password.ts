@@ -2,8 +2,8 @@
 // session ends, this one stays. 400 field errors ('Current password is incorrect').
 import type { Route } from "./+types/user-password";
 import { changePassword } from "~/models/account-security.server";
-import { currentSessionId } from "~/models/session.server";
-import { api, readJson, requireApiUser } from "~/utils/api.server";
+import { currentSessionId, requireApiUser } from "~/models/session.server";
+import { api, readJson } from "~/utils/api.server";
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

@@ -1,7 +1,8 @@
 // DELETE /api/user/sessions/{id} → 204; 404 when it is not one of yours.
 import type { Route } from "./+types/user-session";
 import { signOutSession } from "~/models/account-security.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 export function action({ request, params }: Route.ActionArgs) {
   return api(async () => {

@@ -1,8 +1,8 @@
 // GET /api/user/sessions → 200 [{id, createdAt, lastSeenAt, userAgent, current}].
 import type { Route } from "./+types/user-sessions";
 import { sessionsJson } from "~/models/account-security.server";
-import { currentSessionId } from "~/models/session.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { currentSessionId, requireApiUser } from "~/models/session.server";
+import { api } from "~/utils/api.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {

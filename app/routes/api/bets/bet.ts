@@ -2,13 +2,14 @@
 import type { Route } from "./+types/bet";
 import {
   BET_NOT_FOUND,
-  deleteBet,
   getBetForViewer,
+  deleteBet,
+  updateBet,
   parseBetInput,
   toBetJson,
-  updateBet,
 } from "~/models/bet.server";
-import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { api, parseId, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 function betIdOf(raw: string | undefined) {

@@ -1,7 +1,8 @@
 // GET /api/bets/code/{code}: opening by code records access (ruling 13).
 import type { Route } from "./+types/code";
 import { openBetByCode, toBetJson } from "~/models/bet.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {

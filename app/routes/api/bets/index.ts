@@ -7,7 +7,8 @@ import {
   parseBetInput,
   toBetJson,
 } from "~/models/bet.server";
-import { api, readJson, requireApiUser } from "~/utils/api.server";
+import { api, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 export function loader() {
   return api(() => Response.json(listPublicBets().map(toBetJson)));

@@ -7,7 +7,8 @@ import {
   parseVersion,
   toBetJson,
 } from "~/models/bet.server";
-import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { api, parseId, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { invalid, notFound } from "~/utils/errors";
 
 export function action({ request, params }: Route.ActionArgs) {

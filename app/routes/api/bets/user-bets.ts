@@ -2,10 +2,11 @@
 import type { Route } from "./+types/user-bets";
 import {
   listUserBets,
-  toBetListJson,
   type BetListKind,
+  toBetListJson,
 } from "~/models/bet.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 const KINDS: BetListKind[] = ["created", "joined", "completed"];

@@ -2,7 +2,8 @@
 import type { Route } from "./+types/nudge";
 import { BET_NOT_FOUND } from "~/models/bet.server";
 import { nudgePayment } from "~/models/dues.server";
-import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { api, parseId, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 export function action({ request, params }: Route.ActionArgs) {

@@ -4,7 +4,8 @@ import {
   getNotificationPreferences,
   updateNotificationPreferences,
 } from "~/models/notification-preferences.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {

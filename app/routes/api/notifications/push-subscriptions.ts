@@ -5,7 +5,8 @@ import {
   deletePushSubscription,
   savePushSubscription,
 } from "~/models/push-subscriptions.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import type { Route } from "./+types/create-intent";
 import { createPaymentIntent } from "~/models/payment.server";
-import { api, parseJson, requireApiUser } from "~/utils/api.server";
+import { api, parseJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { centsToDollars } from "~/utils/money";
 
 const Body = z.object({

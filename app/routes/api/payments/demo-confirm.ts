@@ -5,7 +5,8 @@
 import type { Route } from "./+types/demo-confirm";
 import { isIntentPayer } from "~/models/payment.server";
 import { confirmDemoIntent } from "~/payments/demo.server";
-import { api, readJson, requireApiUser } from "~/utils/api.server";
+import { api, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { isDemoMode } from "~/utils/env.server";
 import { invalid, notFound } from "~/utils/errors";
 

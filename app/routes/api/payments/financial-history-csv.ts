@@ -2,8 +2,12 @@
 // formula-looking cells escaped (DESIGN §5).
 import type { Route } from "./+types/financial-history-csv";
 import { listTransactions, transactionsToCsv } from "~/models/ledger.server";
-import { api, requireApiUser } from "~/utils/api.server";
-import { rangeFromRequest, zonedDayLabel } from "~/utils/finances.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
+import {
+  rangeFromRequest,
+  zonedDayLabel,
+} from "~/routes/payments/finances.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {

@@ -6,8 +6,9 @@ import {
   toSummaryJson,
   toTransactionJson,
 } from "~/models/ledger.server";
-import { api, requireApiUser } from "~/utils/api.server";
-import { rangeFromRequest } from "~/utils/finances.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
+import { rangeFromRequest } from "~/routes/payments/finances.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {

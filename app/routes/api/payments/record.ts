@@ -5,7 +5,8 @@ import type { Route } from "./+types/record";
 import { BET_NOT_FOUND } from "~/models/bet.server";
 import { recordPayment } from "~/models/payment.server";
 import { toSettlementJson } from "~/models/settlement.server";
-import { api, parseId, parseJson, requireApiUser } from "~/utils/api.server";
+import { api, parseId, parseJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 import { dollarsToCents } from "~/utils/money";
 

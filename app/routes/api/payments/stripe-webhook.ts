@@ -3,7 +3,7 @@
 import type { Route } from "./+types/stripe-webhook";
 import { getPaymentProvider } from "~/payments/provider.server";
 import type { StripeProvider } from "~/payments/stripe.server";
-import { handleStripeWebhook } from "~/payments/stripe-webhook.server";
+import { handleStripeWebhook } from "~/models/stripe-webhook.server";
 import { api } from "~/utils/api.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
 import { stripeKeys } from "~/utils/env.server";

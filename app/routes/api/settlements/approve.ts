@@ -2,11 +2,12 @@
 import type { Route } from "./+types/approve";
 import { toBetJson } from "~/models/bet.server";
 import {
+  toSettlementJson,
   SETTLEMENT_NOT_FOUND,
   approveSettlement,
-  toSettlementJson,
 } from "~/models/settlement.server";
-import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { api, parseId, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 export function action({ request, params }: Route.ActionArgs) {

@@ -6,7 +6,8 @@ import {
   proposeSettlement,
   toSettlementJson,
 } from "~/models/settlement.server";
-import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { api, parseId, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 export function action({ request, params }: Route.ActionArgs) {

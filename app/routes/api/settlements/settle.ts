@@ -3,11 +3,12 @@
 import type { Route } from "./+types/settle";
 import { BET_NOT_FOUND, toBetJson } from "~/models/bet.server";
 import {
+  toSettlementJson,
   parseProposalInput,
   settleBet,
-  toSettlementJson,
 } from "~/models/settlement.server";
-import { api, parseId, readJson, requireApiUser } from "~/utils/api.server";
+import { api, parseId, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 export function action({ request, params }: Route.ActionArgs) {

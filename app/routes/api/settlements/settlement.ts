@@ -5,7 +5,8 @@ import {
   getSettlement,
   toSettlementJson,
 } from "~/models/settlement.server";
-import { api, parseId, requireApiUser } from "~/utils/api.server";
+import { api, parseId } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
 export function loader({ request, params }: Route.LoaderArgs) {

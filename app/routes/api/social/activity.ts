@@ -1,6 +1,7 @@
 import type { Route } from "./+types/activity";
 import { listActivity, toActivityJson } from "~/models/activity.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 // GET /api/activity: my events, newest first.
 export function loader({ request }: Route.LoaderArgs) {

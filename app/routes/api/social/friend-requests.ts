@@ -1,7 +1,8 @@
 import type { Route } from "./+types/friend-requests";
 import { listIncomingRequests, toFriendJson } from "~/models/friend.server";
 import { withFriendPaymentRecords } from "~/models/dues.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 // GET /api/friend-requests: the requests others sent me, [{id, friend}].
 export function loader({ request }: Route.LoaderArgs) {

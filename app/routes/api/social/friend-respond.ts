@@ -4,7 +4,8 @@ import {
   declineFriendRequest,
   parseFriendId,
 } from "~/models/friend.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 // POST /api/friends/accept and /api/friends/decline {friendId}: the
 // requester's user id. 200; 404 when there is no such pending request.

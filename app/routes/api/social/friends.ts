@@ -6,7 +6,8 @@ import {
   toFriendJson,
 } from "~/models/friend.server";
 import { withFriendPaymentRecords } from "~/models/dues.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 // GET /api/friends: [{id, friend}] (plus the head-to-head record).
 export function loader({ request }: Route.LoaderArgs) {

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/user-payment-methods";
 import { setPaymentMethod, toUserJson } from "~/models/user.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 // POST /api/user/payment-methods {method, connected}: sets the flag (SPEC §4).
 // A GET here is the wrong method, answered in the API's JSON shape.

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/user-profile";
 import { toUserJson, updateProfile } from "~/models/user.server";
-import { api, jsonError, readJson, requireApiUser } from "~/utils/api.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 // PATCH /api/user/profile: the changed fields (username, email, avatarUrl).
 // A GET here is the wrong method, answered in the API's JSON shape.

@@ -2,7 +2,8 @@ import type { Route } from "./+types/users-search";
 import { parseSearchQuery, searchUsers } from "~/models/friend.server";
 import { toPublicUser } from "~/models/user.server";
 import { withPaymentRecords } from "~/models/dues.server";
-import { api, requireApiUser } from "~/utils/api.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
 
 // GET /api/users/search?q=: public users only (never emails), not yourself.
 export function loader({ request }: Route.LoaderArgs) {

@@ -3,21 +3,17 @@
 // a summary read from the ledger only.
 import { format } from "date-fns";
 import { getUserById } from "~/models/user.server";
-import {
-  listTransactions,
-  summarize,
-  type FinanceSummary,
-} from "~/models/ledger.server";
-import { isDomainError, type FieldErrors } from "./errors";
+import { listTransactions, summarize } from "~/models/ledger.server";
+import type { Finances, FinanceSummary } from "~/domain/finances";
+import { isDomainError } from "~/utils/errors";
 import {
   DEFAULT_PRESET,
   presetRange,
   resolveRange,
   todayIn,
-  type DateRange,
-} from "./date-range";
-import { utcToZonedParts } from "./dates";
-import { readTimeZone } from "./time-zone.server";
+} from "~/utils/date-range";
+import { utcToZonedParts } from "~/utils/dates";
+import { readTimeZone } from "~/utils/time-zone.server";
 
 /** 'MMM d, yyyy' of an instant as a day in `timeZone`. */
 export function zonedDayLabel(instant: Date | number, timeZone: string) {
@@ -43,27 +39,6 @@ export function rangeFromRequest(request: Request, userId: number) {
   });
   return { range, timeZone };
 }
-
-export type FinanceRow = {
-  id: number;
-  date: string;
-  type: string;
-  description: string;
-  amountCents: number;
-  status: string;
-  betId: number;
-};
-
-export type Finances = {
-  ok: boolean;
-  error: string | null;
-  fieldErrors: FieldErrors;
-  range: Pick<DateRange, "start" | "end" | "preset">;
-  today: string;
-  summary: FinanceSummary;
-  rows: FinanceRow[];
-  csvHref: string;
-};
 
 const EMPTY: FinanceSummary = {
   winningsCents: 0,

@@ -2,14 +2,11 @@
 // empty database, through the same model functions the app uses, so the
 // demo obeys every rule the app does.
 import { sql } from "drizzle-orm";
-import { db } from "./client.server";
-import { bets, users } from "./schema";
-import { registerUser } from "~/models/user.server";
-import { createBet, joinBet, openBetByCode } from "~/models/bet.server";
-import {
-  approveSettlement,
-  proposeSettlement,
-} from "~/models/settlement.server";
+import { db } from "~/db/client.server";
+import { bets, users } from "~/db/schema";
+import { registerUser } from "./user.server";
+import { createBet, joinBet, openBetByCode } from "./bet.server";
+import { approveSettlement, proposeSettlement } from "./settlement.server";
 
 export const DEMO_PASSWORD = "password123";
 export const DEMO_USERS = ["alice", "bob", "carol"] as const;

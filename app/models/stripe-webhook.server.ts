@@ -3,9 +3,9 @@
 // succeeded payment changes anything: a late or repeated event, or one that
 // arrives out of order (a failure after the success), leaves the ledger as it is.
 import type Stripe from "stripe";
-import { completePayment, markEventProcessed } from "~/models/payment.server";
+import { intentFromStripe } from "~/payments/stripe.server";
 import { isDomainError } from "~/utils/errors";
-import { intentFromStripe } from "./stripe.server";
+import { completePayment, markEventProcessed } from "./payment.server";
 
 export async function handleStripeWebhook(
   request: Request,

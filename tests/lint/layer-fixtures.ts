@@ -1,0 +1,91 @@
+// Imports across the layers' lines, each written as if it stood in a file of
+// the layer named by `at`. tests/lint/layers.test.ts lints them with the
+// project's own eslint.config.js: every `bad` one must be refused, and every
+// `good` one (the same layer's allowed arrows) must pass.
+export type LayerFixture = { at: string; code: string; why: string };
+
+export const BAD_IMPORTS: LayerFixture[] = [
+  {
+    at: "app/routes/bets/lint-fixture.tsx",
+    code: 'import { db } from "~/db/client.server";',
+    why: "routes never import the database",
+  },
+  {
+    at: "app/routes/api/lint-fixture.ts",
+    code: 'import { bets } from "~/db/schema";',
+    why: "API routes never import the schema",
+  },
+  {
+    at: "app/routes/lint-fixture.ts",
+    code: 'import { sqlite } from "../db/client.server";',
+    why: "a relative path does not slip past",
+  },
+  {
+    at: "app/components/bets/lint-fixture.tsx",
+    code: 'import type { BetStatus } from "~/db/schema";',
+    why: "components never import the schema, not even a type",
+  },
+  {
+    at: "app/components/lint-fixture.tsx",
+    code: 'import type { FriendEntry } from "~/models/friend.server";',
+    why: "components never import a model",
+  },
+  {
+    at: "app/components/lint-fixture.tsx",
+    code: 'import { readTimeZone } from "~/utils/time-zone.server";',
+    why: "components never import a .server module",
+  },
+  {
+    at: "app/components/friends/lint-fixture.tsx",
+    code: 'import { loadFriendsView } from "~/routes/friends/friends-view.server";',
+    why: "components never import a route module",
+  },
+  {
+    at: "app/db/lint-fixture.ts",
+    code: 'import { registerUser } from "~/models/user.server";',
+    why: "the database layer imports no model",
+  },
+  {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { getUser } from "~/models/session.server";',
+    why: "utils import no model",
+  },
+  {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "utils import no database",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { completePayment } from "~/models/payment.server";',
+    why: "payments never import the models (models call payments)",
+  },
+  {
+    at: "app/models/lint-fixture.ts",
+    code: 'import { loadFinances } from "~/routes/payments/finances.server";',
+    why: "models never import a route",
+  },
+  {
+    at: "app/domain/lint-fixture.ts",
+    code: 'import { users } from "~/db/schema";',
+    why: "domain types are client-safe",
+  },
+];
+
+export const GOOD_IMPORTS: LayerFixture[] = [
+  {
+    at: "app/routes/bets/lint-fixture.tsx",
+    code: 'import { getBetView } from "~/models/bet.server";',
+    why: "routes call models",
+  },
+  {
+    at: "app/components/lint-fixture.tsx",
+    code: 'import type { BetStatus } from "~/domain/bet";\nimport { formatCents } from "~/utils/money";',
+    why: "components take client-safe types and helpers",
+  },
+  {
+    at: "app/models/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";\nimport { getPaymentProvider } from "~/payments/provider.server";',
+    why: "models use the database and call payments",
+  },
+];
