@@ -13,7 +13,7 @@ import {
   type Job,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
-import { BET_NOT_FOUND, canViewBet } from "./bet.server";
+import { BET_NOT_FOUND, canViewBet } from "./bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
