@@ -6,9 +6,9 @@ import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import {
   approveSettlement,
-  getSettlementView,
   proposeSettlement,
 } from "~/models/settlement.server";
+import { getSettlementView } from "~/models/settlement-view.server";
 import { person } from "../../tests/support/factories";
 import { activeBet } from "../../tests/support/factories";
 import { SettlementCard, toSettlementCardData } from "./settlement-card";

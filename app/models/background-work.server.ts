@@ -4,18 +4,15 @@
 // the database scheduler (app/models/jobs.server.ts), each exactly once
 // across restarts, crashes and several processes. The outbox delivers what
 // the activity writes (app/models/outbox.server.ts), claimed the same way.
-import { cancelExpiredBets } from "~/models/bet.server";
+import { cancelExpiredBets } from "./bet-lists.server";
 import { runDueJobs, type JobHandler } from "~/models/jobs.server";
 import {
   deliverDueNotifications,
   onNotificationsQueued,
 } from "~/models/outbox.server";
 import { remindPayment, markOverdue } from "~/models/dues.server";
-import {
-  remindProposal,
-  remindReferee,
-  timeOutProposal,
-} from "~/models/settlement.server";
+import { remindProposal, timeOutProposal } from "./settlement-sweep.server";
+import { remindReferee } from "./settlement-referee.server";
 import { deleteExpiredSessions } from "~/models/session.server";
 import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";

@@ -3,7 +3,7 @@
 // the bet rules check, so the pages and the API share parseBetInput.
 import { isDomainError, invalid } from "~/utils/errors";
 import { isValidTimeZone, zonedTimeToUtc } from "~/utils/dates";
-import { parseBetInput, type BetInput } from "./bet.server";
+import { parseBetInput, type BetInput } from "./bet-input.server";
 
 /** Without the time switch the deadline is the end of the chosen day. */
 export const END_OF_DAY = "23:59:59";

@@ -5,21 +5,24 @@ import { registerUser } from "./user.server";
 import {
   BET_CHANGED,
   BET_FULL,
-  cancelExpiredBets,
-  CODE_ALPHABET,
   createBet,
   deleteBet,
+  joinBet,
+  updateBet,
+} from "./bet.server";
+import {
+  cancelExpiredBets,
+  listPublicBets,
+  listUserBets,
+} from "./bet-lists.server";
+import { CODE_ALPHABET, parseBetInput } from "./bet-input.server";
+import {
   effectiveStatus,
   findBetByCode,
   getBetForViewer,
-  joinBet,
-  listPublicBets,
-  listUserBets,
   openBetByCode,
-  parseBetInput,
-  toBetJson,
-  updateBet,
-} from "./bet.server";
+} from "./bet-access.server";
+import { toBetJson } from "~/routes/api/json";
 import { countUnreadActivity } from "./activity.server";
 import { DomainError } from "~/utils/errors";
 
@@ -349,7 +352,7 @@ describe("lists", () => {
 
 describe("getDashboard (ruling 5)", () => {
   it("counts created + joined open bets and sums At Stake over active bets only", async () => {
-    const { getDashboard } = await import("./bet.server");
+    const { getDashboard } = await import("./bet-lists.server");
     const me = await person();
     const other = await person();
     const pendingMine = createBet({
@@ -381,7 +384,7 @@ describe("getDashboard (ruling 5)", () => {
   });
 
   it("leaves out a pending bet past its deadline (it reads as cancelled)", async () => {
-    const { getDashboard } = await import("./bet.server");
+    const { getDashboard } = await import("./bet-lists.server");
     const me = await person();
     createBet({ creatorId: me.id, input: input() });
     const later = Date.now() + 2 * DAY;

@@ -5,7 +5,8 @@ import { sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { bets, users } from "~/db/schema";
 import { registerUser } from "./user.server";
-import { createBet, joinBet, openBetByCode } from "./bet.server";
+import { createBet, joinBet } from "./bet.server";
+import { openBetByCode } from "./bet-access.server";
 import { approveSettlement, proposeSettlement } from "./settlement.server";
 
 export const DEMO_PASSWORD = "password123";

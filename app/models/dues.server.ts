@@ -14,7 +14,7 @@ import {
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { displayNameSql } from "./display-name.server";
-import { BET_NOT_FOUND, canViewBet } from "./bet.server";
+import { BET_NOT_FOUND, canViewBet } from "./bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";

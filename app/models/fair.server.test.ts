@@ -11,27 +11,24 @@ import {
   REFER_LIVE_PROPOSAL,
   REFER_NOTHING_REJECTED,
   VOID_WITH_WINNER,
-  approveSettlement,
-  getSettlement,
   parseProposalInput,
+} from "./settlement-rules.server";
+import {
+  approveSettlement,
   proposeSettlement,
-  referDispute,
   rejectSettlement,
-  ruleDispute,
   settleBet,
-  toSettlementJson,
 } from "./settlement.server";
+import { getSettlement } from "./settlement-view.server";
+import { referDispute, ruleDispute } from "./settlement-referee.server";
+import { toSettlementJson, toBetJson } from "~/routes/api/json";
 import {
   REFEREE_CANNOT_JOIN,
   REFEREE_NOT_FRIEND,
-  createBet,
-  getBetForViewer,
-  getBetView,
-  joinBet,
   parseBetInput,
-  toBetJson,
-  updateBet,
-} from "./bet.server";
+} from "./bet-input.server";
+import { createBet, joinBet, updateBet } from "./bet.server";
+import { getBetForViewer, getBetView } from "./bet-access.server";
 import { listActivity } from "./activity.server";
 import {
   NOT_OWED,

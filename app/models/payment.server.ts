@@ -14,7 +14,7 @@ import {
   type Settlement,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
-import { BET_NOT_FOUND, canViewBet, getBetView } from "./bet.server";
+import { BET_NOT_FOUND, canViewBet, getBetView } from "./bet-access.server";
 import { writePaymentEntries } from "./ledger.server";
 import {
   getPaymentProvider,

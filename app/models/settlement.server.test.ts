@@ -8,17 +8,21 @@ import {
   NOT_ACTIVE,
   NOT_CREATOR,
   SETTLEMENT_NOT_FOUND,
-  approveSettlement,
-  getSettlement,
-  getSettlementView,
-  listSettlementHistory,
   parseProposalInput,
   parseRejectionInput,
+} from "./settlement-rules.server";
+import {
+  approveSettlement,
   proposeSettlement,
   rejectSettlement,
   settleBet,
-  toSettlementJson,
 } from "./settlement.server";
+import {
+  getSettlement,
+  getSettlementView,
+  listSettlementHistory,
+} from "./settlement-view.server";
+import { toSettlementJson } from "~/routes/api/json";
 import { getUserById } from "./user.server";
 import { listActivity } from "./activity.server";
 import { DomainError } from "~/utils/errors";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { registerUser } from "./user.server";
-import { createBet, parseBetInput } from "./bet.server";
+import { createBet } from "./bet.server";
+import { parseBetInput } from "./bet-input.server";
 import { getSharePreview, shareLinks, shareMeta } from "./share.server";
 
 const visitor = { userId: null, clientAddress: "192.0.2.1" };

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { PullToRefresh } from "~/components/bets/pull-to-refresh";
-import { getDashboard } from "~/models/bet.server";
+import { getDashboard } from "~/models/bet-lists.server";
 import { requireUser } from "~/models/session.server";
 import { formatCents, formatCentsShort, winRate } from "~/utils/money";
 

@@ -18,13 +18,10 @@ import {
   toSettlementCardData,
 } from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
-import {
-  BET_NOT_FOUND,
-  getBetForViewer,
-  joinBet,
-  parseVersion,
-} from "~/models/bet.server";
-import { getSettlementView } from "~/models/settlement.server";
+import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
+import { joinBet } from "~/models/bet.server";
+import { parseVersion } from "~/models/bet-input.server";
+import { getSettlementView } from "~/models/settlement-view.server";
 import { fairAction, loadFairState } from "./bet-fair.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { shareLinks } from "~/models/share.server";

@@ -7,12 +7,12 @@ import {
   nudgePayment,
   nudgeState,
 } from "~/models/dues.server";
-import { BET_NOT_FOUND, type BetView } from "~/models/bet.server";
+import { BET_NOT_FOUND, type BetView } from "~/models/bet-access.server";
 import {
   referDispute,
   referralBlock,
-  type SettlementView,
-} from "~/models/settlement.server";
+} from "~/models/settlement-referee.server";
+import type { SettlementView } from "~/models/settlement-view.server";
 import { parseId } from "~/utils/api.server";
 import { formatDateTime } from "~/utils/dates";
 import { notFound } from "~/utils/errors";

@@ -12,12 +12,8 @@ import {
   parseBetForm,
   readBetForm,
 } from "~/models/bet-form.server";
-import {
-  BET_NOT_FOUND,
-  deleteBet,
-  getBetForViewer,
-  updateBet,
-} from "~/models/bet.server";
+import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
+import { deleteBet, updateBet } from "~/models/bet.server";
 import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { isDomainError, notFound } from "~/utils/errors";

@@ -2,11 +2,8 @@ import { Link, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/my-bets";
 import { BetCard, type BetCardData } from "~/components/bets/bet-card";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import {
-  listAllUserBets,
-  listUserBets,
-  type BetView,
-} from "~/models/bet.server";
+import { listAllUserBets, listUserBets } from "~/models/bet-lists.server";
+import type { BetView } from "~/models/bet-access.server";
 import { formatMonthDay } from "~/utils/dates";
 import { requireUser } from "~/models/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";

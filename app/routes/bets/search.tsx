@@ -12,11 +12,9 @@ import {
 import type { Route } from "./+types/search";
 import { FormAlert } from "~/components/forms";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import {
-  listPublicBets,
-  normalizeCode,
-  openBetByCode,
-} from "~/models/bet.server";
+import { listPublicBets } from "~/models/bet-lists.server";
+import { normalizeCode } from "~/models/bet-input.server";
+import { openBetByCode } from "~/models/bet-access.server";
 import { formatDate } from "~/utils/dates";
 
 const CODE_LENGTH = 6;

@@ -4,7 +4,7 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/share";
 import { Logo } from "~/components/logo";
-import { openBetByCode } from "~/models/bet.server";
+import { openBetByCode } from "~/models/bet-access.server";
 import {
   getSharePreview,
   shareMeta,

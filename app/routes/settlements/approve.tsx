@@ -5,10 +5,8 @@ import {
   MoneySummary,
   NoticeCard,
 } from "~/components/settlement/money-summary";
-import {
-  approveSettlement,
-  getSettlementView,
-} from "~/models/settlement.server";
+import { approveSettlement } from "~/models/settlement.server";
+import { getSettlementView } from "~/models/settlement-view.server";
 import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import {
   ProposalSentence,

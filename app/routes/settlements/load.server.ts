@@ -1,7 +1,7 @@
 // Shared by the settlement screens: the id from the URL and the bet as the
 // viewer may see it, or the page's own 404.
 import { data } from "react-router";
-import { getBetForViewer } from "~/models/bet.server";
+import { getBetForViewer } from "~/models/bet-access.server";
 import { parseId } from "~/utils/api.server";
 import { isDomainError } from "~/utils/errors";
 

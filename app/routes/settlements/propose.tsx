@@ -6,10 +6,10 @@ import { SettlementBlocked } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   NO_WINNER_TITLE,
-  getSettlementView,
   parseProposalInput,
-  proposeSettlement,
-} from "~/models/settlement.server";
+} from "~/models/settlement-rules.server";
+import { getSettlementView } from "~/models/settlement-view.server";
+import { proposeSettlement } from "~/models/settlement.server";
 import { NOTES_MAX } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/models/session.server";

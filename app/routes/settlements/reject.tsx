@@ -2,11 +2,9 @@ import { Form, Link, data, useNavigation } from "react-router";
 import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
 import { NoticeCard } from "~/components/settlement/money-summary";
-import {
-  getSettlementView,
-  parseRejectionInput,
-  rejectSettlement,
-} from "~/models/settlement.server";
+import { getSettlementView } from "~/models/settlement-view.server";
+import { parseRejectionInput } from "~/models/settlement-rules.server";
+import { rejectSettlement } from "~/models/settlement.server";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";

@@ -7,10 +7,10 @@ import {
   NOT_REFEREE,
   NOT_REFERRED,
   NO_WINNER_TITLE,
-  listSettlementHistory,
   parseProposalInput,
-  ruleDispute,
-} from "~/models/settlement.server";
+} from "~/models/settlement-rules.server";
+import { listSettlementHistory } from "~/models/settlement-view.server";
+import { ruleDispute } from "~/models/settlement-referee.server";
 import { formFailure } from "~/utils/form-errors.server";
 import { readFormData } from "~/utils/form-data.server";
 import { requireUser } from "~/models/session.server";

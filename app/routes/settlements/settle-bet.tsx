@@ -6,10 +6,10 @@ import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   NOT_CREATOR,
   NO_WINNER_TITLE,
-  getSettlementView,
   parseProposalInput,
-  settleBet,
-} from "~/models/settlement.server";
+} from "~/models/settlement-rules.server";
+import { getSettlementView } from "~/models/settlement-view.server";
+import { settleBet } from "~/models/settlement.server";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

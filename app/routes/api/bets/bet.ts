@@ -1,13 +1,9 @@
 // GET, PUT and DELETE /api/bets/{id} (DESIGN §3a).
 import type { Route } from "./+types/bet";
-import {
-  BET_NOT_FOUND,
-  getBetForViewer,
-  deleteBet,
-  updateBet,
-  parseBetInput,
-  toBetJson,
-} from "~/models/bet.server";
+import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
+import { deleteBet, updateBet } from "~/models/bet.server";
+import { parseBetInput } from "~/models/bet-input.server";
+import { toBetJson } from "~/routes/api/json";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

@@ -1,6 +1,7 @@
 // GET /api/bets/code/{code}: opening by code records access (ruling 13).
 import type { Route } from "./+types/code";
-import { openBetByCode, toBetJson } from "~/models/bet.server";
+import { openBetByCode } from "~/models/bet-access.server";
+import { toBetJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 

@@ -1,12 +1,10 @@
 // GET /api/bets: the public feed (no session needed). POST /api/bets: create.
 import type { Route } from "./+types/index";
-import {
-  createBet,
-  getBetView,
-  listPublicBets,
-  parseBetInput,
-  toBetJson,
-} from "~/models/bet.server";
+import { createBet } from "~/models/bet.server";
+import { getBetView } from "~/models/bet-access.server";
+import { listPublicBets } from "~/models/bet-lists.server";
+import { parseBetInput } from "~/models/bet-input.server";
+import { toBetJson } from "~/routes/api/json";
 import { api, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 

@@ -1,12 +1,10 @@
 // POST /api/bets/{id}/join {version?}: one immediate transaction; 409 when
 // full, already in, not pending, past the deadline or changed (ruling 9).
 import type { Route } from "./+types/join";
-import {
-  BET_NOT_FOUND,
-  joinBet,
-  parseVersion,
-  toBetJson,
-} from "~/models/bet.server";
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
+import { joinBet } from "~/models/bet.server";
+import { parseVersion } from "~/models/bet-input.server";
+import { toBetJson } from "~/routes/api/json";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { invalid, notFound } from "~/utils/errors";

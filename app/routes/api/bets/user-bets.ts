@@ -1,10 +1,7 @@
 // GET /api/user/bets/created|joined|completed: my lists, each bet with `type`.
 import type { Route } from "./+types/user-bets";
-import {
-  listUserBets,
-  type BetListKind,
-  toBetListJson,
-} from "~/models/bet.server";
+import { listUserBets, type BetListKind } from "~/models/bet-lists.server";
+import { toBetListJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

@@ -1,6 +1,6 @@
 // POST /api/bets/{id}/nudge: the winner reminds the loser (ruling 24): 204.
 import type { Route } from "./+types/nudge";
-import { BET_NOT_FOUND } from "~/models/bet.server";
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
 import { nudgePayment } from "~/models/dues.server";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";

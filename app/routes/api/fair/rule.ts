@@ -1,12 +1,10 @@
 // POST /api/bets/{id}/rule {winnerId} or {outcome: "void"}: the referee's
 // ruling settles at once (ruling 23): 200 {bet, settlement}.
 import type { Route } from "./+types/rule";
-import { BET_NOT_FOUND, toBetJson } from "~/models/bet.server";
-import {
-  toSettlementJson,
-  parseProposalInput,
-  ruleDispute,
-} from "~/models/settlement.server";
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
+import { toBetJson, toSettlementJson } from "~/routes/api/json";
+import { parseProposalInput } from "~/models/settlement-rules.server";
+import { ruleDispute } from "~/models/settlement-referee.server";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

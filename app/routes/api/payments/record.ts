@@ -2,9 +2,9 @@
 // after the provider confirms; the same intent again is 200 with no effect.
 import { z } from "zod";
 import type { Route } from "./+types/record";
-import { BET_NOT_FOUND } from "~/models/bet.server";
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
 import { recordPayment } from "~/models/payment.server";
-import { toSettlementJson } from "~/models/settlement.server";
+import { toSettlementJson } from "~/routes/api/json";
 import { api, parseId, parseJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

@@ -1,11 +1,8 @@
 // POST /api/settlements/{id}/approve: 200 {bet, settlement}.
 import type { Route } from "./+types/approve";
-import { toBetJson } from "~/models/bet.server";
-import {
-  toSettlementJson,
-  SETTLEMENT_NOT_FOUND,
-  approveSettlement,
-} from "~/models/settlement.server";
+import { toBetJson, toSettlementJson } from "~/routes/api/json";
+import { SETTLEMENT_NOT_FOUND } from "~/models/settlement-rules.server";
+import { approveSettlement } from "~/models/settlement.server";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

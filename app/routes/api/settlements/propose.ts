@@ -1,11 +1,9 @@
 // POST /api/bets/{id}/propose-settlement {winnerId, settlementNotes?}: 201.
 import type { Route } from "./+types/propose";
-import { BET_NOT_FOUND } from "~/models/bet.server";
-import {
-  parseProposalInput,
-  proposeSettlement,
-  toSettlementJson,
-} from "~/models/settlement.server";
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
+import { parseProposalInput } from "~/models/settlement-rules.server";
+import { proposeSettlement } from "~/models/settlement.server";
+import { toSettlementJson } from "~/routes/api/json";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

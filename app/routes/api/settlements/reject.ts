@@ -3,8 +3,8 @@ import type { Route } from "./+types/reject";
 import {
   SETTLEMENT_NOT_FOUND,
   parseRejectionInput,
-  rejectSettlement,
-} from "~/models/settlement.server";
+} from "~/models/settlement-rules.server";
+import { rejectSettlement } from "~/models/settlement.server";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

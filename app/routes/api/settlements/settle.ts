@@ -1,12 +1,10 @@
 // POST /api/bets/{id}/settle {winnerId}: creator only (ruling 8). A
 // concession answers 200 {bet, settlement}; naming themself, 201 settlement.
 import type { Route } from "./+types/settle";
-import { BET_NOT_FOUND, toBetJson } from "~/models/bet.server";
-import {
-  toSettlementJson,
-  parseProposalInput,
-  settleBet,
-} from "~/models/settlement.server";
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
+import { toBetJson, toSettlementJson } from "~/routes/api/json";
+import { parseProposalInput } from "~/models/settlement-rules.server";
+import { settleBet } from "~/models/settlement.server";
 import { api, parseId, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

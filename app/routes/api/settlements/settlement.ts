@@ -1,10 +1,8 @@
 // GET /api/settlements/{id} (id = bet id, ruling 7): the live settlement.
 import type { Route } from "./+types/settlement";
-import {
-  SETTLEMENT_NOT_FOUND,
-  getSettlement,
-  toSettlementJson,
-} from "~/models/settlement.server";
+import { SETTLEMENT_NOT_FOUND } from "~/models/settlement-rules.server";
+import { getSettlement } from "~/models/settlement-view.server";
+import { toSettlementJson } from "~/routes/api/json";
 import { api, parseId } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";

@@ -1,0 +1,246 @@
+// Settlements, the referee (ruling 23): after a rejection either party hands
+// the dispute to the bet's referee, whose ruling settles it at once.
+import { and, eq, sql } from "drizzle-orm";
+import { db, immediate, type Tx } from "~/db/client.server";
+import {
+  betEvents,
+  bets,
+  settlements,
+  type Bet,
+  type Job,
+  type Outcome,
+  type Settlement,
+} from "~/db/schema";
+import { recordActivity } from "./activity.server";
+import { scheduleJob } from "./jobs.server";
+import {
+  BET_NOT_FOUND,
+  canViewBet,
+  effectiveStatus,
+  getBetView,
+  type BetView,
+} from "./bet-access.server";
+import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
+import { responseWindowMs } from "~/utils/windows.server";
+import {
+  ALREADY_REFERRED,
+  ALREADY_SETTLED,
+  NO_REFEREE,
+  NOT_A_PARTY_REFER,
+  NOT_ACTIVE,
+  NOT_REFEREE,
+  NOT_REFERRED,
+  REFER_LIVE_PROPOSAL,
+  REFER_NOTHING_REJECTED,
+  VOID_WITH_WINNER,
+  assertWinner,
+  isParty,
+  liveSettlement,
+  loadBet,
+  partiesOf,
+  usernameOf,
+} from "./settlement-rules.server";
+import { finalise } from "./settlement-finalise.server";
+
+function hasRejection(tx: Tx, betId: number) {
+  return (
+    tx
+      .select({ id: betEvents.id })
+      .from(betEvents)
+      .where(
+        and(
+          eq(betEvents.betId, betId),
+          eq(betEvents.type, "settlement_rejected"),
+        ),
+      )
+      .get() !== undefined
+  );
+}
+
+/** What stops `userId` from asking the referee now, or null. */
+export function referralBlock(
+  bet: Bet,
+  userId: number,
+  tx: Tx | typeof db = db,
+): { status: 403 | 409; message: string } | null {
+  const parties = partiesOf(tx, bet.id);
+  if (!isParty(parties, userId) && bet.creatorId !== userId)
+    return { status: 403, message: NOT_A_PARTY_REFER };
+  if (!bet.refereeId) return { status: 409, message: NO_REFEREE };
+  if (effectiveStatus(bet) !== "active")
+    return {
+      status: 409,
+      message: bet.status === "settled" ? ALREADY_SETTLED : NOT_ACTIVE,
+    };
+  if (bet.disputeReferredAt) return { status: 409, message: ALREADY_REFERRED };
+  if (liveSettlement(tx, bet.id))
+    return { status: 409, message: REFER_LIVE_PROPOSAL };
+  if (!hasRejection(tx as Tx, bet.id))
+    return { status: 409, message: REFER_NOTHING_REJECTED };
+  return null;
+}
+
+/** After a rejection either party hands the dispute to the referee. */
+export function referDispute({
+  betId,
+  userId,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  now?: number;
+}): BetView {
+  immediate((tx) => {
+    const { bet } = loadBet(tx, betId, userId);
+    const block = referralBlock(bet, userId, tx);
+    if (block)
+      throw block.status === 403
+        ? forbidden(block.message)
+        : conflict(block.message);
+    const changed = tx
+      .update(bets)
+      .set({ disputeReferredAt: new Date(now), disputeReferredBy: userId })
+      .where(
+        and(
+          eq(bets.id, betId),
+          eq(bets.status, "active"),
+          sql`${bets.disputeReferredAt} IS NULL`,
+        ),
+      )
+      .run();
+    if (changed.changes !== 1) throw conflict(ALREADY_REFERRED);
+    tx.insert(betEvents)
+      .values({ betId, actorId: userId, type: "referred" })
+      .run();
+    recordActivity(tx, {
+      userId: bet.refereeId!,
+      actorId: userId,
+      type: "referee_requested",
+      message: `${usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
+      betId,
+    });
+    // A referral has no timeout; the referee is reminded instead.
+    const window = responseWindowMs();
+    for (const [n, delay] of [
+      [1, Math.round(window / 3)],
+      [2, window],
+    ] as const) {
+      scheduleJob(tx, {
+        kind: "referee_reminder",
+        subjectId: betId,
+        runAt: now + delay,
+        key: `referee_reminder:${betId}:${now}:${n}`,
+        payload: { referredAt: now },
+      });
+    }
+  });
+  return getBetView(betId)!;
+}
+
+export function remindReferee(tx: Tx, job: Job) {
+  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
+  if (
+    !bet ||
+    bet.status !== "active" ||
+    !bet.refereeId ||
+    bet.disputeReferredAt?.getTime() !== Number(job.payload?.referredAt)
+  )
+    return;
+  recordActivity(tx, {
+    userId: bet.refereeId,
+    actorId: bet.disputeReferredBy,
+    type: "referee_requested",
+    message: `Reminder: "${bet.title}" is waiting for your ruling as referee`,
+    betId: bet.id,
+  });
+}
+
+/** The referee's ruling settles (or calls off) at once, `resolution: "referee"`. */
+export function ruleDispute({
+  betId,
+  userId,
+  outcome,
+  winnerId,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  outcome: Outcome;
+  winnerId: number | null;
+  now?: number;
+}): { bet: BetView; settlement: Settlement } {
+  const settlement = immediate(
+    (tx) => {
+      const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
+      if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+      if (bet.refereeId !== userId) throw forbidden(NOT_REFEREE);
+      const status = effectiveStatus(bet);
+      if (status === "settled") throw conflict(ALREADY_SETTLED);
+      if (status !== "active") throw conflict(NOT_ACTIVE);
+      if (!bet.disputeReferredAt) throw conflict(NOT_REFERRED);
+      const parties = partiesOf(tx, betId)!;
+      if (outcome === "winner") assertWinner(parties, winnerId);
+      else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
+      // A proposal the sides made meanwhile gives way to the ruling; the
+      // history keeps it.
+      const live = liveSettlement(tx, betId);
+      if (live) {
+        tx.delete(settlements)
+          .where(
+            and(
+              eq(settlements.betId, betId),
+              sql`${settlements.settledAt} IS NULL`,
+            ),
+          )
+          .run();
+        tx.insert(betEvents)
+          .values({
+            betId,
+            actorId: userId,
+            type: "settlement_superseded",
+            data: { winnerId: live.winnerId, proposedBy: live.proposedBy },
+          })
+          .run();
+      }
+      const loserId =
+        outcome === "void"
+          ? null
+          : winnerId === parties.creatorId
+            ? parties.participantId
+            : parties.creatorId;
+      const ruling = tx
+        .insert(settlements)
+        .values({
+          betId,
+          outcome,
+          winnerId,
+          loserId,
+          proposedBy: userId,
+          creatorApproved: true,
+          participantApproved: true,
+          proposedAt: new Date(now),
+          paymentStatus: "pending",
+        })
+        .returning()
+        .get();
+      tx.insert(betEvents)
+        .values({
+          betId,
+          actorId: userId,
+          type: "ruled",
+          data: { outcome, winnerId },
+        })
+        .run();
+      return finalise(tx, {
+        bet,
+        settlement: ruling,
+        parties,
+        actorId: userId,
+        resolution: "referee",
+        now,
+      });
+    },
+    { durable: true },
+  );
+  return { bet: getBetView(betId)!, settlement };
+}

@@ -1,0 +1,60 @@
+// The /api's JSON shapes of a bet and a settlement (DESIGN §3): what the
+// API answers, beside the API routes, apart from the models' rules.
+import type { Settlement } from "~/models/settlement-view.server";
+import type { BetView } from "~/models/bet-access.server";
+import { centsToDollars } from "~/utils/money";
+
+export function toBetJson(bet: BetView) {
+  return {
+    id: bet.id,
+    code: bet.code,
+    title: bet.title,
+    description: bet.description,
+    amount: centsToDollars(bet.amountCents),
+    visibility: bet.visibility,
+    deadline: bet.deadline.toISOString(),
+    status: bet.status,
+    creatorId: bet.creatorId,
+    participantIds: bet.participants.map((p) => p.id),
+    winnerId: bet.winnerId,
+    createdAt: bet.createdAt.toISOString(),
+    updatedAt: bet.updatedAt.toISOString(),
+    refereeId: bet.refereeId,
+    voidedAt: bet.voidedAt ? bet.voidedAt.toISOString() : null,
+    paymentDueAt: bet.paymentDueAt ? bet.paymentDueAt.toISOString() : null,
+    dispute: bet.disputeReferredAt
+      ? {
+          referredAt: bet.disputeReferredAt.toISOString(),
+          referredBy: bet.disputeReferredBy,
+        }
+      : null,
+  };
+}
+
+export function toBetListJson(bet: BetView, userId: number) {
+  return {
+    ...toBetJson(bet),
+    type: bet.creatorId === userId ? ("created" as const) : ("joined" as const),
+  };
+}
+
+export function toSettlementJson(s: Settlement) {
+  return {
+    id: s.betId,
+    betId: s.betId,
+    winnerId: s.winnerId,
+    loserId: s.loserId,
+    proposedBy: s.proposedBy,
+    settlementNotes: s.notes,
+    creatorApproved: s.creatorApproved,
+    participantApproved: s.participantApproved,
+    outcome: s.outcome,
+    proposedAt: s.proposedAt.toISOString(),
+    respondBy: s.respondBy ? s.respondBy.toISOString() : null,
+    resolution: s.resolution,
+    settledAt: s.settledAt ? s.settledAt.toISOString() : null,
+    feeAmount: s.feeCents === null ? null : centsToDollars(s.feeCents),
+    netAmount: s.netCents === null ? null : centsToDollars(s.netCents),
+    paymentStatus: s.paymentStatus,
+  };
+}
