@@ -461,7 +461,14 @@ describe("mail trouble never reaches the person who acted", () => {
     const closed = await startSmtp();
     const deadUrl = closed.url;
     await closed.stop();
-    const first = await startServer({ SMTP_URL: deadUrl, ...fastOutbox });
+    // Its first try fails at once and the next is ten minutes away, so the
+    // kill below never lands mid-send (a row cut off mid-send is given up,
+    // at most once: that is a different promise, not this test's).
+    const first = await startServer({
+      SMTP_URL: deadUrl,
+      ...fastOutbox,
+      OUTBOX_RETRY_BASE_MS: "600000",
+    });
     const alice = await (async () => {
       const name = uniqueName("ck");
       const client = new Client(first.url);
@@ -488,7 +495,27 @@ describe("mail trouble never reaches the person who acted", () => {
     });
     const bet = await newBet(alice, { title: "Across a crash" });
     await joinBetAs({ client: bobClient, user: bobReg.data }, bet);
+    // Committed, tried once, waiting for its retry: then the machine dies.
+    const rows = new Database(first.dbPath);
+    const waiting = () =>
+      rows
+        .prepare(
+          `select d.status, d.attempts from notification_deliveries d
+             join activity_events e on e.id = d.event_id
+            where e.user_id = ? and d.channel = 'email'`,
+        )
+        .get(alice.user.id) as { status: string; attempts: number } | undefined;
+    await expect
+      .poll(() => waiting(), { timeout: 20_000 })
+      .toMatchObject({ status: "pending", attempts: 1 });
     await first.kill();
+    // The retry falls due (as ten minutes later it would).
+    rows
+      .prepare(
+        "update notification_deliveries set next_attempt_at = 0 where status = 'pending'",
+      )
+      .run();
+    rows.close();
 
     const second = await startServer({
       SMTP_URL: smtp.url,
