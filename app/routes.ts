@@ -22,6 +22,8 @@ export default [
     route("profile", "routes/profile/profile.tsx"),
     route("profile/edit", "routes/profile/edit.tsx"),
     route("profile/notifications", "routes/profile/notifications.tsx"),
+    route("profile/data", "routes/profile/data.tsx"),
+    route("profile/security", "routes/profile/security.tsx"),
     route("friends", "routes/friends/friends.tsx"),
     route("financial-history", "routes/payments/financial-history.tsx"),
     route("bet/:id", "routes/bets/bet-detail.tsx"),
@@ -45,6 +47,9 @@ export default [
   route("help/fees", "routes/help/fees.tsx"),
   route("help", "routes/help/help.tsx"),
   route("verify-email", "routes/auth/verify-email.tsx"),
+  // Getting back in (ruling 30): public, no JavaScript, like /auth.
+  route("forgot-password", "routes/auth/forgot-password.tsx"),
+  route("reset-password", "routes/auth/reset-password.tsx"),
   // Demo mode only (404 otherwise): the mail a demo would have sent.
   route("demo/outbox", "routes/demo/outbox.tsx"),
 
@@ -58,6 +63,7 @@ export default [
   ...prefix("api", [
     // Accounts
     route("user", "routes/api/user.ts"),
+    route("user/export", "routes/api/user-export.ts"),
     route("login", "routes/api/login.ts"),
     route("register", "routes/api/register.ts"),
     route("logout", "routes/api/logout.ts"),
@@ -111,6 +117,19 @@ export default [
     route("unsubscribe", "routes/api/notifications/unsubscribe.ts"),
     route("verify-email", "routes/api/verify-email.ts"),
     route("verify-email/resend", "routes/api/verify-email-resend.ts"),
+    // Accounts you can get back into and look after (DESIGN §6b, rulings 30–31)
+    route("password-reset", "routes/api/account/password-reset.ts"),
+    route(
+      "password-reset/confirm",
+      "routes/api/account/password-reset-confirm.ts",
+    ),
+    route("user/password", "routes/api/account/user-password.ts"),
+    route("user/sessions", "routes/api/account/user-sessions.ts"),
+    route(
+      "user/sessions/revoke-others",
+      "routes/api/account/user-sessions-revoke-others.ts",
+    ),
+    route("user/sessions/:id", "routes/api/account/user-session.ts"),
     // Unknown /api paths answer JSON.
     route("*", "routes/api/not-found.ts"),
   ]),

@@ -10,6 +10,7 @@ import {
   type Bet,
   type BetStatus,
 } from "~/db/schema";
+import { displayNameSql } from "./display-name.server";
 import { notFound } from "~/utils/errors";
 import { assertMayTryCode, recordCodeMiss } from "./code-guesses.server";
 
@@ -46,7 +47,7 @@ export const participantsOfBets = preparedOnce(() =>
     .select({
       betId: betParticipants.betId,
       id: users.id,
-      username: users.username,
+      username: displayNameSql(),
       avatarUrl: users.avatarUrl,
       seat: betParticipants.seat,
     })
@@ -78,7 +79,7 @@ export function refereeNames(rows: Bet[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   return new Map(
     db
-      .select({ id: users.id, username: users.username })
+      .select({ id: users.id, username: displayNameSql() })
       .from(users)
       .where(inArray(users.id, ids))
       .all()

@@ -4,6 +4,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { immediate, type Tx } from "~/db/client.server";
 import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { assertAccountOpen } from "./closed-account.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
 
 import {
@@ -34,6 +35,7 @@ export function createBet({
     try {
       return immediate((tx) => {
         const now = new Date();
+        assertAccountOpen(tx, creatorId);
         if (input.refereeId) assertReferee(tx, creatorId, input.refereeId);
         const bet = tx
           .insert(bets)
@@ -89,6 +91,7 @@ export function joinBet({
   now?: number;
 }) {
   return immediate((tx) => {
+    assertAccountOpen(tx, userId);
     const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
     if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
     if (isParticipant(betId, userId, tx))

@@ -13,6 +13,7 @@ import {
   type Job,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { displayNameSql } from "./display-name.server";
 import { BET_NOT_FOUND, canViewBet } from "./bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
@@ -37,7 +38,7 @@ function nameOf(tx: Tx | typeof db, userId: number | null) {
   if (userId === null) return "Someone";
   return (
     tx
-      .select({ username: users.username })
+      .select({ username: displayNameSql() })
       .from(users)
       .where(eq(users.id, userId))
       .get()?.username ?? "Someone"

@@ -1,11 +1,12 @@
 // Friends: requests, the symmetric friendship, search and the head-to-head
 // record. One friendships row per pair (a unique index on min/max of the two
 // ids), so two people asking each other at once cannot make two rows.
-import { and, asc, eq, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db, immediate } from "~/db/client.server";
 import { friendships, users } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { assertAccountOpen } from "./closed-account.server";
 import { toPublicUser } from "./user.server";
 import type { PublicUser } from "~/domain/user";
 import type {
@@ -82,11 +83,13 @@ export function sendFriendRequest({
 }) {
   if (userId === friendId) throw invalid(FRIEND_MESSAGES.self);
   return immediate((tx) => {
+    assertAccountOpen(tx, userId);
     const target = tx
       .select({ id: users.id })
       .from(users)
-      .where(eq(users.id, friendId))
+      .where(and(eq(users.id, friendId), isNull(users.deletedAt)))
       .get();
+    // A closed account (ruling 32) cannot be befriended.
     if (!target) throw notFound(FRIEND_MESSAGES.userNotFound);
     const existing = pairRow(userId, friendId);
     if (existing) {
@@ -180,6 +183,7 @@ const publicColumns = {
   avatarUrl: users.avatarUrl,
   winCount: users.winCount,
   lossCount: users.lossCount,
+  deletedAt: users.deletedAt,
 };
 
 /**
@@ -293,7 +297,9 @@ export function searchUsers({
   const rows = db
     .select(publicColumns)
     .from(users)
-    .where(and(ne(users.id, userId), sql`${position} > 0`))
+    .where(
+      and(ne(users.id, userId), isNull(users.deletedAt), sql`${position} > 0`),
+    )
     .orderBy(
       asc(sql`CASE WHEN ${position} = 1 THEN 0 ELSE 1 END`),
       asc(sql`lower(${users.username})`),

@@ -12,6 +12,7 @@ import {
   type Bet,
   type Outcome,
 } from "~/db/schema";
+import { displayNameSql } from "./display-name.server";
 import {
   BET_NOT_FOUND,
   canViewBet,
@@ -166,7 +167,7 @@ export function loadBet(tx: Tx, betId: number, userId: number) {
 export function usernameOf(tx: Tx | typeof db, userId: number) {
   return (
     tx
-      .select({ username: users.username })
+      .select({ username: displayNameSql() })
       .from(users)
       .where(eq(users.id, userId))
       .get()?.username ?? "Someone"

@@ -1,13 +1,19 @@
 // Users: registration, credentials, public views. The only module that
 // reads or writes password hashes.
 import { hash, verify } from "@node-rs/argon2";
-import { eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate, type Tx } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
 import type { PublicUser } from "~/domain/user";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
+import {
+  isReservedUsername,
+  RESERVED_USERNAME_MESSAGE,
+} from "~/utils/deleted-user";
+import { assertAccountOpen } from "./closed-account.server";
+import { displayName } from "./display-name.server";
 import { emailChanged } from "./email-verification.server";
 import {
   fieldErrorsOf,
@@ -41,21 +47,25 @@ export const UsernameSchema = requiredText("Username is required")
   .regex(
     /^[\p{L}\p{N}_.-]+$/u,
     "Username may use only letters, numbers, '.', '-' and '_'",
-  );
+  )
+  .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE);
 
 export const EmailSchema = requiredText("Email is required")
   .max(254, "Email is invalid")
   .regex(EMAIL_SHAPE, "Email is invalid")
   .refine(isWellFormed, "Email is invalid");
 
+/** Registration's rules for a new password (also a reset and a change). */
+export const NewPasswordSchema = z
+  .string({ error: "Password is required" })
+  .min(1, "Password is required")
+  .min(PASSWORD_MIN, "Password must be at least 6 characters")
+  .max(PASSWORD_MAX, "Password must be at most 200 characters");
+
 export const RegisterSchema = z.object({
   username: UsernameSchema,
   email: EmailSchema,
-  password: z
-    .string({ error: "Password is required" })
-    .min(1, "Password is required")
-    .min(PASSWORD_MIN, "Password must be at least 6 characters")
-    .max(PASSWORD_MAX, "Password must be at most 200 characters"),
+  password: NewPasswordSchema,
 });
 
 export const LoginSchema = z.object({
@@ -90,11 +100,13 @@ export function toUserJson(user: User) {
   };
 }
 
-/** What anyone else may see of a user. */
-export function toPublicUser(user: PublicUser): PublicUser {
+/** What anyone else may see of a user: a closed account is 'Deleted user'. */
+export function toPublicUser(
+  user: PublicUser & { deletedAt?: Date | null },
+): PublicUser {
   return {
     id: user.id,
-    username: user.username,
+    username: displayName(user),
     avatarUrl: user.avatarUrl,
     winCount: user.winCount,
     lossCount: user.lossCount,
@@ -115,7 +127,13 @@ export function findUserByUsername(username: string): User | null {
     db
       .select()
       .from(users)
-      .where(sql`lower(${users.username}) = lower(${username})`)
+      .where(
+        and(
+          sql`lower(${users.username}) = lower(${username})`,
+          // A closed account cannot be signed into, whatever its hash.
+          isNull(users.deletedAt),
+        ),
+      )
       .get() ?? null
   );
 }
@@ -171,7 +189,9 @@ export function fillUsernameSkeletons() {
   const rows = db
     .select({ id: users.id, username: users.username })
     .from(users)
-    .where(isNull(users.usernameSkeleton))
+    // A closed account's `deleted-{id}` needs no skeleton: no new name may
+    // start with 'deleted-'.
+    .where(and(isNull(users.usernameSkeleton), isNull(users.deletedAt)))
     .all();
   for (const row of rows) {
     try {
@@ -238,6 +258,44 @@ export async function verifyLogin(
   return ok ? user : null;
 }
 
+/**
+ * Whether `password` is this user's (changing the password and closing the
+ * account ask for it). A closed account's hash is not a hash at all, so
+ * nothing ever matches it.
+ */
+export async function passwordMatches(
+  user: Pick<User, "passwordHash">,
+  password: string,
+): Promise<boolean> {
+  if (password.length > PASSWORD_MAX) return false;
+  return verify(user.passwordHash, password).catch(() => false);
+}
+
+/** What a closed account stores instead of a hash: no password verifies. */
+export const CLOSED_ACCOUNT_HASH = "!closed-account";
+
+/**
+ * Stores a new password hash, inside the caller's transaction (a reset or a
+ * change also ends sessions there). `emailVerified` is set when the change
+ * itself proved the address (a reset link mailed to it). A closed account
+ * is never given a password again.
+ */
+export function writePasswordHash(
+  tx: Tx,
+  userId: number,
+  passwordHash: string,
+  { emailVerified }: { emailVerified?: true } = {},
+): User | null {
+  return (
+    tx
+      .update(users)
+      .set({ passwordHash, ...(emailVerified && { emailVerified }) })
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+      .returning()
+      .get() ?? null
+  );
+}
+
 export class LoginThrottledError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
     super(
@@ -277,6 +335,7 @@ export const ProfileUpdateSchema = z.object({
       /^[\p{L}\p{N}_.-]*$/u,
       "Username may use only letters, numbers, '.', '-' and '_'",
     )
+    .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE)
     .optional(),
   email: z
     .string({ error: PROFILE_EMAIL_MESSAGE })
@@ -355,6 +414,7 @@ export function updateProfile({
   }
   try {
     const user = immediate((tx) => {
+      assertAccountOpen(tx, userId);
       const refusal =
         values.username && usernameRefusal(values.username, userId);
       if (refusal) throw conflict(refusal);

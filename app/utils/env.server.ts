@@ -12,9 +12,23 @@ export function databasePath() {
   return process.env.DATABASE_PATH ?? "./data/fairshake.db";
 }
 
-export function publicOrigin(request?: Request): string {
+/**
+ * The address people reach the app at, for links that leave the page (mail,
+ * share tags). PUBLIC_ORIGIN, else on Fly the app's own `*.fly.dev` name
+ * (Fly sets FLY_APP_NAME). Mail never uses the request's Host header: a
+ * reset link built from it could be pointed at someone else's server.
+ */
+export function configuredOrigin(): string | null {
   if (process.env.PUBLIC_ORIGIN)
     return process.env.PUBLIC_ORIGIN.replace(/\/$/, "");
+  if (process.env.FLY_APP_NAME)
+    return `https://${process.env.FLY_APP_NAME}.fly.dev`;
+  return null;
+}
+
+export function publicOrigin(request?: Request): string {
+  const configured = configuredOrigin();
+  if (configured) return configured;
   if (request) return new URL(request.url).origin;
   return `http://localhost:${process.env.PORT ?? 3000}`;
 }
@@ -47,6 +61,17 @@ export function assertEnvironment() {
     // Fairshake does not have: live keys would take money it cannot pass on.
     throw new Error(
       "Only Stripe test-mode keys (sk_test_…, pk_test_…) are accepted.",
+    );
+  }
+  if (
+    isProduction &&
+    !isDemoMode &&
+    process.env.SMTP_URL &&
+    !configuredOrigin()
+  ) {
+    // Mailed links would point at localhost (a demo may, and the tests do).
+    throw new Error(
+      "PUBLIC_ORIGIN is required when SMTP_URL is set in production (the links in mail).",
     );
   }
   if (isProduction && !isDemoMode && !process.env.SESSION_SECRET) {

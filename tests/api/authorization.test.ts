@@ -188,6 +188,8 @@ describe("anonymous visitors, on every route without a parameter", () => {
     "/help",
     "/healthz",
     "/verify-email",
+    "/forgot-password",
+    "/reset-password",
     "/demo/outbox",
   ]);
   const pages = appRoutes.filter((r) => !r.api && r.params.length === 0);

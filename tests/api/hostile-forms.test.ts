@@ -71,6 +71,11 @@ export const FORM_ACTIONS: FormAction[] = [
   },
   { route: "/notifications", intents: ["mark-read"], fields: [] },
   {
+    route: "/profile/data",
+    intents: ["delete-account"],
+    fields: ["password", "confirm"],
+  },
+  {
     route: "/profile/notifications",
     intents: [],
     fields: ["email.bet_joined", "push.bet_joined", "email.payment_due"],
@@ -79,6 +84,23 @@ export const FORM_ACTIONS: FormAction[] = [
     route: "/verify-email",
     intents: ["verify", "resend"],
     fields: ["token", "return_to"],
+  },
+  {
+    route: "/forgot-password",
+    intents: [],
+    fields: ["login"],
+    anonymous: true,
+  },
+  {
+    route: "/reset-password",
+    intents: [],
+    fields: ["token", "password", "confirmPassword"],
+    anonymous: true,
+  },
+  {
+    route: "/profile/security",
+    intents: ["change-password", "revoke", "revoke-others"],
+    fields: ["currentPassword", "newPassword", "confirmPassword", "sessionId"],
   },
   {
     route: "/settle-bet/:id",

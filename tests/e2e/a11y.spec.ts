@@ -210,6 +210,14 @@ const PAGES: {
   { name: "add friends", path: () => "/friends?tab=add", as: "me" },
   { name: "profile", path: () => "/profile", as: "me" },
   { name: "edit profile", path: () => "/profile/edit", as: "me" },
+  { name: "security", path: () => "/profile/security", as: "me" },
+  { name: "forgot password", path: () => "/forgot-password", as: "anonymous" },
+  {
+    name: "reset password (a dead link)",
+    path: () => "/reset-password?token=nope",
+    as: "anonymous",
+  },
+  { name: "your data", path: () => "/profile/data", as: "me" },
   { name: "activity", path: () => "/notifications", as: "me" },
   {
     name: "finances",

@@ -260,6 +260,15 @@ export const MATRIX: Row[] = [
     target: "user",
     expect: (c) => (c.role === "anonymous" ? 401 : 200),
   },
+  // A session id that is nobody's here (tests/api/account-security.test.ts
+  // revokes another person's real session id and gets the same 404).
+  {
+    route: "/api/user/sessions/:id",
+    method: "DELETE",
+    path: "/api/user/sessions/0123456789abcdef0123456789abcdef",
+    states: ["pending"],
+    expect: (c) => (c.role === "anonymous" ? 401 : 404),
+  },
   // Uploaded avatars are public images; nobody here has uploaded one.
   {
     route: "/avatars/:userId",

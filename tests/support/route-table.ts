@@ -103,6 +103,14 @@ export const API_CALLS: ApiCall[] = [
   // Idempotent: 204 with or without a session (§3a lists no refusal).
   { method: "POST", route: "/api/logout", access: "public" },
   { method: "GET", route: "/api/user", access: "session" },
+  // Your data (ruling 32)
+  { method: "GET", route: "/api/user/export", access: "session" },
+  {
+    method: "DELETE",
+    route: "/api/user",
+    access: "session",
+    fields: ["password"],
+  },
   {
     method: "PATCH",
     route: "/api/user/profile",
@@ -281,6 +289,37 @@ export const API_CALLS: ApiCall[] = [
     fields: ["token"],
   },
   { method: "POST", route: "/api/verify-email/resend", access: "session" },
+  // Getting back in and looking after the account (DESIGN §6b, rulings 30–31).
+  {
+    method: "POST",
+    route: "/api/password-reset",
+    access: "public",
+    fields: ["login"],
+  },
+  {
+    method: "POST",
+    route: "/api/password-reset/confirm",
+    access: "public",
+    fields: ["token", "password"],
+  },
+  {
+    method: "POST",
+    route: "/api/user/password",
+    access: "session",
+    fields: ["currentPassword", "newPassword"],
+  },
+  { method: "GET", route: "/api/user/sessions", access: "session" },
+  {
+    method: "DELETE",
+    route: "/api/user/sessions/:id",
+    path: "/api/user/sessions/0123456789abcdef0123456789abcdef",
+    access: "session",
+  },
+  {
+    method: "POST",
+    route: "/api/user/sessions/revoke-others",
+    access: "session",
+  },
   // A mail provider's one-click POST: a signed token, no session, no JSON
   // (ruling 27). The GET is the page the mail's link opens.
   {

@@ -1,10 +1,26 @@
 import type { Route } from "./+types/user";
+import { closeAccount } from "~/models/account.server";
+import { endSession, requireApiUser } from "~/models/session.server";
 import { toUserJson } from "~/models/user.server";
-import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () =>
     Response.json(toUserJson(await requireApiUser(request))),
   );
+}
+
+// DELETE /api/user {password}: close the account (ruling 32).
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    if (request.method !== "DELETE")
+      return jsonError(405, "Method not allowed");
+    const user = await requireApiUser(request);
+    const body = await readJson(request);
+    await closeAccount({ userId: user.id, input: body });
+    return new Response(null, {
+      status: 204,
+      headers: { "Set-Cookie": await endSession(request) },
+    });
+  });
 }

@@ -235,20 +235,14 @@ function LoginForm({
       <button type="submit" className="btn-primary w-full">
         Login
       </button>
-      <details className="text-sm text-slate-700">
-        <summary className="cursor-pointer py-2 font-medium text-brand-700">
+      <p className="text-sm">
+        <Link
+          to="/forgot-password"
+          className="font-medium text-brand-700 underline"
+        >
           Forgot password
-        </summary>
-        <p className="mt-1">
-          Fairshake cannot email reset links yet. Ask a friend you bet with to
-          remind you of your username, then contact us from the email address on
-          your account at{" "}
-          <a className="underline" href="mailto:support@fairshake.app">
-            support@fairshake.app
-          </a>{" "}
-          and we will reset it by hand.
-        </p>
-      </details>
+        </Link>
+      </p>
     </Form>
   );
 }

@@ -28,7 +28,7 @@ const FAQ = [
   ],
   [
     "I forgot my password.",
-    "Write to us from the email address on your account and we will reset it by hand.",
+    "Choose 'Forgot password' on the login page and enter your username or email: we mail you a link to choose a new one. It works for an hour.",
   ],
 ] as const;
 

@@ -47,10 +47,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 // Marking read is a POST, never a side effect of opening the page (ruling 19).
+// The button (no JavaScript) gets a redirect back to the page; the background
+// POST the page sends when it opens gets plain data: a redirect answering a
+// fetcher is a navigation, which would load this page a second time on a slow
+// phone for nothing (the bell's count revalidates after any action anyway).
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
   if (form.get("intent") === "mark-read") markAllActivityRead(user.id);
+  if (form.get("background") === "1") return data({ marked: true });
   return redirect("/notifications");
 }
 
@@ -97,7 +102,10 @@ function ActivityFeed({ events, unread }: { events: Event[]; unread: number }) {
   // With JavaScript, opening the tab marks everything read by a POST.
   useEffect(() => {
     if (unread > 0 && fetcher.state === "idle" && !fetcher.data)
-      fetcher.submit({ intent: "mark-read" }, { method: "post" });
+      fetcher.submit(
+        { intent: "mark-read", background: "1" },
+        { method: "post" },
+      );
   }, [unread, fetcher]);
 
   if (events.length === 0)

@@ -179,6 +179,12 @@ export default function Profile({
         <Link to="/profile/notifications" className="btn-secondary">
           Notification settings
         </Link>
+        <Link to="/profile/security" className="btn-secondary">
+          Password &amp; devices
+        </Link>
+        <Link to="/profile/data" className="btn-secondary">
+          Your data
+        </Link>
         <Link to="/help/fees" className="btn-secondary">
           Platform Fees
         </Link>

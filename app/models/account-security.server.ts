@@ -1,0 +1,101 @@
+// The security page's rules (ruling 31): change the password (the current one
+// required; every other session ends, this one stays) and the sessions list
+// in the shape of `GET /api/user/sessions`.
+import { z } from "zod";
+import { immediate } from "~/db/client.server";
+import type { User } from "~/db/schema";
+import { invalid, notFound } from "~/utils/errors";
+import { WindowLimiter } from "~/utils/rate-limit.server";
+import { fieldErrorsOf } from "~/utils/validation";
+import { sendPasswordChangedNotice } from "./password-reset.server";
+import {
+  listSessions,
+  revokeOtherSessions,
+  revokeSession,
+} from "./session.server";
+import {
+  hashPassword,
+  NewPasswordSchema,
+  passwordMatches,
+  writePasswordHash,
+} from "./user.server";
+
+export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
+export const SESSION_NOT_FOUND = "Session not found";
+
+const ChangePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: "Current password is required" })
+    .min(1, "Current password is required"),
+  newPassword: NewPasswordSchema,
+});
+
+/** Guessing the current password from a stolen session: 10 tries per 15 minutes. */
+const currentPasswordTries = new WindowLimiter({
+  limit: 10,
+  windowMs: 15 * 60_000,
+  message: "Too many attempts. Please wait a few minutes and try again.",
+});
+
+/**
+ * 400 with field errors ('Current password is incorrect', registration's
+ * rules for the new one); 429 past the limit. Ends every session of the user
+ * except `keepSessionId` (this browser's).
+ */
+export async function changePassword({
+  user,
+  input,
+  keepSessionId,
+}: {
+  user: User;
+  input: unknown;
+  keepSessionId: string | null;
+}): Promise<User> {
+  const parsed = ChangePasswordSchema.safeParse(input);
+  if (!parsed.success)
+    throw invalid(
+      "Please correct the highlighted fields.",
+      fieldErrorsOf(parsed.error),
+    );
+  const { currentPassword, newPassword } = parsed.data;
+  currentPasswordTries.take([`user:${user.id}`]);
+  if (!(await passwordMatches(user, currentPassword)))
+    throw invalid("Please correct the highlighted fields.", {
+      currentPassword: [WRONG_CURRENT_PASSWORD],
+    });
+  const passwordHash = await hashPassword(newPassword);
+  const updated = immediate((tx) => {
+    const row = writePasswordHash(tx, user.id, passwordHash);
+    revokeOtherSessions(user.id, keepSessionId);
+    return row;
+  });
+  if (!updated) throw notFound("User not found");
+  sendPasswordChangedNotice(updated);
+  return updated;
+}
+
+/** `GET /api/user/sessions`: where this person is signed in. */
+export function sessionsJson(userId: number, currentId: string | null) {
+  return listSessions(userId, currentId).map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
+    userAgent: s.userAgent,
+    current: s.current,
+  }));
+}
+
+/** Signs one of this person's sessions out; 404 for anyone else's or an unknown id. */
+export function signOutSession(userId: number, sessionId: unknown) {
+  if (
+    typeof sessionId !== "string" ||
+    !/^[0-9a-f]{32}$/.test(sessionId) ||
+    !revokeSession(userId, sessionId)
+  )
+    throw notFound(SESSION_NOT_FOUND);
+}
+
+/** "Sign out everywhere else": answers how many sessions ended. */
+export function signOutOtherSessions(userId: number, keepId: string | null) {
+  return revokeOtherSessions(userId, keepId);
+}

@@ -1,0 +1,462 @@
+// Your data (ruling 32): everything of yours as JSON, and closing the
+// account. Closing anonymises the row rather than deleting it: bets,
+// settlements, payments and ledger entries are the other side's history too
+// (docs/decisions/0910-your-data.md).
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { db, immediate, type Tx } from "~/db/client.server";
+import {
+  activityEvents,
+  avatars,
+  betAccess,
+  betParticipants,
+  bets,
+  demoMails,
+  emailTokens,
+  friendships,
+  ledgerEntries,
+  notificationOptOuts,
+  payments,
+  pushSubscriptions,
+  sessions,
+  settlements,
+  users,
+  type User,
+} from "~/db/schema";
+import {
+  DELETED_USER_NAME,
+  DELETED_USERNAME_PREFIX,
+} from "~/utils/deleted-user";
+import { conflict, DomainError, invalid } from "~/utils/errors";
+import { displayNameSql } from "./display-name.server";
+import { getNotificationPreferences } from "./notification-preferences.server";
+import {
+  CLOSED_ACCOUNT_HASH,
+  getUserById,
+  passwordMatches,
+  toUserJson,
+} from "./user.server";
+
+export const OPEN_BETS = "Finish, cancel or pay your open bets first." as const;
+export const WRONG_PASSWORD = "Password is incorrect";
+
+// --- What "open" means ----------------------------------------------------------
+
+/**
+ * The bets that keep `userId` from closing the account, or [] when none do:
+ * a pending bet still open to a join (its deadline not passed) or an active
+ * one (with or without a live proposal or a referred dispute) that they are
+ * in or referee; and a settled bet with a winner still unpaid, on either
+ * side — the loser owes, and the winner is the one the money is owed to.
+ * One rule, one place: the page asks it to explain, the transaction asks it
+ * to refuse.
+ */
+export function openBetsOf(
+  userId: number,
+  now = Date.now(),
+  tx: Tx | typeof db = db,
+): number[] {
+  const rows = tx.all<{ id: number }>(sql`
+    SELECT b.id AS id FROM ${bets} b
+    WHERE (
+      (b.status = 'active' OR (b.status = 'pending' AND b.deadline > ${now}))
+      AND (
+        b.referee_id = ${userId}
+        OR EXISTS (SELECT 1 FROM ${betParticipants} p
+                   WHERE p.bet_id = b.id AND p.user_id = ${userId})
+      )
+    ) OR (
+      b.status = 'settled'
+      AND EXISTS (SELECT 1 FROM ${settlements} s
+                  WHERE s.bet_id = b.id AND s.outcome = 'winner'
+                    AND s.payment_status = 'pending'
+                    AND (s.winner_id = ${userId} OR s.loser_id = ${userId}))
+    )
+    ORDER BY b.id`);
+  return rows.map((r) => r.id);
+}
+
+/** The open bets with their titles, for the page that explains a refusal. */
+export function listOpenBets(userId: number, now = Date.now()) {
+  const ids = openBetsOf(userId, now);
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: bets.id, title: bets.title })
+    .from(bets)
+    .where(inArray(bets.id, ids))
+    .orderBy(asc(bets.id))
+    .all();
+}
+
+// --- Closing the account ----------------------------------------------------------
+
+const CloseAccountSchema = z.object({
+  password: z
+    .string({ error: "Password is required" })
+    .min(1, "Password is required")
+    .max(200, WRONG_PASSWORD),
+});
+
+/** The placeholder address of a closed account: unique, never deliverable (RFC 2606). */
+export const closedEmail = (userId: number) =>
+  `${DELETED_USERNAME_PREFIX}${userId}@deleted.invalid`;
+
+/**
+ * Closes `userId`'s account: 400 with `fieldErrors.password` for a wrong
+ * password, 409 OPEN_BETS while a bet is open. Otherwise, in one immediate
+ * transaction that re-checks the open bets (so a join or a proposal cannot
+ * slip in between), the row is anonymised and everything personal removed.
+ */
+export async function closeAccount({
+  userId,
+  input,
+  now = Date.now(),
+}: {
+  userId: number;
+  input: unknown;
+  now?: number;
+}): Promise<void> {
+  const parsed = CloseAccountSchema.safeParse(input);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? WRONG_PASSWORD;
+    throw invalid(message, { password: [message] });
+  }
+  const user = getUserById(userId);
+  if (!user || user.deletedAt)
+    throw new DomainError(401, "Authentication required");
+  if (!(await passwordMatches(user, parsed.data.password)))
+    throw invalid(WRONG_PASSWORD, { password: [WRONG_PASSWORD] });
+  immediate((tx) => {
+    if (openBetsOf(userId, now, tx).length > 0) throw conflict(OPEN_BETS);
+    anonymise(tx, user, now);
+  });
+}
+
+function anonymise(tx: Tx, user: User, now: number) {
+  const userId = user.id;
+  let username = `${DELETED_USERNAME_PREFIX}${userId}`;
+  // An account named so before the prefix was reserved keeps its name.
+  const squatter = tx
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username}`)
+    .get();
+  if (squatter && squatter.id !== userId) username += `-${now.toString(36)}`;
+  const closed = tx
+    .update(users)
+    .set({
+      username,
+      usernameSkeleton: null,
+      email: closedEmail(userId),
+      emailVerified: false,
+      passwordHash: CLOSED_ACCOUNT_HASH,
+      avatarUrl: null,
+      applePayConnected: false,
+      googleWalletConnected: false,
+      paypalConnected: false,
+      venmoConnected: false,
+      zelleConnected: false,
+      cardConnected: false,
+      deletedAt: new Date(now),
+    })
+    // Conditional: the password verified is still the password, and the
+    // account is not already closed.
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.passwordHash, user.passwordHash),
+        isNull(users.deletedAt),
+      ),
+    )
+    .run();
+  if (closed.changes !== 1)
+    throw new DomainError(401, "Authentication required");
+  tx.delete(avatars).where(eq(avatars.userId, userId)).run();
+  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+  tx.delete(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .run();
+  tx.delete(notificationOptOuts)
+    .where(eq(notificationOptOuts.userId, userId))
+    .run();
+  tx.delete(emailTokens).where(eq(emailTokens.userId, userId)).run();
+  tx.delete(friendships)
+    .where(
+      or(
+        eq(friendships.requesterId, userId),
+        eq(friendships.addresseeId, userId),
+      ),
+    )
+    .run();
+  tx.delete(betAccess).where(eq(betAccess.userId, userId)).run();
+  // Their own notifications go, and with them (cascade) every delivery still
+  // waiting in the outbox for them.
+  tx.delete(activityEvents).where(eq(activityEvents.userId, userId)).run();
+  // Other people's activity keeps its events but no longer names them: the
+  // events they caused, and those of the bets they were in. Messages name a
+  // person as a whole word outside the quoted bet title.
+  const named = new RegExp(
+    `(?<=^|\\s)${escapeRegExp(user.username)}(?=\\s)`,
+    "gu",
+  );
+  const mentions = tx
+    .select({ id: activityEvents.id, message: activityEvents.message })
+    .from(activityEvents)
+    .where(
+      or(
+        eq(activityEvents.actorId, userId),
+        sql`${activityEvents.betId} IN (SELECT bet_id FROM ${betParticipants} WHERE user_id = ${userId})`,
+        sql`${activityEvents.betId} IN (SELECT id FROM ${bets} WHERE referee_id = ${userId})`,
+      ),
+    )
+    .all();
+  for (const row of mentions) {
+    const message = row.message
+      .split('"')
+      .map((part, i) =>
+        i % 2 === 0 ? part.replace(named, DELETED_USER_NAME) : part,
+      )
+      .join('"');
+    if (message !== row.message)
+      tx.update(activityEvents)
+        .set({ message })
+        .where(eq(activityEvents.id, row.id))
+        .run();
+  }
+  tx.delete(demoMails).where(eq(demoMails.to, user.email)).run();
+}
+
+const escapeRegExp = (text: string) =>
+  text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// --- Export -------------------------------------------------------------------
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/**
+ * Everything of `userId`'s, as one JSON-ready object. Written field by field
+ * (never a whole row): no other person's email, no hash, no token.
+ */
+export function exportAccountData(userId: number, now = Date.now()) {
+  const user = getUserById(userId);
+  if (!user || user.deletedAt)
+    throw new DomainError(401, "Authentication required");
+
+  const betRows = db
+    .select()
+    .from(bets)
+    .where(
+      or(
+        eq(bets.refereeId, userId),
+        sql`${bets.id} IN (SELECT bet_id FROM ${betParticipants} WHERE user_id = ${userId})`,
+      ),
+    )
+    .orderBy(asc(bets.id))
+    .all();
+  const betIds = betRows.map((b) => b.id);
+  const people = db
+    .select({
+      betId: betParticipants.betId,
+      id: users.id,
+      username: displayNameSql(),
+      seat: betParticipants.seat,
+    })
+    .from(betParticipants)
+    .innerJoin(users, eq(users.id, betParticipants.userId))
+    .where(inArray(betParticipants.betId, betIds.length ? betIds : [-1]))
+    .orderBy(asc(betParticipants.seat))
+    .all();
+  const nameIds = new Set<number>(people.map((p) => p.id));
+  for (const b of betRows) if (b.refereeId) nameIds.add(b.refereeId);
+  const names = new Map(
+    db
+      .select({ id: users.id, username: displayNameSql() })
+      .from(users)
+      .where(inArray(users.id, [...nameIds, -1]))
+      .all()
+      .map((u) => [u.id, u.username]),
+  );
+  const person = (id: number | null) =>
+    id === null ? null : { id, username: names.get(id) ?? DELETED_USER_NAME };
+
+  const settlementRows = db
+    .select()
+    .from(settlements)
+    .where(inArray(settlements.betId, betIds.length ? betIds : [-1]))
+    .orderBy(asc(settlements.betId))
+    .all();
+
+  const paymentRows = db
+    .select()
+    .from(payments)
+    .where(or(eq(payments.payerId, userId), eq(payments.payeeId, userId)))
+    .orderBy(asc(payments.id))
+    .all();
+
+  const ledgerRows = db
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.userId, userId))
+    .orderBy(asc(ledgerEntries.id))
+    .all();
+
+  const friendRows = db
+    .select({
+      status: friendships.status,
+      requesterId: friendships.requesterId,
+      addresseeId: friendships.addresseeId,
+      createdAt: friendships.createdAt,
+      respondedAt: friendships.respondedAt,
+      otherName: displayNameSql(),
+    })
+    .from(friendships)
+    .innerJoin(
+      users,
+      sql`${users.id} = CASE WHEN ${friendships.requesterId} = ${userId}
+        THEN ${friendships.addresseeId} ELSE ${friendships.requesterId} END`,
+    )
+    .where(
+      or(
+        eq(friendships.requesterId, userId),
+        eq(friendships.addresseeId, userId),
+      ),
+    )
+    .orderBy(asc(friendships.id))
+    .all();
+
+  const activity = db
+    .select()
+    .from(activityEvents)
+    .where(eq(activityEvents.userId, userId))
+    .orderBy(asc(activityEvents.id))
+    .all();
+
+  const pushRows = db
+    .select({
+      endpoint: pushSubscriptions.endpoint,
+      createdAt: pushSubscriptions.createdAt,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.id))
+    .all();
+
+  const sessionRows = db
+    .select({
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(asc(sessions.createdAt))
+    .all();
+
+  return {
+    format: "fairshake-export-1",
+    exportedAt: new Date(now).toISOString(),
+    profile: toUserJson(user),
+    bets: betRows.map((b) => ({
+      id: b.id,
+      code: b.code,
+      title: b.title,
+      description: b.description,
+      amountCents: b.amountCents,
+      visibility: b.visibility,
+      status: b.status,
+      deadline: iso(b.deadline),
+      createdAt: iso(b.createdAt),
+      role:
+        b.refereeId === userId
+          ? "referee"
+          : b.creatorId === userId
+            ? "creator"
+            : "participant",
+      creator: person(b.creatorId),
+      participants: people
+        .filter((p) => p.betId === b.id)
+        .map((p) => ({ id: p.id, username: p.username, seat: p.seat })),
+      referee: person(b.refereeId),
+      winner: person(b.winnerId),
+      settledAt: iso(b.settledAt),
+      voidedAt: iso(b.voidedAt),
+      paymentDueAt: iso(b.paymentDueAt),
+    })),
+    settlements: settlementRows.map((s) => ({
+      betId: s.betId,
+      outcome: s.outcome,
+      winner: person(s.winnerId),
+      loser: person(s.loserId),
+      proposedBy: person(s.proposedBy),
+      notes: s.notes,
+      proposedAt: iso(s.proposedAt),
+      respondBy: iso(s.respondBy),
+      resolution: s.resolution,
+      settledAt: iso(s.settledAt),
+      feeCents: s.feeCents,
+      netCents: s.netCents,
+      paymentStatus: s.paymentStatus,
+    })),
+    payments: paymentRows.map((p) => ({
+      id: p.id,
+      betId: p.betId,
+      direction: p.payerId === userId ? "paid" : "received",
+      provider: p.provider,
+      amountCents: p.amountCents,
+      status: p.status,
+      createdAt: iso(p.createdAt),
+      completedAt: iso(p.completedAt),
+    })),
+    ledgerEntries: ledgerRows.map((e) => ({
+      id: e.id,
+      paymentId: e.paymentId,
+      betId: e.betId,
+      kind: e.kind,
+      amountCents: e.amountCents,
+      createdAt: iso(e.createdAt),
+    })),
+    friends: friendRows
+      .filter((f) => f.status === "accepted")
+      .map((f) => ({ username: f.otherName, since: iso(f.respondedAt) })),
+    friendRequests: friendRows
+      .filter((f) => f.status === "pending")
+      .map((f) => ({
+        username: f.otherName,
+        direction: f.requesterId === userId ? "sent" : "received",
+        createdAt: iso(f.createdAt),
+      })),
+    activity: activity.map((a) => ({
+      type: a.type,
+      message: a.message,
+      betId: a.betId,
+      read: a.read,
+      createdAt: iso(a.createdAt),
+    })),
+    notificationPreferences: getNotificationPreferences(userId),
+    pushSubscriptions: pushRows.map((p) => ({
+      endpointHost: hostOf(p.endpoint),
+      createdAt: iso(p.createdAt),
+    })),
+    sessions: sessionRows.map((s) => ({
+      device: s.userAgent,
+      createdAt: iso(s.createdAt),
+      lastSeenAt: iso(s.lastSeenAt),
+      expiresAt: iso(s.expiresAt),
+    })),
+  };
+}
+
+function hostOf(endpoint: string): string | null {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return null;
+  }
+}
+
+/** `fairshake-data-{username}-{date}.json`, safe in a header. */
+export function exportFileName(user: Pick<User, "username">, now = Date.now()) {
+  const safe = user.username.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 50);
+  return `fairshake-data-${safe}-${new Date(now).toISOString().slice(0, 10)}.json`;
+}

@@ -1,0 +1,18 @@
+// POST /api/password-reset/confirm {token, password} → 204, every old session
+// ended and this client signed in; 400 'This reset link is invalid or has
+// expired.' or password field errors.
+import type { Route } from "./+types/password-reset-confirm";
+import { confirmPasswordReset } from "~/models/password-reset.server";
+import { startSession } from "~/models/session.server";
+import { api, readJson } from "~/utils/api.server";
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    const { token, password } = await readJson(request);
+    const user = await confirmPasswordReset({ token, password });
+    return new Response(null, {
+      status: 204,
+      headers: { "Set-Cookie": await startSession(request, user.id) },
+    });
+  });
+}

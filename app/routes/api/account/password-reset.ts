@@ -1,0 +1,13 @@
+// POST /api/password-reset {login} → 202 whether or not an account matches
+// (ruling 30); 400 when no login was given; 429 past a limit.
+import type { Route } from "./+types/password-reset";
+import { requestPasswordReset } from "~/models/password-reset.server";
+import { api, readJson } from "~/utils/api.server";
+
+export function action({ request, context }: Route.ActionArgs) {
+  return api(async () => {
+    const { login } = await readJson(request);
+    requestPasswordReset({ login, clientAddress: context.clientAddress });
+    return new Response(null, { status: 202 });
+  });
+}

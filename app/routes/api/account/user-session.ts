@@ -1,0 +1,16 @@
+// DELETE /api/user/sessions/{id} → 204; 404 when it is not one of yours.
+import type { Route } from "./+types/user-session";
+import { signOutSession } from "~/models/account-security.server";
+import { api, jsonError, readJson } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
+
+export function action({ request, params }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    if (request.method !== "DELETE")
+      return jsonError(405, "Method not allowed");
+    await readJson(request);
+    signOutSession(user.id, params.id);
+    return new Response(null, { status: 204 });
+  });
+}

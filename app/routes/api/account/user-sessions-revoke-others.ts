@@ -1,0 +1,14 @@
+// POST /api/user/sessions/revoke-others → 204: every session but this one ends.
+import type { Route } from "./+types/user-sessions-revoke-others";
+import { signOutOtherSessions } from "~/models/account-security.server";
+import { currentSessionId, requireApiUser } from "~/models/session.server";
+import { api, readJson } from "~/utils/api.server";
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    await readJson(request);
+    signOutOtherSessions(user.id, await currentSessionId(request));
+    return new Response(null, { status: 204 });
+  });
+}

@@ -1,0 +1,14 @@
+// GET /api/user/sessions → 200 [{id, createdAt, lastSeenAt, userAgent, current}].
+import type { Route } from "./+types/user-sessions";
+import { sessionsJson } from "~/models/account-security.server";
+import { currentSessionId, requireApiUser } from "~/models/session.server";
+import { api } from "~/utils/api.server";
+
+export function loader({ request }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    return Response.json(
+      sessionsJson(user.id, await currentSessionId(request)),
+    );
+  });
+}

@@ -1,0 +1,20 @@
+// GET /api/user/export: everything of yours as a JSON download (ruling 32).
+// The "Your data" page links here: a plain GET, so it works without JavaScript.
+import type { Route } from "./+types/user-export";
+import { exportAccountData, exportFileName } from "~/models/account.server";
+import { api } from "~/utils/api.server";
+import { requireApiUser } from "~/models/session.server";
+
+export function loader({ request }: Route.LoaderArgs) {
+  return api(async () => {
+    const user = await requireApiUser(request);
+    const data = exportAccountData(user.id);
+    return new Response(JSON.stringify(data, null, 2), {
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${exportFileName(user)}"`,
+        "Cache-Control": "private, no-store",
+      },
+    });
+  });
+}

@@ -1,0 +1,104 @@
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import type { Route } from "./+types/forgot-password";
+import { Field, FormAlert } from "~/components/forms";
+import { Logo } from "~/components/logo";
+import {
+  requestPasswordReset,
+  RESET_REQUESTED,
+} from "~/models/password-reset.server";
+import { isDomainError } from "~/utils/errors";
+import { readFormData } from "~/utils/form-data.server";
+
+// /forgot-password (ruling 30): a username or an email; the answer is always
+// the same sentence, matched or not. No JavaScript, like /auth.
+export const handle = { hydrate: false };
+
+export function loader() {
+  return { requested: RESET_REQUESTED };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormData(request);
+  const login = form.get("login");
+  try {
+    requestPasswordReset({
+      login: typeof login === "string" ? login : undefined,
+      clientAddress: context.clientAddress,
+    });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return data(
+      {
+        error: error.fieldErrors ? undefined : error.message,
+        fieldErrors: error.fieldErrors?.login,
+        login: typeof login === "string" ? login.slice(0, 254) : "",
+      },
+      {
+        status: error.status,
+        headers:
+          "retryAfterSeconds" in error
+            ? { "Retry-After": String(error.retryAfterSeconds) }
+            : undefined,
+      },
+    );
+  }
+  // Post/Redirect/Get: a reload does not ask again.
+  throw redirect("/forgot-password?sent=1");
+}
+
+export default function ForgotPassword({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const sent = params.get("sent") === "1";
+  return (
+    <div className="mx-auto min-h-dvh max-w-md px-4 py-6">
+      <header className="mb-6">
+        <Link to="/" aria-label="Fairshake home">
+          <Logo />
+        </Link>
+      </header>
+      <main className="card space-y-4">
+        <h1 className="text-2xl font-bold">Forgot your password?</h1>
+        {sent ? (
+          <p role="status" className="text-slate-700">
+            {loaderData.requested}
+          </p>
+        ) : null}
+        <Form method="post" className="space-y-4" aria-label="Reset password">
+          <FormAlert title="Please wait" message={actionData?.error} />
+          <p className="text-slate-700">
+            Enter your username or the email of your account. We will mail a
+            link to choose a new password; it works for an hour.
+          </p>
+          <Field
+            label="Username or email"
+            errors={actionData?.fieldErrors}
+            inputProps={{
+              name: "login",
+              id: "forgot-login",
+              required: true,
+              maxLength: 254,
+              autoComplete: "username",
+              autoCapitalize: "none",
+              defaultValue: actionData?.login,
+            }}
+          />
+          <button type="submit" className="btn-primary w-full">
+            Send reset link
+          </button>
+        </Form>
+        <p className="text-sm">
+          <Link to="/auth" className="text-brand-700 underline">
+            Back to login
+          </Link>
+        </p>
+      </main>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot password — Fairshake" },
+];

@@ -1,0 +1,139 @@
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { Field, FormAlert } from "~/components/forms";
+import { Logo } from "~/components/logo";
+import {
+  BAD_RESET_LINK,
+  confirmPasswordReset,
+  resetLinkIsLive,
+} from "~/models/password-reset.server";
+import { startSession } from "~/models/session.server";
+import { isDomainError } from "~/utils/errors";
+import { readFormData } from "~/utils/form-data.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// /reset-password?token=… (ruling 30): opening the link only shows the form
+// (a mail scanner that follows it changes nothing); the POST sets the new
+// password, ends every session of the account and signs this browser in.
+export const handle = { hydrate: false };
+
+export function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, live: resetLinkIsLive(token), badLink: BAD_RESET_LINK };
+}
+
+type Errors = { password?: string[]; confirmPassword?: string[] };
+
+const deadLink = () =>
+  data({ error: BAD_RESET_LINK, fieldErrors: {} as Errors }, { status: 400 });
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await readFormData(request);
+  const token = form.get("token");
+  const password = form.get("password");
+  if (!resetLinkIsLive(token)) return deadLink();
+  if (typeof password === "string" && password !== form.get("confirmPassword"))
+    return data(
+      {
+        error: undefined,
+        fieldErrors: { confirmPassword: ["Passwords do not match"] } as Errors,
+      },
+      { status: 400 },
+    );
+  try {
+    const user = await confirmPasswordReset({ token, password });
+    return redirectWithToast(
+      "/",
+      {
+        title: "Password changed",
+        description:
+          "You are signed in with your new password. Every other device was signed out.",
+      },
+      { headers: { "Set-Cookie": await startSession(request, user.id) } },
+    );
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    if (error.message === BAD_RESET_LINK) return deadLink();
+    return data(
+      {
+        error: error.fieldErrors ? undefined : error.message,
+        fieldErrors: (error.fieldErrors ?? {}) as Errors,
+      },
+      { status: error.status },
+    );
+  }
+}
+
+export default function ResetPassword({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { token, live, badLink } = loaderData;
+  const linkDead = !live || actionData?.error === badLink;
+  return (
+    <div className="mx-auto min-h-dvh max-w-md px-4 py-6">
+      <header className="mb-6">
+        <Link to="/" aria-label="Fairshake home">
+          <Logo />
+        </Link>
+      </header>
+      <main className="card space-y-4">
+        <h1 className="text-2xl font-bold">Choose a new password</h1>
+        {linkDead ? (
+          <>
+            <p role="alert" className="text-red-700">
+              {badLink}
+            </p>
+            <p>
+              <Link to="/forgot-password" className="btn-primary w-full">
+                Send a new link
+              </Link>
+            </p>
+          </>
+        ) : (
+          <Form
+            method="post"
+            className="space-y-4"
+            aria-label="Choose a new password"
+          >
+            <FormAlert message={actionData?.error} />
+            <input type="hidden" name="token" value={token} />
+            <Field
+              label="New password"
+              errors={actionData?.fieldErrors.password}
+              inputProps={{
+                name: "password",
+                id: "reset-password",
+                type: "password",
+                required: true,
+                minLength: 6,
+                maxLength: 200,
+                autoComplete: "new-password",
+              }}
+            />
+            <Field
+              label="Confirm new password"
+              errors={actionData?.fieldErrors.confirmPassword}
+              inputProps={{
+                name: "confirmPassword",
+                id: "reset-confirm-password",
+                type: "password",
+                required: true,
+                minLength: 6,
+                maxLength: 200,
+                autoComplete: "new-password",
+              }}
+            />
+            <button type="submit" className="btn-primary w-full">
+              Set new password
+            </button>
+          </Form>
+        )}
+      </main>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Choose a new password — Fairshake" },
+];

@@ -1,0 +1,152 @@
+import { Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/data";
+import { Field, FormAlert } from "~/components/forms";
+import { closeAccount, listOpenBets } from "~/models/account.server";
+import { endSession, requireUser } from "~/models/session.server";
+import { invalid } from "~/utils/errors";
+import { readFormData } from "~/utils/form-data.server";
+import { formFailure } from "~/utils/form-errors.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+// /profile/data (ruling 32): download everything of yours as JSON (a plain
+// link to GET /api/user/export), and close the account. Both work without
+// JavaScript.
+const CONFIRM_REQUIRED =
+  "Tick the box to confirm that you want to delete your account.";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return { openBets: listOpenBets(user.id) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await readFormData(request);
+  try {
+    if (form.get("intent") !== "delete-account")
+      throw invalid("Unknown action.");
+    if (form.get("confirm") !== "yes")
+      throw invalid(CONFIRM_REQUIRED, { confirm: [CONFIRM_REQUIRED] });
+    const password = form.get("password");
+    await closeAccount({
+      userId: user.id,
+      input: { password: typeof password === "string" ? password : undefined },
+    });
+  } catch (error) {
+    return formFailure(error, "Your account was not deleted");
+  }
+  // Signed out, to the visitor's front door (as Sign Out does).
+  return redirectWithToast(
+    "/auth",
+    {
+      title: "Your account has been deleted",
+      description:
+        "Your bets stay in the other side's history as 'Deleted user'.",
+    },
+    { headers: { "Set-Cookie": await endSession(request) } },
+  );
+}
+
+export default function YourData({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { openBets } = loaderData;
+  const deleting = useNavigation().state === "submitting";
+  return (
+    <div className="space-y-4">
+      <p>
+        <Link to="/profile" className="text-brand-700 underline">
+          Back to Profile
+        </Link>
+      </p>
+      <h1 className="text-2xl font-bold">Your data</h1>
+
+      <section className="card space-y-2" aria-labelledby="export-heading">
+        <h2 id="export-heading" className="text-lg font-semibold">
+          Download your data
+        </h2>
+        <p className="text-sm text-slate-600">
+          One JSON file with your profile, bets, settlements, payments, ledger
+          entries, friends, activity, notification settings and signed-in
+          devices. It holds no one else&apos;s email address and no passwords or
+          keys.
+        </p>
+        <a href="/api/user/export" download className="btn-primary w-full">
+          Download my data
+        </a>
+      </section>
+
+      <section
+        className="card space-y-3 border-red-200"
+        aria-labelledby="delete-heading"
+      >
+        <h2 id="delete-heading" className="text-lg font-semibold">
+          Delete your account
+        </h2>
+        <p className="text-sm text-slate-600">
+          Your name, email, picture, password, friends, devices and settings are
+          removed at once, and this cannot be undone. Bets, settlements and
+          payments stay, because they are the other side&apos;s history too:
+          there you appear as &lsquo;Deleted user&rsquo;.
+        </p>
+        {openBets.length > 0 ? (
+          <div className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+            <p>Finish, cancel or pay your open bets first. Still open:</p>
+            <ul className="mt-1 list-disc pl-5">
+              {openBets.map((bet) => (
+                <li key={bet.id}>
+                  <Link to={`/bet/${bet.id}`} className="underline">
+                    {bet.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <FormAlert title={actionData?.title} message={actionData?.message} />
+        <Form method="post" className="space-y-3">
+          <input type="hidden" name="intent" value="delete-account" />
+          <Field
+            label="Your password"
+            errors={actionData?.fieldErrors?.password}
+            inputProps={{
+              name: "password",
+              type: "password",
+              autoComplete: "current-password",
+              required: true,
+            }}
+          />
+          <div>
+            <label className="flex items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                name="confirm"
+                value="yes"
+                required
+                className="mt-0.5 h-5 w-5"
+              />
+              <span>
+                I understand that my account will be deleted for good.
+              </span>
+            </label>
+            {actionData?.fieldErrors?.confirm ? (
+              <p className="field-error">{actionData.fieldErrors.confirm[0]}</p>
+            ) : null}
+          </div>
+          <button
+            type="submit"
+            className="btn-danger w-full"
+            disabled={deleting}
+          >
+            {deleting ? "Deleting..." : "Delete my account"}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Your data — Fairshake" },
+];

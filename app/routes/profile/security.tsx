@@ -1,0 +1,268 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/security";
+import { Field, FormAlert } from "~/components/forms";
+import {
+  changePassword,
+  signOutOtherSessions,
+  signOutSession,
+} from "~/models/account-security.server";
+import {
+  currentSessionId,
+  listSessions,
+  requireUser,
+} from "~/models/session.server";
+import { formatDateTime } from "~/utils/dates";
+import { isDomainError } from "~/utils/errors";
+import { readFormData } from "~/utils/form-data.server";
+import { readTimeZone } from "~/utils/time-zone.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { describeUserAgent } from "~/utils/user-agent";
+
+// /profile/security (ruling 31): change the password, see where you are
+// signed in, sign one device or every other one out. Plain forms: all of it
+// works without JavaScript.
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const timeZone = readTimeZone(request);
+  const sessions = listSessions(user.id, await currentSessionId(request)).map(
+    (s) => ({
+      id: s.id,
+      device: describeUserAgent(s.userAgent),
+      createdAt: formatDateTime(s.createdAt, timeZone),
+      lastSeenAt: formatDateTime(s.lastSeenAt, timeZone),
+      current: s.current,
+    }),
+  );
+  return { sessions };
+}
+
+type PasswordErrors = {
+  currentPassword?: string[];
+  newPassword?: string[];
+  confirmPassword?: string[];
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await readFormData(request);
+  const intent = form.get("intent");
+  const here = "/profile/security";
+
+  if (intent === "change-password") {
+    const newPassword = form.get("newPassword");
+    if (
+      typeof newPassword === "string" &&
+      newPassword !== form.get("confirmPassword")
+    )
+      return data(
+        {
+          error: undefined,
+          fieldErrors: {
+            confirmPassword: ["Passwords do not match"],
+          } as PasswordErrors,
+        },
+        { status: 400 },
+      );
+    try {
+      await changePassword({
+        user,
+        input: {
+          currentPassword: form.get("currentPassword") ?? undefined,
+          newPassword: newPassword ?? undefined,
+        },
+        keepSessionId: await currentSessionId(request),
+      });
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return data(
+        {
+          error: error.fieldErrors ? undefined : error.message,
+          fieldErrors: (error.fieldErrors ?? {}) as PasswordErrors,
+        },
+        {
+          status: error.status,
+          headers:
+            "retryAfterSeconds" in error
+              ? { "Retry-After": String(error.retryAfterSeconds) }
+              : undefined,
+        },
+      );
+    }
+    return redirectWithToast(here, {
+      title: "Password changed",
+      description: "Every other device was signed out.",
+    });
+  }
+
+  if (intent === "revoke") {
+    try {
+      signOutSession(user.id, form.get("sessionId"));
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return redirectWithToast(here, {
+        title: "Already signed out",
+        description: "That device was no longer signed in.",
+        type: "error",
+      });
+    }
+    return redirectWithToast(here, {
+      title: "Device signed out",
+      description: "That device needs the password to get back in.",
+    });
+  }
+
+  if (intent === "revoke-others") {
+    const ended = signOutOtherSessions(
+      user.id,
+      await currentSessionId(request),
+    );
+    return redirectWithToast(here, {
+      title: "Signed out everywhere else",
+      description:
+        ended === 1
+          ? "1 other device was signed out."
+          : `${ended} other devices were signed out.`,
+    });
+  }
+
+  throw redirect(here);
+}
+
+export default function Security({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { sessions } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const errors = actionData?.fieldErrors ?? {};
+  const others = sessions.filter((s) => !s.current).length;
+  return (
+    <div className="space-y-4">
+      <p>
+        <Link to="/profile" className="text-brand-700 underline">
+          Back to Profile
+        </Link>
+      </p>
+      <h1 className="text-2xl font-bold">Security</h1>
+
+      <section className="card space-y-3" aria-labelledby="password-heading">
+        <h2 id="password-heading" className="text-lg font-semibold">
+          Change password
+        </h2>
+        <Form method="post" className="space-y-4" aria-label="Change password">
+          <input type="hidden" name="intent" value="change-password" />
+          <FormAlert title="Please wait" message={actionData?.error} />
+          <Field
+            label="Current password"
+            errors={errors.currentPassword}
+            inputProps={{
+              name: "currentPassword",
+              id: "current-password",
+              type: "password",
+              required: true,
+              autoComplete: "current-password",
+            }}
+          />
+          <Field
+            label="New password"
+            errors={errors.newPassword}
+            inputProps={{
+              name: "newPassword",
+              id: "new-password",
+              type: "password",
+              required: true,
+              minLength: 6,
+              maxLength: 200,
+              autoComplete: "new-password",
+            }}
+          />
+          <Field
+            label="Confirm new password"
+            errors={errors.confirmPassword}
+            inputProps={{
+              name: "confirmPassword",
+              id: "confirm-new-password",
+              type: "password",
+              required: true,
+              minLength: 6,
+              maxLength: 200,
+              autoComplete: "new-password",
+            }}
+          />
+          <p className="hint">Every other device will be signed out.</p>
+          <button type="submit" className="btn-primary w-full" disabled={busy}>
+            Change password
+          </button>
+        </Form>
+      </section>
+
+      <section className="card space-y-3" aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading" className="text-lg font-semibold">
+          Where you are signed in
+        </h2>
+        <ul
+          className="divide-y divide-slate-200"
+          aria-label="Signed-in devices"
+        >
+          {sessions.map((s) => (
+            <li
+              key={s.id}
+              className="flex items-center justify-between gap-3 py-3"
+            >
+              <div className="text-sm">
+                <p className="font-medium">
+                  {s.device}
+                  {s.current ? (
+                    <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-xs text-brand-700">
+                      This device
+                    </span>
+                  ) : null}
+                </p>
+                <p className="text-slate-600">
+                  Signed in {s.createdAt} · last seen {s.lastSeenAt}
+                </p>
+              </div>
+              {s.current ? (
+                <Form method="post" action="/logout">
+                  <button
+                    type="submit"
+                    className="btn-secondary"
+                    aria-label={`Sign out ${s.device} (this device)`}
+                  >
+                    Sign out
+                  </button>
+                </Form>
+              ) : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="revoke" />
+                  <input type="hidden" name="sessionId" value={s.id} />
+                  <button
+                    type="submit"
+                    className="btn-secondary"
+                    aria-label={`Sign out ${s.device}, last seen ${s.lastSeenAt}`}
+                  >
+                    Sign out
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+        {others > 0 ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="revoke-others" />
+            <button type="submit" className="btn-danger w-full">
+              Sign out everywhere else
+            </button>
+          </Form>
+        ) : (
+          <p className="hint">You are signed in on this device only.</p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Security — Fairshake" },
+];

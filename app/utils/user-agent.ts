@@ -1,0 +1,37 @@
+// A readable name for a device from its User-Agent, for the security page
+// (ruling 31, decision 0900): "Chrome on Android", "Safari on iPhone". A
+// small table, not a library: the page needs the browser family and the
+// system, never versions, and an unknown string reads as "Unknown device".
+
+const BROWSERS: [RegExp, string][] = [
+  // Order matters: each of these also claims to be Chrome and/or Safari.
+  [/\bEdg(e|A|iOS)?\//, "Edge"],
+  [/\b(OPR|Opera)\//, "Opera"],
+  [/\bSamsungBrowser\//, "Samsung Internet"],
+  [/\bFirefox\/|\bFxiOS\//, "Firefox"],
+  [/\bCriOS\//, "Chrome"],
+  [/\b(Headless)?Chrom(e|ium)\//, "Chrome"],
+  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
+  [/\bcurl\//, "curl"],
+  [/\bnode\b|\bundici\b/i, "Node.js"],
+];
+
+const SYSTEMS: [RegExp, string][] = [
+  [/\biPhone\b/, "iPhone"],
+  [/\biPad\b/, "iPad"],
+  [/\bAndroid\b/, "Android"],
+  [/\bCrOS\b/, "ChromeOS"],
+  [/\bWindows\b/, "Windows"],
+  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
+  [/\bLinux\b/, "Linux"],
+];
+
+export function describeUserAgent(userAgent: string | null | undefined) {
+  if (!userAgent) return "Unknown device";
+  const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  if (browser) return browser;
+  if (system) return `Browser on ${system}`;
+  return "Unknown device";
+}
