@@ -10,8 +10,8 @@ import {
   type Bet,
   type BetStatus,
 } from "~/db/schema";
-import { notFound } from "~/utils/errors";
 import { displayNameSql } from "./display-name.server";
+import { notFound } from "~/utils/errors";
 import { assertMayTryCode, recordCodeMiss } from "./code-guesses.server";
 
 import { CODE_LENGTH, normalizeCode } from "./bet-input.server";

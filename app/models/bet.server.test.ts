@@ -24,7 +24,7 @@ import {
 } from "./bet-access.server";
 import { toBetJson } from "~/routes/api/json";
 import { countUnreadActivity } from "./activity.server";
-import { DomainError } from "~/utils/errors";
+import { expectError } from "../../tests/support/expect-error";
 
 let n = 0;
 async function person() {
@@ -49,18 +49,6 @@ function input(overrides: Partial<Record<string, unknown>> = {}) {
     },
     "create",
   );
-}
-
-function expectError(fn: () => unknown, status: number, message?: string) {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).status).toBe(status);
-    if (message) expect((error as DomainError).message).toBe(message);
-    return error as DomainError;
-  }
-  throw new Error("expected an error");
 }
 
 describe("parseBetInput", () => {

@@ -5,7 +5,8 @@ import { immediate, type Tx } from "~/db/client.server";
 import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { assertAccountOpen } from "./closed-account.server";
-import { conflict, forbidden, notFound } from "~/utils/errors";
+import { editRefusal } from "./bet-policy.server";
+import { conflict, notFound, refused } from "~/utils/errors";
 
 import {
   REFEREE_CANNOT_JOIN,
@@ -154,7 +155,7 @@ function getBetViewTx(tx: Tx, betId: number): BetView {
 
 // --- Editing and deleting ----------------------------------------------------
 
-/** Creator only, still pending, nobody else in (SPEC §6). */
+/** The edit and delete guard: `editRefusal`'s answer, at commit time. */
 function assertEditable(
   tx: Tx,
   betId: number,
@@ -164,22 +165,6 @@ function assertEditable(
 ) {
   const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
   if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
-  if (bet.creatorId !== userId) {
-    throw forbidden(
-      verb === "edit"
-        ? "You can only edit bets you've created."
-        : "You can only delete bets you've created.",
-      "Access denied",
-    );
-  }
-  if (effectiveStatus(bet, now) !== "pending") {
-    throw conflict(
-      verb === "edit"
-        ? "You can only edit bets that are still pending."
-        : "You can only delete bets that are still pending.",
-      "Cannot edit",
-    );
-  }
   const others = tx
     .select({ n: sql<number>`count(*)` })
     .from(betParticipants)
@@ -190,14 +175,13 @@ function assertEditable(
       ),
     )
     .get();
-  if ((others?.n ?? 0) > 0) {
-    throw conflict(
-      verb === "edit"
-        ? "You cannot edit a bet that has been joined by others."
-        : "You cannot delete a bet that has been joined by others.",
-      "Cannot edit",
-    );
-  }
+  const facts = {
+    creatorId: bet.creatorId,
+    status: effectiveStatus(bet, now),
+    othersIn: others?.n ?? 0,
+  };
+  const refusal = editRefusal(facts, userId, verb);
+  if (refusal) throw refused(refusal);
   return bet;
 }
 

@@ -13,6 +13,7 @@ import {
   type Job,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
+import { ALREADY_PAID } from "./payment.server";
 import { displayNameSql } from "./display-name.server";
 import { BET_NOT_FOUND, canViewBet } from "./bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
@@ -22,7 +23,6 @@ import { nudgeIntervalMs } from "~/utils/windows.server";
 
 export const NOT_OWED = "Nothing is owed on this bet.";
 export const NOT_WINNER = "Only the winner can nudge the loser.";
-export const ALREADY_PAID = "This bet has already been paid.";
 
 export class NudgeTooSoon extends DomainError {
   constructor(readonly retryAfterSeconds: number) {

@@ -45,21 +45,10 @@ import { JOB_HANDLERS } from "~/models/background-work.server";
 import { DomainError } from "~/utils/errors";
 import { activeBet, person } from "../../tests/support/factories";
 import { storm } from "../../tests/support/storm";
+import { expectError } from "../../tests/support/expect-error";
 
 const H = 3_600_000;
 const WINDOW = 72 * H;
-
-function expectError(fn: () => unknown, status: number, message?: string) {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).status).toBe(status);
-    if (message) expect((error as DomainError).message).toBe(message);
-    return error as DomainError;
-  }
-  throw new Error("expected an error");
-}
 
 const sweep = (now: number) => runDueJobs({ handlers: JOB_HANDLERS, now });
 const kinds = (userId: number) => listActivity(userId).map((e) => e.type);

@@ -13,7 +13,7 @@ import {
   sendFriendRequest,
 } from "./friend.server";
 import { countUnreadActivity, listActivity } from "./activity.server";
-import { isDomainError } from "~/utils/errors";
+import { expectError } from "../../tests/support/expect-error";
 
 let n = 0;
 function makeUser(name?: string) {
@@ -25,20 +25,6 @@ function makeUser(name?: string) {
     )
     .get(username, `${username}@example.com`) as { id: number };
   return row.id;
-}
-
-function expectError(fn: () => unknown, status: number, message?: string) {
-  try {
-    fn();
-  } catch (error) {
-    expect(isDomainError(error)).toBe(true);
-    if (isDomainError(error)) {
-      expect(error.status).toBe(status);
-      if (message) expect(error.message).toBe(message);
-    }
-    return;
-  }
-  throw new Error("expected a domain error");
 }
 
 describe("friend requests", () => {

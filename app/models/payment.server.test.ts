@@ -36,25 +36,9 @@ import { DomainError } from "~/utils/errors";
 import { splitPayout } from "~/utils/money";
 import { activeBet, person } from "../../tests/support/factories";
 import { storm } from "../../tests/support/storm";
+import { expectRejection } from "../../tests/support/expect-error";
 
 beforeAll(() => setPaymentProvider(demoProvider));
-
-async function expectReject(
-  p: Promise<unknown>,
-  status: number,
-  message?: string,
-) {
-  const error = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  expect((error as DomainError).status).toBe(status);
-  if (message) expect((error as DomainError).message).toBe(message);
-}
-function expectError(fn: () => unknown, status: number, message?: string) {
-  return expectReject((async () => fn())(), status, message);
-}
 
 const GOOD = { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" };
 
@@ -122,17 +106,18 @@ describe("paying a settled bet", () => {
     });
     expect(intent.amountCents).toBe(10_000);
     // Not yet confirmed with the provider: the client's word is not enough.
-    await expectReject(
-      recordPayment({
-        betId: bet.id,
-        userId: loser.id,
-        intentId: intent.intentId,
-      }),
+    await expectRejection(
+      () =>
+        recordPayment({
+          betId: bet.id,
+          userId: loser.id,
+          intentId: intent.intentId,
+        }),
       409,
       INTENT_NOT_SUCCEEDED,
     );
     // A declined card: 402, nothing recorded.
-    await expectError(
+    await expectRejection(
       () =>
         confirmDemoIntent({
           intentId: intent.intentId,
@@ -143,7 +128,7 @@ describe("paying a settled bet", () => {
       CARD_DECLINED,
     );
     // Someone else cannot confirm the loser's intent.
-    await expectError(
+    await expectRejection(
       () =>
         confirmDemoIntent({
           intentId: intent.intentId,
@@ -157,13 +142,14 @@ describe("paying a settled bet", () => {
       card: GOOD,
       isPayer: (id) => isIntentPayer(id, loser.id),
     });
-    await expectReject(
-      recordPayment({
-        betId: bet.id,
-        userId: loser.id,
-        intentId: intent.intentId,
-        amountCents: 5_000,
-      }),
+    await expectRejection(
+      () =>
+        recordPayment({
+          betId: bet.id,
+          userId: loser.id,
+          intentId: intent.intentId,
+          amountCents: 5_000,
+        }),
       409,
       AMOUNT_MISMATCH,
     );
@@ -190,8 +176,8 @@ describe("paying a settled bet", () => {
       type: "payment_received",
     });
     // Paying twice.
-    await expectReject(
-      createPaymentIntent({ betId: bet.id, userId: loser.id }),
+    await expectRejection(
+      () => createPaymentIntent({ betId: bet.id, userId: loser.id }),
       409,
       ALREADY_PAID,
     );
@@ -209,48 +195,56 @@ describe("paying a settled bet", () => {
   it("refuses the winner, strangers, unsettled bets, unknown intents and no provider", async () => {
     const { winner, loser, bet } = await settledBet(30);
     const stranger = await person("s");
-    await expectReject(
-      createPaymentIntent({ betId: bet.id, userId: winner.id }),
+    await expectRejection(
+      () => createPaymentIntent({ betId: bet.id, userId: winner.id }),
       403,
       NOT_LOSER,
     );
-    await expectReject(
-      createPaymentIntent({ betId: bet.id, userId: stranger.id }),
+    await expectRejection(
+      () => createPaymentIntent({ betId: bet.id, userId: stranger.id }),
       403,
     );
-    await expectReject(
-      createPaymentIntent({ betId: 999_999, userId: loser.id }),
+    await expectRejection(
+      () => createPaymentIntent({ betId: 999_999, userId: loser.id }),
       404,
     );
     const open = await activeBet();
-    await expectReject(
-      createPaymentIntent({ betId: open.bet.id, userId: open.creator.id }),
+    await expectRejection(
+      () =>
+        createPaymentIntent({ betId: open.bet.id, userId: open.creator.id }),
       409,
       NOT_SETTLED,
     );
-    await expectReject(
-      recordPayment({
-        betId: bet.id,
-        userId: loser.id,
-        intentId: "demo_pi_nope",
-      }),
+    await expectRejection(
+      () =>
+        recordPayment({
+          betId: bet.id,
+          userId: loser.id,
+          intentId: "demo_pi_nope",
+        }),
       409,
       INTENT_UNKNOWN,
     );
-    await expectReject(
-      createPaymentIntent({ betId: bet.id, userId: loser.id, provider: null }),
+    await expectRejection(
+      () =>
+        createPaymentIntent({
+          betId: bet.id,
+          userId: loser.id,
+          provider: null,
+        }),
       409,
       PAYMENTS_UNAVAILABLE,
     );
     // An intent made for another bet cannot pay this one.
     const other = await settledBet(30);
     const foreign = await pay(other.bet.id, other.loser.id);
-    await expectReject(
-      recordPayment({
-        betId: bet.id,
-        userId: loser.id,
-        intentId: foreign.intentId,
-      }),
+    await expectRejection(
+      () =>
+        recordPayment({
+          betId: bet.id,
+          userId: loser.id,
+          intentId: foreign.intentId,
+        }),
       409,
       INTENT_UNKNOWN,
     );

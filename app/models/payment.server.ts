@@ -27,8 +27,12 @@ import { formatCents } from "~/utils/money";
 export const NOT_SETTLED = "This bet has not been settled yet.";
 export const NOT_LOSER = "Only the loser of this bet pays the winnings.";
 export const ALREADY_PAID = "This bet has already been paid.";
-export const PAYMENTS_UNAVAILABLE =
-  "Payment method not available: card payments are not set up on this server.";
+/** What the payment pages show when no provider is configured (ruling 0201). */
+export const PAYMENTS_UNAVAILABLE_NOTICE = {
+  title: "Payment method not available",
+  message: "Card payments are not set up on this server.",
+} as const;
+export const PAYMENTS_UNAVAILABLE = `${PAYMENTS_UNAVAILABLE_NOTICE.title}: card payments are not set up on this server.`;
 export const INTENT_UNKNOWN = "This payment could not be found.";
 export const INTENT_NOT_SUCCEEDED = "This payment has not succeeded.";
 export const AMOUNT_MISMATCH = "The payment amount does not match this bet.";

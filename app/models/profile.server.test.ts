@@ -14,8 +14,8 @@ import {
   saveAvatar,
   sniffImageType,
 } from "./avatar.server";
-import { isDomainError } from "~/utils/errors";
 import { pngBomb } from "../../tests/support/images";
+import { expectRejection } from "../../tests/support/expect-error";
 
 let n = 0;
 function makeUser(name?: string) {
@@ -27,24 +27,6 @@ function makeUser(name?: string) {
     )
     .get(username, `${username}@example.com`) as { id: number };
   return row.id;
-}
-
-async function expectError(
-  fn: () => unknown,
-  status: number,
-  message?: string,
-) {
-  try {
-    await fn();
-  } catch (error) {
-    expect(isDomainError(error)).toBe(true);
-    if (isDomainError(error)) {
-      expect(error.status).toBe(status);
-      if (message) expect(error.message).toBe(message);
-      return error;
-    }
-  }
-  throw new Error("expected a domain error");
 }
 
 describe("updateProfile", () => {
@@ -95,7 +77,7 @@ describe("updateProfile", () => {
 
   it("answers 'Validation Error' with SPEC's messages per field", async () => {
     const id = makeUser();
-    const error = await expectError(
+    const error = await expectRejection(
       () =>
         updateProfile({
           userId: id,
@@ -113,14 +95,14 @@ describe("updateProfile", () => {
       email: ["Please enter a valid email address"],
       avatarUrl: ["Please enter a valid URL"],
     });
-    const long = await expectError(
+    const long = await expectRejection(
       () => updateProfile({ userId: id, input: { username: "x".repeat(51) } }),
       400,
     );
     expect(long!.fieldErrors).toEqual({
       username: ["Username must be less than 50 characters"],
     });
-    await expectError(
+    await expectRejection(
       () =>
         updateProfile({
           userId: id,
@@ -133,12 +115,12 @@ describe("updateProfile", () => {
   it("refuses a taken username or email (409), whatever the case", async () => {
     makeUser("prof_taken");
     const id = makeUser();
-    await expectError(
+    await expectRejection(
       () => updateProfile({ userId: id, input: { username: "PROF_TAKEN" } }),
       409,
       "Username already taken",
     );
-    await expectError(
+    await expectRejection(
       () =>
         updateProfile({
           userId: id,
@@ -160,7 +142,7 @@ describe("updateProfile", () => {
 
   it("refuses pointing at someone else's uploaded avatar", async () => {
     const id = makeUser();
-    await expectError(
+    await expectRejection(
       () =>
         updateProfile({
           userId: id,
@@ -194,7 +176,7 @@ describe("setPaymentMethod", () => {
 
   it("refuses an unknown method or a non-boolean state (400)", async () => {
     const id = makeUser();
-    await expectError(
+    await expectRejection(
       () =>
         setPaymentMethod({
           userId: id,
@@ -203,7 +185,7 @@ describe("setPaymentMethod", () => {
       400,
       "Unknown payment method",
     );
-    await expectError(
+    await expectRejection(
       () =>
         setPaymentMethod({
           userId: id,
@@ -255,18 +237,18 @@ describe("avatars", () => {
   });
 
   it("refuses a non-image, an oversized file and a pixel bomb", async () => {
-    await expectError(
+    await expectRejection(
       () => processAvatar(Buffer.from("just text, renamed to .png")),
       400,
     );
-    await expectError(
+    await expectRejection(
       () => processAvatar(Buffer.alloc(AVATAR_MAX_BYTES + 1, 0x89)),
       413,
     );
     // 20000×20000 = 400 megapixels declared in a few hundred bytes.
     const bomb = pngBomb();
     expect(bomb.byteLength).toBeLessThan(2000);
-    await expectError(
+    await expectRejection(
       () => processAvatar(bomb),
       400,
       AVATAR_MESSAGES.tooManyPixels,

@@ -12,13 +12,14 @@ import {
   type Bet,
   type Outcome,
 } from "~/db/schema";
+import { displayNameSql } from "./display-name.server";
 import {
   BET_NOT_FOUND,
   canViewBet,
   effectiveStatus,
 } from "./bet-access.server";
-import { conflict, invalid, notFound } from "~/utils/errors";
-import { displayNameSql } from "./display-name.server";
+import { invalid, notFound, type Refusal } from "~/utils/errors";
+import type { BetStatus } from "~/domain/bet";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 
@@ -193,9 +194,55 @@ export function liveSettlement(tx: Tx | typeof db, betId: number) {
     .get();
 }
 
-export function assertSettleable(tx: Tx, bet: Bet) {
-  const status = effectiveStatus(bet);
-  if (status === "settled") throw conflict(ALREADY_SETTLED);
-  if (status !== "active") throw conflict(NOT_ACTIVE);
-  if (liveSettlement(tx, bet.id)) throw conflict(LIVE_PROPOSAL);
+/** What the settle policies need to know of a bet, as a page or a guard reads it. */
+export type SettleFacts = {
+  creatorId: number;
+  /** The effective status (a pending bet past its deadline reads cancelled). */
+  status: BetStatus;
+  /** Everyone seated in the bet (the creator is seat 1). */
+  partyIds: number[];
+  hasLiveProposal: boolean;
+};
+
+function settleableRefusal(bet: SettleFacts): Refusal | null {
+  if (bet.status === "settled")
+    return { status: 409, message: ALREADY_SETTLED };
+  if (bet.status !== "active") return { status: 409, message: NOT_ACTIVE };
+  if (bet.hasLiveProposal) return { status: 409, message: LIVE_PROPOSAL };
+  return null;
+}
+
+/** Why `userId` may not propose a settlement now (either party, ruling 8), or null. */
+export function proposeRefusal(
+  bet: SettleFacts,
+  userId: number,
+): Refusal | null {
+  if (!bet.partyIds.includes(userId))
+    return { status: 403, message: NOT_A_PARTY };
+  return settleableRefusal(bet);
+}
+
+/** Why `userId` may not settle directly now (the creator only, ruling 8), or null. */
+export function settleRefusal(
+  bet: SettleFacts,
+  userId: number,
+): Refusal | null {
+  if (bet.creatorId !== userId) return { status: 403, message: NOT_CREATOR };
+  return settleableRefusal(bet);
+}
+
+/** The facts, inside a transaction, for the guards. */
+export function settleFactsOf(
+  tx: Tx,
+  bet: Bet,
+  parties: Parties | null,
+): SettleFacts {
+  return {
+    creatorId: bet.creatorId,
+    status: effectiveStatus(bet),
+    partyIds: parties
+      ? [parties.creatorId, parties.participantId]
+      : [bet.creatorId],
+    hasLiveProposal: liveSettlement(tx, bet.id) !== undefined,
+  };
 }

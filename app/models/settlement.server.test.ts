@@ -25,21 +25,9 @@ import {
 import { toSettlementJson } from "~/routes/api/json";
 import { getUserById } from "./user.server";
 import { listActivity } from "./activity.server";
-import { DomainError } from "~/utils/errors";
 import { activeBet, makeBet, person } from "../../tests/support/factories";
 import { storm } from "../../tests/support/storm";
-
-function expectError(fn: () => unknown, status: number, message?: string) {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).status).toBe(status);
-    if (message) expect((error as DomainError).message).toBe(message);
-    return error as DomainError;
-  }
-  throw new Error("expected an error");
-}
+import { expectError } from "../../tests/support/expect-error";
 
 describe("parsing", () => {
   it("requires a winner with SPEC's message and trims optional notes", () => {

@@ -12,23 +12,29 @@ import {
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { getBetView, type BetView } from "./bet-access.server";
-import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  refused,
+} from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import {
   ALREADY_APPROVED,
   ALREADY_SETTLED,
-  NOT_A_PARTY,
   NOT_ACTIVE,
-  NOT_CREATOR,
   SETTLEMENT_NOT_FOUND,
   VOID_WITH_WINNER,
-  assertSettleable,
   assertWinner,
   isParty,
   liveSettlement,
   loadBet,
   otherSide,
   usernameOf,
+  proposeRefusal,
+  settleRefusal,
+  settleFactsOf,
 } from "./settlement-rules.server";
 import {
   finalise,
@@ -56,9 +62,8 @@ export function proposeSettlement({
 }): Settlement {
   return immediate((tx) => {
     const { bet, parties } = loadBet(tx, betId, userId);
-    if (!parties && bet.creatorId === userId) throw conflict(NOT_ACTIVE);
-    if (!isParty(parties, userId)) throw forbidden(NOT_A_PARTY);
-    assertSettleable(tx, bet);
+    const refusal = proposeRefusal(settleFactsOf(tx, bet, parties), userId);
+    if (refusal) throw refused(refusal);
     if (outcome === "winner") assertWinner(parties!, winnerId);
     else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
     const settlement = insertProposal(tx, bet, parties!, {
@@ -216,8 +221,8 @@ export function settleBet({
   const result = immediate(
     (tx) => {
       const { bet, parties } = loadBet(tx, betId, userId);
-      if (bet.creatorId !== userId) throw forbidden(NOT_CREATOR);
-      assertSettleable(tx, bet);
+      const refusal = settleRefusal(settleFactsOf(tx, bet, parties), userId);
+      if (refusal) throw refused(refusal);
       if (!parties) throw conflict(NOT_ACTIVE);
       if (outcome === "winner") assertWinner(parties, winnerId);
       else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);

@@ -25,6 +25,15 @@ export const conflict = (message: string, title?: string) =>
 export const invalid = (message: string, fieldErrors?: FieldErrors) =>
   new DomainError(400, message, fieldErrors);
 
+/**
+ * Why a viewer may not do something, as a policy function answers it: the
+ * page shows it, and the model's guard throws it (`refused`).
+ */
+export type Refusal = { status: 403 | 409; message: string; title?: string };
+
+export const refused = (refusal: Refusal) =>
+  new DomainError(refusal.status, refusal.message, undefined, refusal.title);
+
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }

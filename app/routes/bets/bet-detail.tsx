@@ -20,6 +20,7 @@ import {
 import { FormAlert } from "~/components/forms";
 import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
 import { joinBet } from "~/models/bet.server";
+import { mayEditBet } from "~/models/bet-policy.server";
 import { parseVersion } from "~/models/bet-input.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 import { fairAction, loadFairState } from "./bet-fair.server";
@@ -86,8 +87,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     me: user.id,
     isCreator,
     isParticipant,
-    canEdit:
-      isCreator && bet.status === "pending" && bet.participants.length <= 1,
+    canEdit: mayEditBet(bet, user.id),
     canJoin:
       !isParticipant && bet.status === "pending" && bet.participants.length < 2,
     showDemoPayment: isDemoMode && bet.id === 3,

@@ -14,6 +14,7 @@ import {
 } from "~/models/bet-form.server";
 import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
 import { deleteBet, updateBet } from "~/models/bet.server";
+import { editFactsOf, editRefusal } from "~/models/bet-policy.server";
 import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { isDomainError, notFound } from "~/utils/errors";
@@ -36,22 +37,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     throw error;
   }
   // SPEC §8: refusals toast and send the person to /my-bets.
-  if (bet.creatorId !== user.id)
+  const refusal = editRefusal(editFactsOf(bet, user.id), user.id);
+  if (refusal)
     throw await redirectWithToast("/my-bets", {
-      title: "Access denied",
-      description: "You can only edit bets you've created.",
-      type: "error",
-    });
-  if (bet.status !== "pending")
-    throw await redirectWithToast("/my-bets", {
-      title: "Cannot edit",
-      description: "You can only edit bets that are still pending.",
-      type: "error",
-    });
-  if (bet.participants.length > 1)
-    throw await redirectWithToast("/my-bets", {
-      title: "Cannot edit",
-      description: "You cannot edit a bet that has been joined by others.",
+      title: refusal.title,
+      description: refusal.message,
       type: "error",
     });
   const timeZone = readTimeZone(request);

@@ -4,6 +4,7 @@ import { BetCard, type BetCardData } from "~/components/bets/bet-card";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { listAllUserBets, listUserBets } from "~/models/bet-lists.server";
 import type { BetView } from "~/models/bet-access.server";
+import { mayEditBet } from "~/models/bet-policy.server";
 import { formatMonthDay } from "~/utils/dates";
 import { requireUser } from "~/models/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
@@ -30,11 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     deadline: b.deadline.getTime(),
     deadlineLabel: formatMonthDay(b.deadline, timeZone),
     won: b.status === "settled" ? b.winnerId === user.id : null,
-    // SPEC §2: only pending, only the creator, at most 1 participant.
-    canEdit:
-      b.status === "pending" &&
-      b.creatorId === user.id &&
-      b.participants.length <= 1,
+    canEdit: mayEditBet(b, user.id),
   }));
   return { tab, bets, now };
 }

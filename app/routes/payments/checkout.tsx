@@ -6,6 +6,8 @@ import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
 import { NoticeCard } from "~/components/settlement/money-summary";
 import {
+  ALREADY_PAID,
+  PAYMENTS_UNAVAILABLE_NOTICE,
   createPaymentIntent,
   isIntentPayer,
   recordPayment,
@@ -35,6 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     {
       ...payable,
       provider: provider?.name ?? null,
+      unavailable: PAYMENTS_UNAVAILABLE_NOTICE,
       publishableKey:
         provider?.name === "stripe" ? stripeKeys()!.publishableKey : null,
     },
@@ -63,16 +66,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (payable.bet.paid)
     return fail(409, {
       title: "Payment error",
-      message: "This bet has already been paid.",
+      message: ALREADY_PAID,
     });
   const betId = payable.betId;
   const provider = getPaymentProvider();
   try {
-    if (!provider)
-      return fail(409, {
-        title: "Payment method not available",
-        message: "Card payments are not set up on this server.",
-      });
+    if (!provider) return fail(409, PAYMENTS_UNAVAILABLE_NOTICE);
     const intent = form.get("intent");
     if (provider.name === "stripe" && intent === "stripe-checkout") {
       const { url } = await (provider as StripeProvider).createCheckoutSession({
@@ -144,7 +143,8 @@ export default function Checkout({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
-  const { bet, betId, refusal, provider, publishableKey } = loaderData;
+  const { bet, betId, refusal, provider, publishableKey, unavailable } =
+    loaderData;
   const navigate = useNavigate();
   const paid = actionData?.paid === true;
   const [hydrated, setHydrated] = useState(false);
@@ -220,10 +220,7 @@ export default function Checkout({
           </Form>
         )
       ) : (
-        <FormAlert
-          title="Payment method not available"
-          message="Card payments are not set up on this server."
-        />
+        <FormAlert title={unavailable.title} message={unavailable.message} />
       )}
       <Link to={`/payment/${betId}`} className="btn-secondary">
         Back

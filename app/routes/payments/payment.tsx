@@ -6,6 +6,10 @@ import {
   NoticeCard,
 } from "~/components/settlement/money-summary";
 import { getPaymentProvider } from "~/payments/provider.server";
+import {
+  ALREADY_PAID,
+  PAYMENTS_UNAVAILABLE_NOTICE,
+} from "~/models/payment.server";
 import { isDemoMode } from "~/utils/env.server";
 import { requireUser } from "~/models/session.server";
 import { loadPayable } from "./load.server";
@@ -23,7 +27,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const payable = loadPayable(params.id, user.id);
   return data(
-    { ...payable, available: getPaymentProvider() !== null, isDemoMode },
+    {
+      ...payable,
+      available: getPaymentProvider() !== null,
+      unavailable: PAYMENTS_UNAVAILABLE_NOTICE,
+      isDemoMode,
+    },
     { status: payable.status },
   );
 }
@@ -35,7 +44,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return data(
       {
         title: "Payment error",
-        message: payable.refusal ?? "This bet has already been paid.",
+        message: payable.refusal ?? ALREADY_PAID,
       },
       { status: payable.bet ? 409 : payable.status },
     );
@@ -55,7 +64,8 @@ export default function PaymentPage({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
-  const { bet, betId, refusal, available, isDemoMode } = loaderData;
+  const { bet, betId, refusal, available, unavailable, isDemoMode } =
+    loaderData;
   if (!bet) {
     return (
       <NoticeCard title="Payment" message={refusal ?? undefined}>
@@ -138,10 +148,7 @@ export default function PaymentPage({
           </button>
         </Form>
       ) : (
-        <FormAlert
-          title="Payment method not available"
-          message="Card payments are not set up on this server."
-        />
+        <FormAlert title={unavailable.title} message={unavailable.message} />
       )}
     </div>
   );

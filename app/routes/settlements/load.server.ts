@@ -1,7 +1,8 @@
 // Shared by the settlement screens: the id from the URL and the bet as the
 // viewer may see it, or the page's own 404.
 import { data } from "react-router";
-import { getBetForViewer } from "~/models/bet-access.server";
+import { getBetForViewer, type BetView } from "~/models/bet-access.server";
+import type { SettleFacts } from "~/models/settlement-rules.server";
 import { parseId } from "~/utils/api.server";
 import { isDomainError } from "~/utils/errors";
 
@@ -19,6 +20,19 @@ export function loadBetOr404(betId: number, userId: number) {
       throw data(error.message, { status: error.status });
     throw error;
   }
+}
+
+/** The settle policies' facts from the bet as the viewer sees it. */
+export function settleFactsFor(
+  bet: BetView,
+  hasLiveProposal: boolean,
+): SettleFacts {
+  return {
+    creatorId: bet.creatorId,
+    status: bet.status,
+    partyIds: bet.participants.map((p) => p.id),
+    hasLiveProposal,
+  };
 }
 
 export function partiesOf(bet: {

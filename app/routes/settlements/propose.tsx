@@ -7,6 +7,7 @@ import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   NO_WINNER_TITLE,
   parseProposalInput,
+  proposeRefusal,
 } from "~/models/settlement-rules.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 import { proposeSettlement } from "~/models/settlement.server";
@@ -14,24 +15,20 @@ import { NOTES_MAX } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+import {
+  betIdFrom,
+  loadBetOr404,
+  partiesOf,
+  settleFactsFor,
+} from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const betId = betIdFrom(params);
   const bet = loadBetOr404(betId, user.id);
-  const isParty = bet.participants.some((p) => p.id === user.id);
   const live = getSettlementView({ betId, userId: user.id }) !== null;
-  const blocked = !isParty
-    ? "Only the two people in this bet can settle it."
-    : bet.status !== "active"
-      ? bet.status === "settled"
-        ? "This bet has already been settled."
-        : "Only an active bet with two participants can be settled."
-      : live
-        ? "A settlement has already been proposed for this bet."
-        : null;
+  const refusal = proposeRefusal(settleFactsFor(bet, live), user.id);
   return data(
     {
       viewerId: user.id,
@@ -41,10 +38,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         amountCents: bet.amountCents,
         people: partiesOf(bet),
       },
-      blocked,
+      blocked: refusal?.message ?? null,
       live,
     },
-    { status: blocked && !isParty ? 403 : 200 },
+    { status: refusal?.status === 403 ? 403 : 200 },
   );
 }
 

@@ -4,16 +4,21 @@ import { SettlementFormCard } from "~/components/settlement/settlement-form-card
 import { SettlementBlocked } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
-  NOT_CREATOR,
   NO_WINNER_TITLE,
   parseProposalInput,
+  settleRefusal,
 } from "~/models/settlement-rules.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 import { settleBet } from "~/models/settlement.server";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+import {
+  betIdFrom,
+  loadBetOr404,
+  partiesOf,
+  settleFactsFor,
+} from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -21,16 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const betId = betIdFrom(params);
   const bet = loadBetOr404(betId, user.id);
   const live = getSettlementView({ betId, userId: user.id }) !== null;
-  const blocked =
-    bet.creatorId !== user.id
-      ? NOT_CREATOR
-      : bet.status === "settled"
-        ? "This bet has already been settled."
-        : bet.status !== "active"
-          ? "Only an active bet with two participants can be settled."
-          : live
-            ? "A settlement has already been proposed for this bet."
-            : null;
+  const refusal = settleRefusal(settleFactsFor(bet, live), user.id);
   return data(
     {
       viewerId: user.id,
@@ -40,10 +36,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         amountCents: bet.amountCents,
         people: partiesOf(bet),
       },
-      blocked,
+      blocked: refusal?.message ?? null,
       live,
     },
-    { status: blocked === NOT_CREATOR ? 403 : 200 },
+    { status: refusal?.status === 403 ? 403 : 200 },
   );
 }
 
