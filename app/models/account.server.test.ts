@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
 import { isDomainError } from "~/utils/errors";
-import { closeAccount, exportAccountData, openBetsOf } from "./account.server";
+import { closeAccount, openBetsOf } from "./account.server";
+import { exportAccountData } from "./account-export.server";
 import { displayName } from "./display-name.server";
 import { createBet, joinBet } from "./bet.server";
 import { sendFriendRequest } from "./friend.server";

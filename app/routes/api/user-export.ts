@@ -1,7 +1,10 @@
 // GET /api/user/export: everything of yours as a JSON download (ruling 32).
 // The "Your data" page links here: a plain GET, so it works without JavaScript.
 import type { Route } from "./+types/user-export";
-import { exportAccountData, exportFileName } from "~/models/account.server";
+import {
+  exportAccountData,
+  exportFileName,
+} from "~/models/account-export.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
