@@ -49,8 +49,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>["data"];
-
 /** Routes that export `handle = { hydrate: false }` ship no JavaScript. */
 function useHydrates() {
   const matches = useMatches();
@@ -109,10 +107,6 @@ export default function App() {
       {hydrates ? <Toaster toast={toast} /> : <StaticToast toast={toast} />}
     </>
   );
-}
-
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
 }
 
 export function meta() {

@@ -10,6 +10,8 @@ import { openBetByCode } from "./bet-access.server";
 import { approveSettlement, proposeSettlement } from "./settlement.server";
 
 export const DEMO_PASSWORD = "password123";
+/** The seeded bet alice lost, whose page offers the demo payment (ruling 15). */
+export const DEMO_PAYMENT_BET_ID = 3;
 export const DEMO_USERS = ["alice", "bob", "carol"] as const;
 
 const DAY = 86_400_000;

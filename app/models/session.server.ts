@@ -129,10 +129,6 @@ export function getUser(request: Request): Promise<User | null> {
   return lookup;
 }
 
-export async function getUserId(request: Request): Promise<number | null> {
-  return (await getUser(request))?.id ?? null;
-}
-
 function returnToFor(request: Request) {
   const url = new URL(request.url);
   return url.pathname + url.search;
@@ -147,10 +143,6 @@ export async function requireUser(request: Request): Promise<User> {
     );
   }
   return user;
-}
-
-export async function requireUserId(request: Request): Promise<number> {
-  return (await requireUser(request)).id;
 }
 
 /** The guard of every protected /api route: a visitor gets a 401. */

@@ -2,7 +2,6 @@
 // edges: JSON answers and what people read.
 
 export const PLATFORM_FEE_BPS = 250; // 2.5%
-export const MIN_BET_DOLLARS = 1;
 export const MAX_BET_DOLLARS = 10_000;
 
 export function dollarsToCents(dollars: number): number {

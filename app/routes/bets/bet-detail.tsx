@@ -30,6 +30,7 @@ import { parseId } from "~/utils/api.server";
 import { qrCodeSvg } from "~/utils/qr-code.server";
 import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
+import { DEMO_PAYMENT_BET_ID } from "~/models/demo-seed.server";
 import { isDomainError, notFound } from "~/utils/errors";
 import { formFailure } from "~/utils/form-errors.server";
 import { initials } from "~/utils/initials";
@@ -90,7 +91,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     canEdit: mayEditBet(bet, user.id),
     canJoin:
       !isParticipant && bet.status === "pending" && bet.participants.length < 2,
-    showDemoPayment: isDemoMode && bet.id === 3,
+    showDemoPayment: isDemoMode && bet.id === DEMO_PAYMENT_BET_ID,
     links,
     qrSvg,
   };
@@ -281,7 +282,10 @@ export default function BetDetail({
         ) : null}
         <FairActions data={loaderData} />
         {loaderData.showDemoPayment ? (
-          <Link to="/payment/3" className="btn-secondary">
+          <Link
+            to={`/payment/${DEMO_PAYMENT_BET_ID}`}
+            className="btn-secondary"
+          >
             Demo Payment Process
           </Link>
         ) : null}
