@@ -6,7 +6,8 @@ import { exportAccountData } from "./account-export.server";
 import { displayName } from "./display-name.server";
 import { createBet, joinBet } from "./bet.server";
 import { sendFriendRequest } from "./friend.server";
-import { getPublicUser, hashPassword, updateProfile } from "./user.server";
+import { getPublicUser, hashPassword } from "./user.server";
+import { updateProfile } from "./profile.server";
 
 let n = 0;
 function makeUser(name?: string, passwordHash = "x") {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { sqlite } from "~/db/client.server";
+import { getUserById } from "./user.server";
 import {
   changedProfileFields,
-  getUserById,
   setPaymentMethod,
   updateProfile,
-} from "./user.server";
+} from "./profile.server";
 import { AVATAR_MAX_BYTES, AVATAR_MESSAGES } from "./avatar-rules";
 import {
   getAvatar,

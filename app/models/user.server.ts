@@ -3,8 +3,8 @@
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate, type Tx } from "~/db/client.server";
-import { avatars, users, type User } from "~/db/schema";
+import { db, type Tx } from "~/db/client.server";
+import { users, type User } from "~/db/schema";
 import type { PublicUser } from "~/domain/user";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
@@ -12,9 +12,7 @@ import {
   isReservedUsername,
   RESERVED_USERNAME_MESSAGE,
 } from "~/utils/deleted-user";
-import { assertAccountOpen } from "./closed-account.server";
 import { displayName } from "./display-name.server";
-import { emailChanged } from "./email-verification.server";
 import {
   fieldErrorsOf,
   isWellFormed,
@@ -35,7 +33,7 @@ export const USERNAME_MAX = 50;
 export const USERNAME_MIN = 3;
 export const PASSWORD_MIN = 6;
 const PASSWORD_MAX = 200;
-const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+export const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 // NFKC: a fullwidth 'ａｌｉｃｅ' is stored as the 'alice' it shows.
 export const UsernameSchema = requiredText("Username is required")
@@ -138,7 +136,7 @@ export function findUserByUsername(username: string): User | null {
   );
 }
 
-function emailTaken(email: string, exceptUserId?: number) {
+export function emailTaken(email: string, exceptUserId?: number) {
   const row = db
     .select({ id: users.id })
     .from(users)
@@ -152,7 +150,7 @@ export const USERNAME_LOOKS_TAKEN =
   "This username looks too much like another user's. Please choose another.";
 
 /** Why `username` cannot be had (the same name in any case, or a look-alike), or null. */
-function usernameRefusal(username: string, exceptUserId?: number) {
+export function usernameRefusal(username: string, exceptUserId?: number) {
   const row = db
     .select({ id: users.id, username: users.username })
     .from(users)
@@ -171,7 +169,7 @@ function usernameRefusal(username: string, exceptUserId?: number) {
 }
 
 /** The database's unique indexes decide a race the checks above lost. */
-function uniqueViolation(error: unknown): DomainError | null {
+export function uniqueViolation(error: unknown): DomainError | null {
   const text = String(error);
   if (text.includes("users_username_unique")) return conflict(USERNAME_TAKEN);
   if (text.includes("users_username_skeleton_unique"))
@@ -303,206 +301,4 @@ export class LoginThrottledError extends DomainError {
       `Too many failed attempts. Please wait ${retryAfterSeconds} seconds and try again.`,
     );
   }
-}
-
-// --- Profile (SPEC §5 profile rules) ---------------------------------------
-
-export const AVATAR_URL_MAX = 2048;
-const PROFILE_EMAIL_MESSAGE = "Please enter a valid email address";
-const AVATAR_URL_MESSAGE = "Please enter a valid URL";
-/** The path of an avatar stored by upload: `/avatars/{id}?v={etag}`. */
-export const OWN_AVATAR_PATH = /^\/avatars\/(\d+)(\?v=[A-Za-z0-9_-]{1,64})?$/;
-
-function isWebUrl(value: string) {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
-  }
-}
-
-export const ProfileUpdateSchema = z.object({
-  username: z
-    .string({ error: "Username must be at least 3 characters" })
-    .trim()
-    .normalize("NFKC")
-    .min(USERNAME_MIN, "Username must be at least 3 characters")
-    .superRefine(
-      maxChars(USERNAME_MAX, "Username must be less than 50 characters"),
-    )
-    .regex(
-      /^[\p{L}\p{N}_.-]*$/u,
-      "Username may use only letters, numbers, '.', '-' and '_'",
-    )
-    .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE)
-    .optional(),
-  email: z
-    .string({ error: PROFILE_EMAIL_MESSAGE })
-    .trim()
-    .max(254, PROFILE_EMAIL_MESSAGE)
-    .regex(EMAIL_SHAPE, PROFILE_EMAIL_MESSAGE)
-    .optional(),
-  // SPEC: an empty avatar is sent as null.
-  avatarUrl: z
-    .preprocess(
-      (v) => (typeof v === "string" && v.trim() === "" ? null : v),
-      z
-        .string({ error: AVATAR_URL_MESSAGE })
-        .trim()
-        .max(AVATAR_URL_MAX, AVATAR_URL_MESSAGE)
-        .refine(
-          (v) => isWebUrl(v) || OWN_AVATAR_PATH.test(v),
-          AVATAR_URL_MESSAGE,
-        )
-        .nullable(),
-    )
-    .optional(),
-});
-export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
-
-/**
- * Keeps only the fields that differ from the user's current values (SPEC:
- * only changed fields are sent); an empty avatar reads as null.
- */
-export function changedProfileFields(
-  user: Pick<User, "username" | "email" | "avatarUrl">,
-  input: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of ["username", "email", "avatarUrl"] as const) {
-    if (!(key in input) || input[key] === undefined) continue;
-    let value = input[key];
-    if (typeof value === "string") value = value.trim();
-    if (key === "avatarUrl" && value === "") value = null;
-    if (value !== user[key]) out[key] = value;
-  }
-  return out;
-}
-
-/**
- * Applies the changed profile fields. 400 'Validation Error' with field
- * errors, 409 'Username already taken' / 'Email already registered'.
- * Returns the user and the names of the fields that changed.
- */
-export function updateProfile({
-  userId,
-  input,
-}: {
-  userId: number;
-  input: Record<string, unknown>;
-}): { user: User; changed: string[] } {
-  const current = getUserById(userId);
-  if (!current) throw new DomainError(401, "Authentication required");
-  const changes = changedProfileFields(current, input);
-  const parsed = ProfileUpdateSchema.safeParse(changes);
-  if (!parsed.success)
-    throw invalid("Validation Error", fieldErrorsOf(parsed.error));
-  const values = Object.fromEntries(
-    Object.entries(parsed.data).filter(([, v]) => v !== undefined),
-  ) as ProfileUpdate;
-  // A username differing only in letter case is still a change, but never "taken" by oneself.
-  if (values.username === current.username) delete values.username;
-  if (values.email === current.email) delete values.email;
-  if (values.avatarUrl === current.avatarUrl) delete values.avatarUrl;
-  const changed = Object.keys(values);
-  if (changed.length === 0) return { user: current, changed };
-  if (values.avatarUrl && OWN_AVATAR_PATH.test(values.avatarUrl)) {
-    const owner = Number(OWN_AVATAR_PATH.exec(values.avatarUrl)![1]);
-    if (owner !== userId)
-      throw invalid("Validation Error", { avatarUrl: [AVATAR_URL_MESSAGE] });
-  }
-  try {
-    const user = immediate((tx) => {
-      assertAccountOpen(tx, userId);
-      const refusal =
-        values.username && usernameRefusal(values.username, userId);
-      if (refusal) throw conflict(refusal);
-      if (values.email && emailTaken(values.email, userId))
-        throw conflict("Email already registered");
-      // An avatar replaced by a link (or removed) frees the stored image.
-      if (
-        "avatarUrl" in values &&
-        !OWN_AVATAR_PATH.test(values.avatarUrl ?? "")
-      )
-        tx.delete(avatars).where(eq(avatars.userId, userId)).run();
-      return tx
-        .update(users)
-        .set({
-          ...values,
-          ...(values.username && {
-            usernameSkeleton: usernameSkeleton(values.username),
-          }),
-          // Ruling 29: a new address is unverified until its link is used.
-          ...(values.email && { emailVerified: false }),
-        })
-        .where(eq(users.id, userId))
-        .returning()
-        .get();
-    });
-    if (values.email) emailChanged(user, current.email);
-    return { user, changed };
-  } catch (error) {
-    throw uniqueViolation(error) ?? error;
-  }
-}
-
-// --- Payment-method flags (SPEC §4: a request sends the new state) ---------
-
-export const PAYMENT_METHODS = [
-  "applePay",
-  "googleWallet",
-  "paypal",
-  "venmo",
-  "zelle",
-  "card",
-] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
-  applePay: "Apple Pay",
-  googleWallet: "Google Wallet",
-  paypal: "PayPal",
-  venmo: "Venmo",
-  zelle: "Zelle",
-  card: "Card",
-};
-
-const PAYMENT_COLUMNS = {
-  applePay: "applePayConnected",
-  googleWallet: "googleWalletConnected",
-  paypal: "paypalConnected",
-  venmo: "venmoConnected",
-  zelle: "zelleConnected",
-  card: "cardConnected",
-} as const satisfies Record<PaymentMethod, keyof User>;
-
-export const PaymentMethodSchema = z.object({
-  method: z.enum(PAYMENT_METHODS, { error: "Unknown payment method" }),
-  connected: z.boolean({ error: "connected must be true or false" }),
-});
-
-/** Sets one payment-method flag to the state the request sends. */
-export function setPaymentMethod({
-  userId,
-  input,
-}: {
-  userId: number;
-  input: unknown;
-}): User {
-  const parsed = PaymentMethodSchema.safeParse(input);
-  if (!parsed.success)
-    throw new DomainError(
-      400,
-      parsed.error.issues[0]?.message ?? "Unknown payment method",
-      fieldErrorsOf(parsed.error),
-      "Failed to update payment method",
-    );
-  const { method, connected } = parsed.data;
-  return db
-    .update(users)
-    .set({ [PAYMENT_COLUMNS[method]]: connected })
-    .where(eq(users.id, userId))
-    .returning()
-    .get();
 }

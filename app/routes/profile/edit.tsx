@@ -10,7 +10,7 @@ import {
   AVATAR_MESSAGES,
 } from "~/models/avatar-rules";
 import { saveAvatar } from "~/models/avatar.server";
-import { updateProfile } from "~/models/user.server";
+import { updateProfile } from "~/models/profile.server";
 import { DomainError, isDomainError } from "~/utils/errors";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

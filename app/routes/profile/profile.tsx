@@ -11,7 +11,7 @@ import {
   PAYMENT_METHODS,
   setPaymentMethod,
   type PaymentMethod,
-} from "~/models/user.server";
+} from "~/models/profile.server";
 import { formFailure } from "~/utils/form-errors.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

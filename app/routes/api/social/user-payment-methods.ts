@@ -1,5 +1,6 @@
 import type { Route } from "./+types/user-payment-methods";
-import { setPaymentMethod, toUserJson } from "~/models/user.server";
+import { toUserJson } from "~/models/user.server";
+import { setPaymentMethod } from "~/models/profile.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 

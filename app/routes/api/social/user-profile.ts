@@ -1,5 +1,6 @@
 import type { Route } from "./+types/user-profile";
-import { toUserJson, updateProfile } from "~/models/user.server";
+import { toUserJson } from "~/models/user.server";
+import { updateProfile } from "~/models/profile.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
