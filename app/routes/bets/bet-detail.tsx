@@ -91,7 +91,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     canEdit: mayEditBet(bet, user.id),
     canJoin:
       !isParticipant && bet.status === "pending" && bet.participants.length < 2,
-    showDemoPayment: isDemoMode && bet.id === DEMO_PAYMENT_BET_ID,
+    // Ruling 15: the seeded bet alice lost offers the demo payment.
+    demoPaymentHref:
+      isDemoMode && bet.id === DEMO_PAYMENT_BET_ID
+        ? `/payment/${DEMO_PAYMENT_BET_ID}`
+        : null,
     links,
     qrSvg,
   };
@@ -281,11 +285,8 @@ export default function BetDetail({
           </Link>
         ) : null}
         <FairActions data={loaderData} />
-        {loaderData.showDemoPayment ? (
-          <Link
-            to={`/payment/${DEMO_PAYMENT_BET_ID}`}
-            className="btn-secondary"
-          >
+        {loaderData.demoPaymentHref ? (
+          <Link to={loaderData.demoPaymentHref} className="btn-secondary">
             Demo Payment Process
           </Link>
         ) : null}
