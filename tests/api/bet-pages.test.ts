@@ -368,3 +368,22 @@ describe("no-JS form posts", () => {
     expect((await client.get(`/api/bets/${bet.id}`)).status).toBe(404);
   });
 });
+
+describe("the demo's bet 3 (ruling 15)", () => {
+  it("offers 'Demo Payment Process' on bet 3 only, in demo mode", async () => {
+    const alice = new Client(server.url);
+    const login = await alice.post("/api/login", {
+      username: "alice",
+      password: "password123",
+    });
+    expect(login.status, login.text).toBe(200);
+    const three = await alice.get("/bet/3");
+    expect(three.status).toBe(200);
+    expect(three.text).toMatch(
+      /<a[^>]*href="\/payment\/3"[^>]*>Demo Payment Process<\/a>/,
+    );
+    const other = await alice.get("/bet/1");
+    expect(other.status).toBe(200);
+    expect(other.text).not.toContain("Demo Payment Process");
+  });
+});
