@@ -35,6 +35,7 @@ import {
   startMetricsServer,
 } from "./server/metrics";
 import { createAppHandler } from "./server/request-handler";
+import { discardUnreadBodyAfterAnswer } from "./server/unread-body";
 import { useRouteTable } from "./server/route-pattern";
 
 assertEnvironment();
@@ -103,16 +104,10 @@ app.use(
   }),
 );
 
-// A handler may answer without reading the whole body (a logout form posted
-// with a large body, say). The unread rest would sit on the kept-alive
-// connection and stall the next request sent on it, so once the answer is
-// out, whatever is left is read and thrown away.
+// The unread rest of a refused or early-answered body: a little is drained
+// so the connection lives on, a lot closes it (server/unread-body.ts).
 app.use((req, res, next) => {
-  res.on("finish", () => {
-    if (req.complete) return;
-    req.removeAllListeners("data");
-    req.resume();
-  });
+  discardUnreadBodyAfterAnswer(req, res);
   next();
 });
 

@@ -106,9 +106,13 @@ function readBodyWithin(
     };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
-      // The rest is drained unread once the refusal is sent (server.ts).
-      if (size > limit) finish("too-large");
-      else chunks.push(chunk);
+      if (size > limit) {
+        // Read nothing more until the refusal is out: a stream left flowing
+        // would go on reading (and discarding) at the sender's pace. What
+        // is left is dealt with after the answer (server/unread-body.ts).
+        req.pause();
+        finish("too-large");
+      } else chunks.push(chunk);
     };
     const onEnd = () => finish(Buffer.concat(chunks));
     const onClose = () => {

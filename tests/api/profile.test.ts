@@ -8,6 +8,7 @@ import {
   type TestServer,
 } from "../support/server";
 import { pngBomb, solidImage } from "../support/images";
+import { postStreamed } from "../support/streaming";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -232,53 +233,15 @@ describe("avatar upload (POST /profile/edit, multipart)", () => {
   it("refuses an oversized body without a Content-Length (counted while streaming)", async () => {
     const { client } = await signUp(server.url);
     const boundary = "----fairshake-chunked";
-    let done = false;
-    const result = await new Promise<{ status: number; body: string }>(
-      (resolve, reject) => {
-        const req = http.request(
-          new URL("/profile/edit", server.url),
-          {
-            method: "POST",
-            headers: {
-              "Content-Type": `multipart/form-data; boundary=${boundary}`,
-              "Transfer-Encoding": "chunked",
-              Cookie: client.cookieHeader,
-            },
-          },
-          (res) => {
-            let body = "";
-            res.on("data", (c) => (body += c));
-            res.on("end", () => {
-              done = true;
-              req.destroy();
-              resolve({ status: res.statusCode ?? 0, body });
-            });
-          },
-        );
-        // The server may close while we still write: that is the point.
-        req.on("error", () => {});
-        req.write(
-          `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
-        );
-        // Write while the server reads (respecting back-pressure): once it
-        // stops reading past 2 MB, the socket buffers fill and writing stops.
-        let sent = 0;
-        const pump = () => {
-          while (!done) {
-            if (sent > 16 * TWO_MB) {
-              reject(new Error("the server read more than the limit"));
-              return;
-            }
-            sent += 64 * 1024;
-            if (!req.write(Buffer.alloc(64 * 1024, 0x89))) {
-              req.once("drain", pump);
-              return;
-            }
-          }
-        };
-        pump();
+    const result = await postStreamed(server.url, "/profile/edit", {
+      headers: {
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        Cookie: client.cookieHeader,
       },
-    );
+      first: `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+      fill: 0x89,
+      sentLimit: 16 * TWO_MB,
+    });
     expect(result.status).toBe(413);
     expect(result.body).toContain("larger than 2 MB");
   });
