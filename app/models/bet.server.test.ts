@@ -243,7 +243,6 @@ describe("joinBet", () => {
         .get(bet.id) as { n: number };
       expect(count.n).toBe(2);
     },
-    120_000,
   );
 });
 
