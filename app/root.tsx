@@ -1,7 +1,5 @@
 import {
   data,
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -20,6 +18,7 @@ import { getUser } from "~/models/session.server";
 import { readToast } from "~/utils/toast.server";
 import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -116,27 +115,7 @@ export function meta() {
   ];
 }
 
+// Never a stack trace: the server logs it, the person gets a way back.
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = "Error";
-  let message = "An unexpected error occurred. Please try again.";
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) {
-      title = "404 Page Not Found";
-      message = "The page you are looking for does not exist.";
-    } else {
-      title = `${error.status} ${error.statusText || "Error"}`;
-      message =
-        typeof error.data === "string" && error.data ? error.data : message;
-    }
-  }
-  // Never a stack trace: the server logs it, the person gets a way back.
-  return (
-    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
-      <h1 className="text-2xl font-bold">{title}</h1>
-      <p className="text-slate-700">{message}</p>
-      <Link to="/" className="btn-primary">
-        Go to Home
-      </Link>
-    </main>
-  );
+  return <GeneralErrorBoundary error={error} />;
 }

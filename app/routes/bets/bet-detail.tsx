@@ -1,10 +1,4 @@
-import {
-  data,
-  Form,
-  isRouteErrorResponse,
-  Link,
-  useNavigation,
-} from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
@@ -39,6 +33,11 @@ import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
+import {
+  cardFrame,
+  GeneralErrorBoundary,
+  HomeLink,
+} from "~/components/error-boundary";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -299,25 +298,30 @@ export const meta: Route.MetaFunction = ({ data }) => [
 ];
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const missing = isRouteErrorResponse(error) && error.status === 404;
+  const failed = () => LOAD_FAILED;
   return (
-    <section className="card space-y-3 text-center">
-      <h1 className="text-xl font-bold">
-        {missing ? "Bet not found" : "Error"}
-      </h1>
-      <p className="text-slate-700">
-        {missing
-          ? "This bet could not be found or has expired."
-          : "Failed to load bet details. Please try again."}
-      </p>
-      <div className="flex justify-center gap-2">
-        <Link to="/" className="btn-primary">
-          Go to Home
-        </Link>
-        <Link to="/my-bets" className="btn-secondary">
-          My Bets
-        </Link>
-      </div>
-    </section>
+    <GeneralErrorBoundary
+      error={error}
+      statusHandlers={{
+        404: () => ({
+          title: "Bet not found",
+          message: "This bet could not be found or has expired.",
+        }),
+      }}
+      defaultStatusHandler={failed}
+      unexpected={LOAD_FAILED}
+      Frame={BetCard}
+    >
+      <HomeLink />
+      <Link to="/my-bets" className="btn-secondary">
+        My Bets
+      </Link>
+    </GeneralErrorBoundary>
   );
 }
+
+const LOAD_FAILED = {
+  title: "Error",
+  message: "Failed to load bet details. Please try again.",
+};
+const BetCard = cardFrame("flex justify-center gap-2");

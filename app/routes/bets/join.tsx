@@ -14,6 +14,12 @@ import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
+import {
+  cardFrame,
+  copyFromData,
+  GeneralErrorBoundary,
+  HomeLink,
+} from "~/components/error-boundary";
 
 export const handle = { hydrate: false };
 
@@ -153,32 +159,29 @@ export default function JoinByCode({
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const payload =
-    error && typeof error === "object" && "data" in error
-      ? (error.data as { title?: string; message?: string } | undefined)
-      : undefined;
   return (
     <Shell>
-      <section className="card space-y-3 text-center">
-        <h1 className="text-xl font-bold">
-          {payload?.title ?? "Error joining bet"}
-        </h1>
-        <p className="text-slate-700">
-          {payload?.message ??
-            "An unexpected error occurred. Please try again."}
-        </p>
-        <div className="grid grid-cols-2 gap-2">
-          <Link to="/" className="btn-secondary">
-            Go to Home
-          </Link>
-          <Link to="/create-bet" className="btn-primary">
-            Create a Bet
-          </Link>
-        </div>
-      </section>
+      <GeneralErrorBoundary
+        error={error}
+        statusHandlers={{}}
+        defaultStatusHandler={copyFromData(JOIN_FAILED)}
+        unexpected={JOIN_FAILED}
+        Frame={JoinCard}
+      >
+        <HomeLink className="btn-secondary" />
+        <Link to="/create-bet" className="btn-primary">
+          Create a Bet
+        </Link>
+      </GeneralErrorBoundary>
     </Shell>
   );
 }
+
+const JOIN_FAILED = {
+  title: "Error joining bet",
+  message: "An unexpected error occurred. Please try again.",
+};
+const JoinCard = cardFrame("grid grid-cols-2 gap-2");
 
 export const meta: Route.MetaFunction = ({ data }) => [
   {

@@ -15,6 +15,10 @@ import { isDomainError } from "~/utils/errors";
 import { pageError } from "~/utils/page.server";
 import { formatCents } from "~/utils/money";
 import { getUser } from "~/models/session.server";
+import {
+  copyFromData,
+  GeneralErrorBoundary,
+} from "~/components/error-boundary";
 
 export const handle = { hydrate: false };
 
@@ -145,21 +149,17 @@ export const meta: Route.MetaFunction = ({ data, error }) => {
 };
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const payload =
-    error && typeof error === "object" && "data" in error
-      ? (error.data as { title?: string; message?: string } | undefined)
-      : undefined;
   return (
-    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
-      <h1 className="text-2xl font-bold">
-        {payload?.title ?? "Failed to load bet information"}
-      </h1>
-      <p className="text-slate-700">
-        {payload?.message ?? "Please try again in a moment."}
-      </p>
-      <Link to="/" className="btn-primary">
-        Go to Home
-      </Link>
-    </main>
+    <GeneralErrorBoundary
+      error={error}
+      statusHandlers={{}}
+      defaultStatusHandler={copyFromData(LOAD_FAILED)}
+      unexpected={LOAD_FAILED}
+    />
   );
 }
+
+const LOAD_FAILED = {
+  title: "Failed to load bet information",
+  message: "Please try again in a moment.",
+};

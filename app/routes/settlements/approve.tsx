@@ -19,6 +19,7 @@ import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -212,15 +213,20 @@ export function meta() {
   return [{ title: "Settlement · Fairshake" }];
 }
 
-export function ErrorBoundary() {
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const failed = () => LOAD_FAILED;
   return (
-    <NoticeCard
-      title="Error"
-      message="Failed to load settlement details. Please try again."
-    >
-      <Link to="/" className="btn-primary">
-        Go to Home
-      </Link>
-    </NoticeCard>
+    <GeneralErrorBoundary
+      error={error}
+      statusHandlers={{}}
+      defaultStatusHandler={failed}
+      unexpected={LOAD_FAILED}
+      Frame={NoticeCard}
+    />
   );
 }
+
+const LOAD_FAILED = {
+  title: "Error",
+  message: "Failed to load settlement details. Please try again.",
+};

@@ -1,0 +1,101 @@
+// The one error boundary (the Epic Stack's GeneralErrorBoundary idea): a
+// thrown response is answered by its status's handler, else the default
+// one; anything else (a bug) by `unexpected`. Routes keep their own words by
+// passing handlers, their own frame and the ways on; never a stack trace
+// (the server logs it).
+import type { ComponentType, ReactNode } from "react";
+import { isRouteErrorResponse, Link, type ErrorResponse } from "react-router";
+
+export type ErrorCopy = { title: string; message: string };
+export type StatusHandler = (error: ErrorResponse) => ErrorCopy;
+export type FrameProps = ErrorCopy & { children?: ReactNode };
+
+export const UNEXPECTED: ErrorCopy = {
+  title: "Error",
+  message: "An unexpected error occurred. Please try again.",
+};
+
+/** The site-wide words: a 404 of its own, else the status and the server's message. */
+export const NOT_FOUND_PAGE: Record<number, StatusHandler> = {
+  404: () => ({
+    title: "404 Page Not Found",
+    message: "The page you are looking for does not exist.",
+  }),
+};
+
+export const statusAndMessage: StatusHandler = (error) => ({
+  title: `${error.status} ${error.statusText || "Error"}`,
+  message:
+    typeof error.data === "string" && error.data
+      ? error.data
+      : UNEXPECTED.message,
+});
+
+/** For loaders that throw `{title, message}` (the page door's payloads), else `fallback`. */
+export const copyFromData =
+  (fallback: ErrorCopy): StatusHandler =>
+  (error) => {
+    const payload = (error.data ?? undefined) as Partial<ErrorCopy> | undefined;
+    return {
+      title: payload?.title ?? fallback.title,
+      message: payload?.message ?? fallback.message,
+    };
+  };
+
+/** A whole page, centred: for errors outside any layout. */
+export function PageFrame({ title, message, children }: FrameProps) {
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-2xl font-bold">{title}</h1>
+      <p className="text-slate-700">{message}</p>
+      {children}
+    </main>
+  );
+}
+
+/** A card inside a layout; `actions` lays out the ways on. */
+export function cardFrame(actions: string): ComponentType<FrameProps> {
+  return function CardFrame({ title, message, children }: FrameProps) {
+    return (
+      <section className="card space-y-3 text-center">
+        <h1 className="text-xl font-bold">{title}</h1>
+        <p className="text-slate-700">{message}</p>
+        <div className={actions}>{children}</div>
+      </section>
+    );
+  };
+}
+
+export function HomeLink({
+  className = "btn-primary",
+}: {
+  className?: string;
+}) {
+  return (
+    <Link to="/" className={className}>
+      Go to Home
+    </Link>
+  );
+}
+
+export function GeneralErrorBoundary({
+  error,
+  statusHandlers = NOT_FOUND_PAGE,
+  defaultStatusHandler = statusAndMessage,
+  unexpected = UNEXPECTED,
+  Frame = PageFrame,
+  children = <HomeLink />,
+}: {
+  error: unknown;
+  statusHandlers?: Record<number, StatusHandler>;
+  defaultStatusHandler?: StatusHandler;
+  unexpected?: ErrorCopy;
+  Frame?: ComponentType<FrameProps>;
+  /** The ways on (links); Go to Home when not given. */
+  children?: ReactNode;
+}) {
+  const copy = isRouteErrorResponse(error)
+    ? (statusHandlers[error.status] ?? defaultStatusHandler)(error)
+    : unexpected;
+  return <Frame {...copy}>{children}</Frame>;
+}
