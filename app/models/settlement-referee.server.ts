@@ -20,7 +20,13 @@ import {
   getBetView,
   type BetView,
 } from "./bet-access.server";
-import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  refused,
+} from "~/utils/errors";
 import { responseWindowMs } from "~/utils/windows.server";
 import {
   ALREADY_REFERRED,
@@ -28,8 +34,8 @@ import {
   NO_REFEREE,
   NOT_A_PARTY_REFER,
   NOT_ACTIVE,
-  NOT_REFEREE,
-  NOT_REFERRED,
+  ruleRefusal,
+  type RuleFacts,
   REFER_LIVE_PROPOSAL,
   REFER_NOTHING_REJECTED,
   VOID_WITH_WINNER,
@@ -55,6 +61,20 @@ function hasRejection(tx: Tx, betId: number) {
       )
       .get() !== undefined
   );
+}
+
+/** The referee policy's facts from a bet row (or the viewer's view of it). */
+export function ruleFactsOf(bet: {
+  refereeId: number | null;
+  disputeReferredAt: Date | null;
+  status: Bet["status"];
+  deadline: Date;
+}): RuleFacts {
+  return {
+    refereeId: bet.refereeId,
+    status: effectiveStatus(bet as Bet),
+    referred: bet.disputeReferredAt !== null,
+  };
 }
 
 /** What stops `userId` from asking the referee now, or null. */
@@ -173,11 +193,8 @@ export function ruleDispute({
     (tx) => {
       const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
       if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
-      if (bet.refereeId !== userId) throw forbidden(NOT_REFEREE);
-      const status = effectiveStatus(bet);
-      if (status === "settled") throw conflict(ALREADY_SETTLED);
-      if (status !== "active") throw conflict(NOT_ACTIVE);
-      if (!bet.disputeReferredAt) throw conflict(NOT_REFERRED);
+      const refusal = ruleRefusal(ruleFactsOf(bet), userId);
+      if (refusal) throw refused(refusal);
       const parties = partiesOf(tx, betId)!;
       if (outcome === "winner") assertWinner(parties, winnerId);
       else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);

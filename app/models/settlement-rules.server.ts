@@ -11,6 +11,7 @@ import {
   users,
   type Bet,
   type Outcome,
+  type Settlement,
 } from "~/db/schema";
 import { displayNameSql } from "./display-name.server";
 import {
@@ -49,6 +50,11 @@ export const REFER_NOTHING_REJECTED =
 export const ALREADY_REFERRED = "This dispute is already with the referee.";
 export const NOT_REFERRED =
   "Nobody has asked the referee to rule on this bet yet.";
+export const DECIDED = "This bet has already been decided.";
+export const NOT_A_PARTY_APPROVE =
+  "Only the two people in this bet can approve it.";
+export const NOT_A_PARTY_REJECT =
+  "Only the two people in this bet can reject it.";
 
 // --- Input ------------------------------------------------------------------
 
@@ -229,6 +235,94 @@ export function settleRefusal(
 ): Refusal | null {
   if (bet.creatorId !== userId) return { status: 403, message: NOT_CREATOR };
   return settleableRefusal(bet);
+}
+
+/** What the approve and reject policies need to know of the live proposal. */
+export type ResponseFacts = {
+  /** The two seated parties' ids (empty while the bet has fewer than two). */
+  partyIds: number[];
+  creatorId: number;
+  live: {
+    settled: boolean;
+    creatorApproved: boolean;
+    participantApproved: boolean;
+  } | null;
+};
+
+/** Why `userId` may not approve the live proposal now, or null. */
+export function approveRefusal(
+  facts: ResponseFacts,
+  userId: number,
+): Refusal | null {
+  if (!facts.partyIds.includes(userId))
+    return facts.live
+      ? { status: 403, message: NOT_A_PARTY_APPROVE }
+      : { status: 404, message: SETTLEMENT_NOT_FOUND };
+  if (!facts.live) return { status: 404, message: SETTLEMENT_NOT_FOUND };
+  if (facts.live.settled) return { status: 409, message: ALREADY_SETTLED };
+  const approved =
+    userId === facts.creatorId
+      ? facts.live.creatorApproved
+      : facts.live.participantApproved;
+  if (approved) return { status: 409, message: ALREADY_APPROVED };
+  return null;
+}
+
+/** Why `userId` may not reject (or withdraw) the live proposal now, or null. */
+export function rejectRefusal(
+  facts: ResponseFacts,
+  userId: number,
+): Refusal | null {
+  if (!facts.live) return { status: 404, message: SETTLEMENT_NOT_FOUND };
+  if (!facts.partyIds.includes(userId))
+    return { status: 403, message: NOT_A_PARTY_REJECT };
+  if (facts.live.settled) return { status: 409, message: ALREADY_SETTLED };
+  return null;
+}
+
+export function responseFactsOf(
+  bet: { creatorId: number },
+  parties: Parties | null,
+  live: Settlement | undefined | null,
+): ResponseFacts {
+  return {
+    creatorId: bet.creatorId,
+    partyIds: parties ? [parties.creatorId, parties.participantId] : [],
+    live: live
+      ? {
+          settled: live.settledAt !== null,
+          creatorApproved: live.creatorApproved,
+          participantApproved: live.participantApproved,
+        }
+      : null,
+  };
+}
+
+/** What the referee's policy needs to know of a bet. */
+export type RuleFacts = {
+  refereeId: number | null;
+  /** The effective status. */
+  status: BetStatus;
+  referred: boolean;
+};
+
+/**
+ * Why `userId` may not rule on the bet now (the referee, once referred,
+ * ruling 23), or null. The referee's screen words a decided bet and a
+ * pending one its own way (`shown`).
+ */
+export function ruleRefusal(facts: RuleFacts, userId: number): Refusal | null {
+  if (facts.refereeId !== userId) return { status: 403, message: NOT_REFEREE };
+  if (facts.status === "settled")
+    return { status: 409, message: ALREADY_SETTLED, shown: DECIDED };
+  if (facts.status !== "active")
+    return {
+      status: 409,
+      message: NOT_ACTIVE,
+      shown: facts.status === "cancelled" ? DECIDED : NOT_REFERRED,
+    };
+  if (!facts.referred) return { status: 409, message: NOT_REFERRED };
+  return null;
 }
 
 /** The facts, inside a transaction, for the guards. */

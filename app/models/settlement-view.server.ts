@@ -6,7 +6,12 @@ import { betEvents, bets, settlements, type Settlement } from "~/db/schema";
 import { canViewBet, getBetView, type BetView } from "./bet-access.server";
 import { notFound } from "~/utils/errors";
 import { splitPayout } from "~/utils/money";
-import { SETTLEMENT_NOT_FOUND, usernameOf } from "./settlement-rules.server";
+import {
+  approveRefusal,
+  responseFactsOf,
+  SETTLEMENT_NOT_FOUND,
+  usernameOf,
+} from "./settlement-rules.server";
 
 /** The live settlement, for anyone who may see the bet; else 404. */
 export function getSettlement({
@@ -93,11 +98,16 @@ export function getSettlementView({
     proposerName: nameOf(settlement.proposedBy),
     viewerSide,
     viewerHasApproved,
+    // The approve policy, as the guard asks it.
     canRespond:
-      viewerSide !== null &&
-      !viewerHasApproved &&
-      settlement.settledAt === null &&
-      settlement.paymentStatus !== "completed",
+      approveRefusal(
+        responseFactsOf(
+          { creatorId: creator.id },
+          { creatorId: creator.id, participantId: participant.id },
+          settlement,
+        ),
+        userId,
+      ) === null && settlement.paymentStatus !== "completed",
     feeCents: settlement.feeCents ?? split.feeCents,
     netCents: settlement.netCents ?? split.netCents,
   };

@@ -12,27 +12,22 @@ import {
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { getBetView, type BetView } from "./bet-access.server";
-import {
-  conflict,
-  forbidden,
-  invalid,
-  notFound,
-  refused,
-} from "~/utils/errors";
+import { conflict, invalid, refused } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import {
   ALREADY_APPROVED,
   ALREADY_SETTLED,
   NOT_ACTIVE,
-  SETTLEMENT_NOT_FOUND,
   VOID_WITH_WINNER,
   assertWinner,
-  isParty,
   liveSettlement,
   loadBet,
   otherSide,
   usernameOf,
+  approveRefusal,
   proposeRefusal,
+  rejectRefusal,
+  responseFactsOf,
   settleRefusal,
   settleFactsOf,
 } from "./settlement-rules.server";
@@ -98,17 +93,15 @@ export function approveSettlement({
     (tx) => {
       const { bet, parties } = loadBet(tx, betId, userId);
       const live = liveSettlement(tx, betId);
-      if (!isParty(parties, userId)) {
-        if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
-        throw forbidden("Only the two people in this bet can approve it.");
-      }
-      if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
-      if (live.settledAt) throw conflict(ALREADY_SETTLED);
+      const refusal = approveRefusal(
+        responseFactsOf(bet, parties, live),
+        userId,
+      );
+      if (refusal) throw refused(refusal);
       const side =
         userId === parties!.creatorId
           ? "creatorApproved"
           : "participantApproved";
-      if (live[side]) throw conflict(ALREADY_APPROVED);
       const changed = tx
         .update(settlements)
         .set({ [side]: true })
@@ -155,10 +148,9 @@ export function rejectSettlement({
   immediate((tx) => {
     const { bet, parties } = loadBet(tx, betId, userId);
     const live = liveSettlement(tx, betId);
-    if (!live) throw notFound(SETTLEMENT_NOT_FOUND);
-    if (!isParty(parties, userId))
-      throw forbidden("Only the two people in this bet can reject it.");
-    if (live.settledAt) throw conflict(ALREADY_SETTLED);
+    const refusal = rejectRefusal(responseFactsOf(bet, parties, live), userId);
+    if (refusal) throw refused(refusal);
+    const proposal = live!; // the policy refuses when there is none
     const removed = tx
       .delete(settlements)
       .where(
@@ -175,10 +167,10 @@ export function rejectSettlement({
         actorId: userId,
         type: "settlement_rejected",
         data: {
-          outcome: live.outcome,
-          winnerId: live.winnerId,
-          proposedBy: live.proposedBy,
-          notes: live.notes,
+          outcome: proposal.outcome,
+          winnerId: proposal.winnerId,
+          proposedBy: proposal.proposedBy,
+          notes: proposal.notes,
           reason,
         },
       })
@@ -188,7 +180,7 @@ export function rejectSettlement({
       actorId: userId,
       type: "settlement_rejected",
       message:
-        live.proposedBy === userId
+        proposal.proposedBy === userId
           ? `${usernameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
           : `${usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
       betId,

@@ -68,6 +68,8 @@ export type Refusal = {
   status: 403 | 404 | 409;
   message: string;
   title?: string;
+  /** What a page shows instead, where SPEC words the screen otherwise. */
+  shown?: string;
 };
 
 export const refused = (refusal: Refusal) =>

@@ -5,6 +5,9 @@ import { getBetForViewer, type BetView } from "~/models/bet-access.server";
 import type { SettleFacts } from "~/models/settlement-rules.server";
 import { parseId } from "~/utils/api.server";
 import { page } from "~/utils/page.server";
+import type { Refusal } from "~/utils/errors";
+import { requireUser } from "~/models/session.server";
+import { getSettlementView } from "~/models/settlement-view.server";
 
 export function betIdFrom(params: { id?: string }) {
   const id = parseId(params.id);
@@ -14,6 +17,46 @@ export function betIdFrom(params: { id?: string }) {
 
 export function loadBetOr404(betId: number, userId: number) {
   return page(() => getBetForViewer({ betId, userId }));
+}
+
+/** The seated parties' ids, as the approve and reject policies take them. */
+export function partiesIdsOf(bet: BetView) {
+  const creator = bet.participants.find((p) => p.seat === 1);
+  const participant = bet.participants.find((p) => p.seat === 2);
+  return creator && participant
+    ? { creatorId: creator.id, participantId: participant.id }
+    : null;
+}
+
+/**
+ * The propose and settle-bet pages' loader: the bet, the parties to choose
+ * from, and what the page's policy says of this viewer (`blocked`, 403 for
+ * who may never, 200 with the reason for a bet not settleable now).
+ */
+export async function settleFormLoader(
+  request: Request,
+  params: { id?: string },
+  policy: (facts: SettleFacts, userId: number) => Refusal | null,
+) {
+  const user = await requireUser(request);
+  const betId = betIdFrom(params);
+  const bet = loadBetOr404(betId, user.id);
+  const live = getSettlementView({ betId, userId: user.id }) !== null;
+  const refusal = policy(settleFactsFor(bet, live), user.id);
+  return data(
+    {
+      viewerId: user.id,
+      bet: {
+        id: bet.id,
+        title: bet.title,
+        amountCents: bet.amountCents,
+        people: partiesOf(bet),
+      },
+      blocked: refusal?.message ?? null,
+      live,
+    },
+    { status: refusal?.status === 403 ? 403 : 200 },
+  );
 }
 
 /** The settle policies' facts from the bet as the viewer sees it. */

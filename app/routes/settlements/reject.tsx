@@ -3,7 +3,11 @@ import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
 import { NoticeCard } from "~/components/settlement/money-summary";
 import { getSettlementView } from "~/models/settlement-view.server";
-import { parseRejectionInput } from "~/models/settlement-rules.server";
+import {
+  parseRejectionInput,
+  rejectRefusal,
+  responseFactsOf,
+} from "~/models/settlement-rules.server";
 import { rejectSettlement } from "~/models/settlement.server";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import { formatDateTime } from "~/utils/dates";
@@ -11,21 +15,22 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { betIdFrom, loadBetOr404 } from "./load.server";
+import { betIdFrom, loadBetOr404, partiesIdsOf } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const betId = betIdFrom(params);
-  loadBetOr404(betId, user.id);
+  const bet = loadBetOr404(betId, user.id);
   const view = getSettlementView({ betId, userId: user.id });
-  if (!view || view.settlement.settledAt || !view.viewerSide)
-    return data(
-      { betId, proposal: null },
-      // An onlooker may not reject at all (403, as the action answers);
-      // a party is only too late (409).
-      { status: !view ? 404 : view.viewerSide ? 409 : 403 },
-    );
+  // The reject policy, as the action's guard asks it: an onlooker may not
+  // reject at all (403); a party is only too late (409).
+  const refusal = rejectRefusal(
+    responseFactsOf(bet, partiesIdsOf(bet), view?.settlement),
+    user.id,
+  );
+  if (!view || refusal)
+    return data({ betId, proposal: null }, { status: refusal?.status ?? 404 });
   return {
     betId,
     proposal: {

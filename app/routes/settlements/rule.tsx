@@ -4,13 +4,12 @@ import { SettlementFormCard } from "~/components/settlement/settlement-form-card
 import { NoticeCard } from "~/components/settlement/money-summary";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
-  NOT_REFEREE,
-  NOT_REFERRED,
+  ruleRefusal,
   NO_WINNER_TITLE,
   parseProposalInput,
 } from "~/models/settlement-rules.server";
 import { listSettlementHistory } from "~/models/settlement-view.server";
-import { ruleDispute } from "~/models/settlement-referee.server";
+import { ruleDispute, ruleFactsOf } from "~/models/settlement-referee.server";
 import { formFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { requireUser } from "~/models/session.server";
@@ -24,13 +23,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const betId = betIdFrom(params);
   const bet = loadBetOr404(betId, user.id);
   const isReferee = bet.refereeId === user.id;
-  const blocked = !isReferee
-    ? NOT_REFEREE
-    : bet.status === "settled" || bet.status === "cancelled"
-      ? "This bet has already been decided."
-      : !bet.disputeReferredAt
-        ? NOT_REFERRED
-        : null;
+  // The referee policy, as the action's guard asks it.
+  const refusal = ruleRefusal(ruleFactsOf(bet), user.id);
+  const blocked = refusal ? (refusal.shown ?? refusal.message) : null;
   const history = isReferee
     ? listSettlementHistory(betId)
         .filter((e) => e.type === "settlement_rejected")
@@ -53,7 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       blocked,
       history,
     },
-    { status: blocked === NOT_REFEREE ? 403 : 200 },
+    { status: refusal?.status === 403 ? 403 : 200 },
   );
 }
 

@@ -1,4 +1,4 @@
-import { Form, data, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/settle-bet";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
 import { SettlementBlocked } from "~/components/settlement/money-summary";
@@ -8,39 +8,15 @@ import {
   parseProposalInput,
   settleRefusal,
 } from "~/models/settlement-rules.server";
-import { getSettlementView } from "~/models/settlement-view.server";
 import { settleBet } from "~/models/settlement.server";
 import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import {
-  betIdFrom,
-  loadBetOr404,
-  partiesOf,
-  settleFactsFor,
-} from "./load.server";
+import { betIdFrom, settleFormLoader } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
-  const betId = betIdFrom(params);
-  const bet = loadBetOr404(betId, user.id);
-  const live = getSettlementView({ betId, userId: user.id }) !== null;
-  const refusal = settleRefusal(settleFactsFor(bet, live), user.id);
-  return data(
-    {
-      viewerId: user.id,
-      bet: {
-        id: bet.id,
-        title: bet.title,
-        amountCents: bet.amountCents,
-        people: partiesOf(bet),
-      },
-      blocked: refusal?.message ?? null,
-      live,
-    },
-    { status: refusal?.status === 403 ? 403 : 200 },
-  );
+export function loader({ request, params }: Route.LoaderArgs) {
+  return settleFormLoader(request, params, settleRefusal);
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
