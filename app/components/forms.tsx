@@ -16,6 +16,40 @@ export function ErrorList({ id, errors }: { id?: string; errors: Errors }) {
   );
 }
 
+/**
+ * A password input: required, and for a new password the length the
+ * account rules take (6 to 200) and `new-password` autocomplete.
+ */
+export function PasswordField({
+  label,
+  name,
+  id,
+  errors,
+  isNew = false,
+}: {
+  label: React.ReactNode;
+  name: string;
+  id?: string;
+  errors?: Errors;
+  isNew?: boolean;
+}) {
+  return (
+    <Field
+      label={label}
+      errors={errors}
+      inputProps={{
+        name,
+        id,
+        type: "password",
+        required: true,
+        ...(isNew
+          ? { minLength: 6, maxLength: 200, autoComplete: "new-password" }
+          : { autoComplete: "current-password" }),
+      }}
+    />
+  );
+}
+
 export function Field({
   label,
   errors,

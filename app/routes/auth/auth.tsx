@@ -8,7 +8,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/auth";
-import { ErrorList, Field, FormAlert } from "~/components/forms";
+import { ErrorList, Field, FormAlert, PasswordField } from "~/components/forms";
 import { Logo } from "~/components/logo";
 import { signIn, signUp } from "~/models/sign-in.server";
 import { RegisterSchema } from "~/models/user.server";
@@ -212,16 +212,11 @@ function LoginForm({
           autoCapitalize: "none",
         }}
       />
-      <Field
+      <PasswordField
         label="Password"
+        name="password"
+        id="login-password"
         errors={errors.password}
-        inputProps={{
-          name: "password",
-          id: "login-password",
-          type: "password",
-          required: true,
-          autoComplete: "current-password",
-        }}
       />
       <button type="submit" className="btn-primary w-full">
         Login

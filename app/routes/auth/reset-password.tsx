@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { Field, FormAlert } from "~/components/forms";
+import { FormAlert, PasswordField } from "~/components/forms";
 import { Logo } from "~/components/logo";
 import {
   BAD_RESET_LINK,
@@ -91,31 +91,19 @@ export default function ResetPassword({
           >
             <FormAlert message={actionData?.error} />
             <input type="hidden" name="token" value={token} />
-            <Field
+            <PasswordField
               label="New password"
+              name="password"
+              id="reset-password"
               errors={actionData?.fieldErrors.password}
-              inputProps={{
-                name: "password",
-                id: "reset-password",
-                type: "password",
-                required: true,
-                minLength: 6,
-                maxLength: 200,
-                autoComplete: "new-password",
-              }}
+              isNew
             />
-            <Field
+            <PasswordField
               label="Confirm new password"
+              name="confirmPassword"
+              id="reset-confirm-password"
               errors={actionData?.fieldErrors.confirmPassword}
-              inputProps={{
-                name: "confirmPassword",
-                id: "reset-confirm-password",
-                type: "password",
-                required: true,
-                minLength: 6,
-                maxLength: 200,
-                autoComplete: "new-password",
-              }}
+              isNew
             />
             <button type="submit" className="btn-primary w-full">
               Set new password

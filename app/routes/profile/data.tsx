@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/data";
-import { Field, FormAlert } from "~/components/forms";
+import { FormAlert, PasswordField } from "~/components/forms";
 import { closeAccount, listOpenBets } from "~/models/account.server";
 import { endSession, requireUser } from "~/models/session.server";
 import { invalid } from "~/utils/errors";
@@ -107,15 +107,10 @@ export default function YourData({
         <FormAlert title={actionData?.title} message={actionData?.message} />
         <Form method="post" className="space-y-3">
           <input type="hidden" name="intent" value="delete-account" />
-          <Field
+          <PasswordField
             label="Your password"
+            name="password"
             errors={actionData?.fieldErrors?.password}
-            inputProps={{
-              name: "password",
-              type: "password",
-              autoComplete: "current-password",
-              required: true,
-            }}
           />
           <div>
             <label className="flex items-start gap-2 text-sm">

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/security";
-import { Field, FormAlert } from "~/components/forms";
+import { FormAlert, PasswordField } from "~/components/forms";
 import {
   changePassword,
   signOutOtherSessions,
@@ -139,42 +139,25 @@ export default function Security({
         <Form method="post" className="space-y-4" aria-label="Change password">
           <input type="hidden" name="intent" value="change-password" />
           <FormAlert title="Please wait" message={actionData?.error} />
-          <Field
+          <PasswordField
             label="Current password"
+            name="currentPassword"
+            id="current-password"
             errors={errors.currentPassword}
-            inputProps={{
-              name: "currentPassword",
-              id: "current-password",
-              type: "password",
-              required: true,
-              autoComplete: "current-password",
-            }}
           />
-          <Field
+          <PasswordField
             label="New password"
+            name="newPassword"
+            id="new-password"
             errors={errors.newPassword}
-            inputProps={{
-              name: "newPassword",
-              id: "new-password",
-              type: "password",
-              required: true,
-              minLength: 6,
-              maxLength: 200,
-              autoComplete: "new-password",
-            }}
+            isNew
           />
-          <Field
+          <PasswordField
             label="Confirm new password"
+            name="confirmPassword"
+            id="confirm-new-password"
             errors={errors.confirmPassword}
-            inputProps={{
-              name: "confirmPassword",
-              id: "confirm-new-password",
-              type: "password",
-              required: true,
-              minLength: 6,
-              maxLength: 200,
-              autoComplete: "new-password",
-            }}
+            isNew
           />
           <p className="hint">Every other device will be signed out.</p>
           <button type="submit" className="btn-primary w-full" disabled={busy}>
