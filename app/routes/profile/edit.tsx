@@ -11,7 +11,8 @@ import {
 } from "~/models/avatar-rules";
 import { saveAvatar } from "~/models/avatar.server";
 import { updateProfile } from "~/models/profile.server";
-import { DomainError, isDomainError } from "~/utils/errors";
+import { DomainError } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
@@ -46,20 +47,20 @@ function failure(
   error: unknown,
   values?: ProfileFormResult["values"],
 ) {
-  if (!isDomainError(error)) throw error;
+  const refusal = pageFailure(error);
   const result: ProfileFormResult = {
     ok: false,
     form,
-    status: error.status,
+    status: refusal.status,
     title:
-      error.status === 400 && error.fieldErrors
+      refusal.status === 400 && refusal.fieldErrors
         ? "Validation Error"
         : "Profile update failed",
-    message: error.message,
-    fieldErrors: error.fieldErrors ?? {},
+    message: refusal.message,
+    fieldErrors: refusal.fieldErrors ?? {},
     values,
   };
-  return data(result, { status: error.status });
+  return data(result, { status: refusal.status });
 }
 
 export async function action({ request }: Route.ActionArgs) {
