@@ -2,39 +2,21 @@
 // HTTP against the production build, with a real SMTP server so the tokens a
 // person was mailed can be looked for in the export.
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  startPushService,
-  type TestPushService,
-} from "../support/push-service";
-import {
-  Client,
-  signUp,
-  startServer,
-  uniqueName,
-  type TestServer,
-} from "../support/server";
-import { linkIn, startSmtp, type TestSmtp } from "../support/smtp";
+import { describe, expect, it } from "vitest";
+import { useServer, useSmtp, usePushService } from "../support/use-server";
+import { Client, signUp, uniqueName } from "../support/server";
+import { linkIn } from "../support/smtp";
 import { payOverHttp } from "./settle-helpers";
 import { betIn, joinBetAs, newBet, type Person } from "../support/world";
 
-let smtp: TestSmtp;
-let push: TestPushService;
-let server: TestServer;
-
-beforeAll(async () => {
-  [smtp, push] = await Promise.all([startSmtp(), startPushService()]);
-  server = await startServer({
-    SMTP_URL: smtp.url,
-    OUTBOX_POLL_MS: "200",
-    OUTBOX_RETRY_BASE_MS: "300",
-    PUSH_ENDPOINT_HOSTS: "127.0.0.1",
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await Promise.all([smtp?.stop(), push?.stop()]);
-});
+const smtp = useSmtp();
+const push = usePushService();
+const server = useServer(() => ({
+  SMTP_URL: smtp.url,
+  OUTBOX_POLL_MS: "200",
+  OUTBOX_RETRY_BASE_MS: "300",
+  PUSH_ENDPOINT_HOSTS: "127.0.0.1",
+}));
 
 const PASSWORD = "secret123";
 

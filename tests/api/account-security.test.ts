@@ -2,20 +2,10 @@
 // password reset by a mailed link (read from a real SMTP server), the
 // same answer and the same time for an unknown login, limits that hold
 // under a storm; change password; the sessions list and signing out.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  startServer,
-  uniqueName,
-  type TestServer,
-} from "../support/server";
-import { linkIn, startSmtp, type TestSmtp } from "../support/smtp";
-
-let smtp: TestSmtp;
-/** Limits off (the default for test servers). */
-let server: TestServer;
-/** Limits on, a reset link lasting 1 s, the client address from a test header. */
-let limited: TestServer;
+import { describe, expect, it } from "vitest";
+import { useServers, useSmtp } from "../support/use-server";
+import { Client, uniqueName } from "../support/server";
+import { linkIn } from "../support/smtp";
 
 const RESET_SUBJECT = "Reset your Fairshake password";
 const NOTICE_SUBJECT = "Your Fairshake password was changed";
@@ -26,22 +16,18 @@ const TOO_MANY =
   "Too many reset requests. Please wait a few minutes and try again.";
 const ADDRESS_HEADER = "X-Test-Client-Address";
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  [server, limited] = await Promise.all([
-    startServer({ SMTP_URL: smtp.url }),
-    startServer({
-      SMTP_URL: smtp.url,
-      RATE_LIMITS: "on",
-      TRUST_PROXY: ADDRESS_HEADER,
-      PASSWORD_RESET_TTL_S: "1",
-    }),
-  ]);
-});
-afterAll(async () => {
-  await Promise.all([server?.stop(), limited?.stop()]);
-  await smtp?.stop();
-});
+const smtp = useSmtp();
+// `server`: limits off (the default for test servers). `limited`: limits on,
+// a reset link lasting 1 s, the client address from a test header.
+const [server, limited] = useServers(
+  () => ({ SMTP_URL: smtp.url }),
+  () => ({
+    SMTP_URL: smtp.url,
+    RATE_LIMITS: "on",
+    TRUST_PROXY: ADDRESS_HEADER,
+    PASSWORD_RESET_TTL_S: "1",
+  }),
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

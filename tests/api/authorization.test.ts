@@ -4,7 +4,8 @@
 // tests/support/authorization-matrix.ts). Each cell gets a fresh bet, so one
 // cell's change cannot hide another's answer. A route with a parameter and
 // no row fails the first test.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 import {
   DEFAULT_STATES,
   MATRIX,
@@ -18,7 +19,7 @@ import {
   type Visibility,
 } from "../support/authorization-matrix";
 import { API_CALLS, fillPath, listAppRoutes } from "../support/route-table";
-import { Client, startServer, type TestServer } from "../support/server";
+import { Client } from "../support/server";
 import { betIn, person, type BetRef, type BetState } from "../support/world";
 
 // --- Running the matrix ---------------------------------------------------------
@@ -35,17 +36,15 @@ const kindsOf = (row: Row): [BetState, Visibility][] =>
           VISIBILITIES.map((v): [BetState, Visibility] => [s, v]),
         );
 
-let server: TestServer;
+const server = useServer();
 let people: People;
 beforeAll(async () => {
-  server = await startServer();
   people = {
     creator: await person(server.url, "cr"),
     participant: await person(server.url, "pa"),
     stranger: await person(server.url, "st"),
   };
 });
-afterAll(() => server?.stop());
 
 describe("the matrix", () => {
   it("has a row for every route in app/routes.ts that takes a parameter", () => {

@@ -1,18 +1,10 @@
 // Share meta and image, and the HTML doors of the bet screens: what a
 // crawler, a visitor and a signed-in person get, and that text renders escaped.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  signUp,
-  startServer,
-  type TestServer,
-} from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ PUBLIC_ORIGIN: "https://fairshake.example" });
-});
-afterAll(() => server?.stop());
+const server = useServer({ PUBLIC_ORIGIN: "https://fairshake.example" });
 
 const future = () => new Date(Date.now() + 2 * 86_400_000).toISOString();
 async function newBet(client: Client, over: Record<string, unknown> = {}) {

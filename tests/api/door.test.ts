@@ -2,27 +2,18 @@
 // build found, each with the test that failed before it was mended. The body
 // limit and the sign-in limit are checked for every route in app/routes.ts
 // and every spelling of a path the router still serves.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useServer, useServers } from "../support/use-server";
 import { betIn, newBet, person } from "../support/world";
 import { listAppRoutes } from "../support/route-table";
-import {
-  Client,
-  signUp,
-  startServer,
-  uniqueName,
-  type TestServer,
-} from "../support/server";
+import { Client, signUp, uniqueName } from "../support/server";
 import { postStreamed } from "../support/streaming";
 
 const FORM_LIMIT = 65_536;
 const JSON_LIMIT = 16_384;
 const AVATAR_LIMIT = 2 * 1024 * 1024;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
 const json = { "Content-Type": "application/json" };
@@ -124,17 +115,10 @@ describe("1, 6. every body is refused past its route's limit while it streams", 
 });
 
 describe("2, 3, 4. sign-in limits attach to the act, trust no one's header, lock no owner out", () => {
-  let limited: TestServer;
-  let untrusted: TestServer;
-  beforeAll(async () => {
-    [limited, untrusted] = await Promise.all([
-      startServer({ RATE_LIMITS: "on", TRUST_PROXY: "Fly-Client-IP" }),
-      startServer({ RATE_LIMITS: "on" }),
-    ]);
-  });
-  afterAll(async () => {
-    await Promise.all([limited?.stop(), untrusted?.stop()]);
-  });
+  const [limited, untrusted] = useServers(
+    { RATE_LIMITS: "on", TRUST_PROXY: "Fly-Client-IP" },
+    { RATE_LIMITS: "on" },
+  );
 
   const attempt = (
     url: string,
@@ -251,14 +235,10 @@ describe("2, 3, 4. sign-in limits attach to the act, trust no one's header, lock
 });
 
 describe("5. private codes cannot be guessed at speed", () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    limited = await startServer({
-      RATE_LIMITS: "on",
-      TRUST_PROXY: "Fly-Client-IP",
-    });
+  const limited = useServer({
+    RATE_LIMITS: "on",
+    TRUST_PROXY: "Fly-Client-IP",
   });
-  afterAll(() => limited?.stop());
 
   const miss = (client: Client, ip: string, i: number) =>
     client.get(`/api/bets/code/ZZZ${String(i).padStart(3, "2").slice(-3)}`, {

@@ -1,25 +1,17 @@
 // DESIGN §6b over HTTP, with the windows shortened through the environment:
 // answer windows, calling it off, the referee, getting paid, the payment
 // record, and a participant's own private share preview.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  signUp,
-  startServer,
-  type TestServer,
-} from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
 import { activeBetOverHttp, settledBetOverHttp } from "./settle-helpers";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({
-    RESPONSE_WINDOW_S: "3",
-    PAYMENT_DUE_S: "3",
-    NUDGE_INTERVAL_S: "3600",
-    SWEEP_INTERVAL_S: "1",
-  });
+const server = useServer({
+  RESPONSE_WINDOW_S: "3",
+  PAYMENT_DUE_S: "3",
+  NUDGE_INTERVAL_S: "3600",
+  SWEEP_INTERVAL_S: "1",
 });
-afterAll(() => server?.stop());
 
 type Person = Awaited<ReturnType<typeof signUp>>;
 

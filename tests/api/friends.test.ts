@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  signUp,
-  startServer,
-  type TestServer,
-} from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 describe("friend requests over the API", () => {
   it("send (201) → incoming list → accept (200) → both friends lists", async () => {

@@ -4,10 +4,11 @@
 // and renders escaped. Every route module in app/routes.ts that exports an
 // action must have a row in FORM_ACTIONS.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 import { HTML_PAYLOADS, ODD_TEXT, hostileString } from "../support/hostile";
 import { fillPath, listAppRoutes } from "../support/route-table";
-import { Client, startServer, type TestServer } from "../support/server";
+import { Client } from "../support/server";
 import {
   betIn,
   person,
@@ -26,6 +27,19 @@ type FormAction = {
   as?: "creator" | "participant";
   /** Posting signs the poster out (or in): give it its own person. */
   anonymous?: boolean;
+  /**
+   * The action reads no form, so a body no browser sends is no refusal: it
+   * does what an empty form does (a redirect to `location`, `:id` filled).
+   * Every other action answers such a body with 400 and UNREADABLE_FORM.
+   */
+  readsNoForm?: { location: string };
+  /**
+   * KNOWN GAP (issue 11, the page door): the route's own ErrorBoundary reads
+   * only `{title, message}`, so its 400 page drops UNREADABLE_FORM and says
+   * "An unexpected error occurred." The one general boundary fixes it; this
+   * test then fails until the flag goes.
+   */
+  boundaryDropsMessage?: true;
 };
 
 const BET_FIELDS = [
@@ -46,7 +60,12 @@ export const FORM_ACTIONS: FormAction[] = [
     fields: ["username", "email", "password", "confirmPassword", "return_to"],
     anonymous: true,
   },
-  { route: "/logout", intents: [], fields: [] },
+  {
+    route: "/logout",
+    intents: [],
+    fields: [],
+    readsNoForm: { location: "/auth" },
+  },
   { route: "/create-bet", intents: [], fields: BET_FIELDS },
   {
     route: "/search",
@@ -126,6 +145,7 @@ export const FORM_ACTIONS: FormAction[] = [
     fields: [],
     bet: "proposed",
     as: "participant",
+    readsNoForm: { location: "/payment/:id" },
   },
   {
     route: "/settlements/:id/reject",
@@ -166,18 +186,19 @@ export const FORM_ACTIONS: FormAction[] = [
     fields: ["version"],
     bet: "pending",
     as: "participant",
+    boundaryDropsMessage: true,
   },
 ];
+
+/** What a page answers, with a 400, to a body it cannot read as a form. */
+const UNREADABLE_FORM =
+  "This form could not be read. Please reload the page and try again.";
 
 const appRoutes = listAppRoutes();
 const served = new Set(appRoutes.map((r) => r.path));
 const present = FORM_ACTIONS.filter((f) => served.has(f.route));
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 describe("the table of form actions", () => {
   it("has a row for every page route whose module exports an action", () => {
@@ -310,7 +331,7 @@ async function post(client: Client, p: string, b: Body) {
 
 async function setUp(
   action: FormAction,
-): Promise<{ poster: Person | Client; path: string }> {
+): Promise<{ poster: Person | Client; path: string; betId?: number }> {
   if (action.anonymous)
     return { poster: new Client(server.url), path: action.route };
   const creator = await person(server.url, "fc");
@@ -321,6 +342,7 @@ async function setUp(
   return {
     poster,
     path: fillPath(action.route, { id: bet?.id, code: bet?.code }),
+    betId: bet?.id,
   };
 }
 
@@ -338,17 +360,42 @@ describe.each(present.map((a) => [a.route, a] as const))(
       );
     });
 
-    it("answers a body no browser sends with 400 or a refusal, not 500", async () => {
-      const { poster, path: p } = await setUp(action);
-      const client = poster instanceof Client ? poster : poster.client;
+    it("answers a body no browser sends with 400 and the page saying so", async () => {
+      const answers = [];
+      const expected = [];
       for (const raw of [
         { type: "text/plain", body: "hello" },
         { type: "application/json", body: "{}" },
         { type: "multipart/form-data; boundary=q", body: "--q\r\nnope" },
       ]) {
+        // A fresh poster and bet each time: an action that reads no form
+        // acts, and must meet each body in the same state.
+        const { poster, path: p, betId } = await setUp(action);
+        const client = poster instanceof Client ? poster : poster.client;
         const res = await post(client, p, { kind: "raw", entries: [], raw });
-        expect(res.status).toBeGreaterThanOrEqual(300);
+        answers.push({
+          type: raw.type,
+          status: res.status,
+          location: res.headers.get("location"),
+          says: res.text.includes(UNREADABLE_FORM),
+        });
+        expected.push(
+          action.readsNoForm
+            ? {
+                type: raw.type,
+                status: 302,
+                location: fillPath(action.readsNoForm.location, { id: betId }),
+                says: false,
+              }
+            : {
+                type: raw.type,
+                status: 400,
+                location: null,
+                says: !action.boundaryDropsMessage,
+              },
+        );
       }
+      expect(answers).toEqual(expected);
     });
   },
 );

@@ -3,7 +3,8 @@
 // The calls come from tests/support/route-table.ts, checked against
 // app/routes.ts, so a new API route without a row fails here.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 import {
   HTML_PAYLOADS,
   ODD_TEXT,
@@ -19,7 +20,7 @@ import {
   presentApiCalls,
   type ApiCall,
 } from "../support/route-table";
-import { Client, startServer, type TestServer } from "../support/server";
+import { Client } from "../support/server";
 import {
   betIn,
   inTwoDays,
@@ -37,11 +38,7 @@ const writeCalls = presentApiCalls(appRoutes).filter((c) =>
   WRITE_METHODS.has(c.method),
 );
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 /** Fails with the request that broke the server, not just "500". */
 async function send(

@@ -1,24 +1,15 @@
 // Heard outside the app (issue 13): mail delivered to a real SMTP server the
 // test starts, push delivered to a local push service that checks the VAPID
 // signature and decrypts the payload with the subscription's private key.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useServer, useSmtp, usePushService } from "../support/use-server";
 import { payOverHttp } from "./settle-helpers";
 import { newBet, joinBetAs, type Person } from "../support/world";
-import {
-  startPushService,
-  type TestPushService,
-} from "../support/push-service";
-import {
-  Client,
-  startServer,
-  uniqueName,
-  type TestServer,
-} from "../support/server";
-import { linkIn, startSmtp, type TestSmtp } from "../support/smtp";
+import { Client, startServer, uniqueName } from "../support/server";
+import { linkIn, startSmtp } from "../support/smtp";
 
-let smtp: TestSmtp;
-let push: TestPushService;
-let server: TestServer;
+const smtp = useSmtp();
+const push = usePushService();
 
 const fastOutbox = {
   OUTBOX_POLL_MS: "200",
@@ -26,20 +17,13 @@ const fastOutbox = {
   PUSH_ENDPOINT_HOSTS: "127.0.0.1",
 };
 
-beforeAll(async () => {
-  [smtp, push] = await Promise.all([startSmtp(), startPushService()]);
-  // A payment falls due in 3 s, so the loser is reminded after 1 s.
-  server = await startServer({
-    SMTP_URL: smtp.url,
-    PAYMENT_DUE_S: "3",
-    SWEEP_INTERVAL_S: "1",
-    ...fastOutbox,
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await Promise.all([smtp?.stop(), push?.stop()]);
-});
+// A payment falls due in 3 s, so the loser is reminded after 1 s.
+const server = useServer(() => ({
+  SMTP_URL: smtp.url,
+  PAYMENT_DUE_S: "3",
+  SWEEP_INTERVAL_S: "1",
+  ...fastOutbox,
+}));
 
 const settle = (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
 

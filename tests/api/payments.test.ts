@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  signUp,
-  startServer,
-  type TestServer,
-} from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
 import {
   GOOD_CARD,
   activeBetOverHttp,
@@ -12,11 +8,7 @@ import {
   settledBetOverHttp,
 } from "./settle-helpers";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 describe("create intent, confirm (demo), record payment", () => {
   it("the loser pays once; the same intent again has no new effect", async () => {

@@ -1,20 +1,12 @@
 import http from "node:http";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  signUp,
-  startServer,
-  type TestServer,
-} from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
 import { pngBomb, solidImage } from "../support/images";
 import { postStreamed } from "../support/streaming";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 const TWO_MB = 2 * 1024 * 1024;
 

@@ -3,31 +3,26 @@
 // limits: per address (429 on the 11th in a minute) and per account (a
 // growing delay that never locks anyone out). tests/api/auth.test.ts checks
 // one page's headers and one cross-site POST; this walks them all.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 import {
   API_CALLS,
   fillPath,
   listAppRoutes,
   type AppRoute,
 } from "../support/route-table";
-import {
-  Client,
-  startServer,
-  uniqueName,
-  type TestServer,
-} from "../support/server";
+import { Client, uniqueName } from "../support/server";
 import { solidImage } from "../support/images";
 import { betIn, person, type BetRef, type Person } from "../support/world";
 
 const appRoutes = listAppRoutes();
 const served = new Set(appRoutes.map((r) => r.path));
 
-let server: TestServer;
+const server = useServer();
 let me: Person;
 let partner: Person;
 let bets: Partial<Record<"pending" | "active" | "settled", BetRef>>;
 beforeAll(async () => {
-  server = await startServer();
   me = await person(server.url, "sh");
   partner = await person(server.url, "sp");
   bets = {
@@ -52,7 +47,6 @@ beforeAll(async () => {
     expect(up.status).toBe(302);
   }
 });
-afterAll(() => server?.stop());
 
 /** A real path for a route: settlement and payment screens get the settled bet. */
 function realPath(route: AppRoute): string {
@@ -242,14 +236,10 @@ describe("cross-site requests that change state", () => {
 });
 
 describe("sign-in limits (RATE_LIMITS on)", () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    limited = await startServer({
-      RATE_LIMITS: "on",
-      TRUST_PROXY: "Fly-Client-IP",
-    });
+  const limited = useServer({
+    RATE_LIMITS: "on",
+    TRUST_PROXY: "Fly-Client-IP",
   });
-  afterAll(() => limited?.stop());
 
   const login = (
     url: string,

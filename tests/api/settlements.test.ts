@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Client,
-  signUp,
-  startServer,
-  type TestServer,
-} from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
 import { activeBetOverHttp } from "./settle-helpers";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 const NO_WINNER = "Please select a winner to settle the bet.";
 

@@ -1,23 +1,19 @@
 // The webhook route over real HTTP on the built server with (fake) Stripe
 // test keys: no request leaves the machine, since a webhook only receives.
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client } from "../support/server";
 import { activeBetOverHttp } from "./settle-helpers";
 
 const SECRET = "whsec_api_test";
 const stripe = new Stripe("sk_test_fake");
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer({
-    DEMO_MODE: "0",
-    STRIPE_SECRET_KEY: "sk_test_fake",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-    STRIPE_WEBHOOK_SECRET: SECRET,
-  });
+const server = useServer({
+  DEMO_MODE: "0",
+  STRIPE_SECRET_KEY: "sk_test_fake",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+  STRIPE_WEBHOOK_SECRET: SECRET,
 });
-afterAll(() => server?.stop());
 
 function post(payload: string, secret = SECRET) {
   return new Client(server.url).request("POST", "/api/stripe/webhook", {

@@ -4,14 +4,10 @@
 // sender who streams on after a 413 without reading it is cut off, after
 // an end of stream that follows the answer, not read forever.
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useServer();
 
 function connect() {
   const { hostname, port } = new URL(server.url);

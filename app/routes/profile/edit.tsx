@@ -16,7 +16,7 @@ import { pageFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
-import { parseMultipart } from "~/utils/upload.server";
+import { readUploadedFile } from "~/utils/upload.server";
 import { readFormData } from "~/utils/form-data.server";
 
 // The server reads an upload within this limit before the action runs.
@@ -69,20 +69,15 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (type.toLowerCase().startsWith("multipart/form-data")) {
     try {
-      const body = Buffer.from(await request.arrayBuffer());
-      const form = await parseMultipart(body, type);
-      const file = form.get("avatar");
-      if (!(file instanceof File) || file.size === 0)
+      const bytes = await readUploadedFile(request, "avatar");
+      if (!bytes)
         return failure("avatar", new DomainError(400, AVATAR_MESSAGES.missing));
-      if (file.size > AVATAR_MAX_BYTES)
+      if (bytes.byteLength > AVATAR_MAX_BYTES)
         return failure(
           "avatar",
           new DomainError(413, AVATAR_MESSAGES.tooLarge),
         );
-      await saveAvatar({
-        userId: user.id,
-        bytes: new Uint8Array(await file.arrayBuffer()),
-      });
+      await saveAvatar({ userId: user.id, bytes });
       return redirectWithToast("/profile", UPDATED);
     } catch (error) {
       return failure("avatar", error);
