@@ -22,10 +22,13 @@ RUN npm ci --omit=dev
 FROM node:20-bookworm-slim AS runtime
 # The V8 heap is held to 192 MB (docs/decisions/0803): on a large machine V8
 # lets it grow to gigabytes before collecting, on the 512 MB VM it must not.
+# One glibc malloc arena (docs/decisions/0804): with one per thread, each
+# libvips/libuv thread that decoded an avatar kept its own high-water mark.
 ENV NODE_ENV=production \
     PORT=8080 \
     DATABASE_PATH=/data/fairshake.db \
-    NODE_OPTIONS=--max-old-space-size=192
+    NODE_OPTIONS=--max-old-space-size=192 \
+    MALLOC_ARENA_MAX=1
 WORKDIR /app
 RUN groupadd --system fairshake && useradd --system --gid fairshake --home /app fairshake \
   && mkdir -p /data && chown fairshake:fairshake /data

@@ -72,7 +72,17 @@ function layerRules() {
     rules: { "no-restricted-imports": ["error", { patterns }] },
   });
   return [
-    layer(["app/routes/**"], [DB]),
+    layer(
+      ["app/routes/**"],
+      [
+        DB,
+        {
+          group: ["~/payments/*", "**/app/payments/*"],
+          message:
+            "Routes pay through the payment models (payBet, paymentOptions): a provider is the model's business (docs/decisions/0935).",
+        },
+      ],
+    ),
     layer(
       ["app/models/**"],
       [

@@ -37,6 +37,9 @@ import {
 import { createAppHandler } from "./server/request-handler";
 import { discardUnreadBodyAfterAnswer } from "./server/unread-body";
 import { useRouteTable } from "./server/route-pattern";
+import { API_PREFIX, SIGNED_API_PATHS } from "~/route-paths";
+
+const API_ROOT = `/${API_PREFIX}`;
 
 assertEnvironment();
 applyMigrations(sqlite);
@@ -114,8 +117,9 @@ app.use((req, res, next) => {
 // --- Cross-site requests that change state are refused --------------------
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Calls whose authority is a signature, not a session: Stripe's webhook and
-// the one-click unsubscribe a mail provider POSTs as a form (ruling 27).
-const WEBHOOK_PATHS = new Set(["/api/stripe/webhook", "/api/unsubscribe"]);
+// the one-click unsubscribe a mail provider POSTs as a form (ruling 27),
+// spelled once in app/route-paths.ts, which app/routes.ts uses too.
+const WEBHOOK_PATHS = new Set(SIGNED_API_PATHS);
 app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method) || WEBHOOK_PATHS.has(req.path))
     return next();
@@ -133,7 +137,7 @@ app.use((req, res, next) => {
   if (origin === "null") crossSite = true;
   if (crossSite) {
     res.status(403);
-    if (req.path.startsWith("/api/"))
+    if (req.path.startsWith(`${API_ROOT}/`))
       res.json({ error: "Cross-site requests are not allowed" });
     else res.type("text/plain").send("Cross-site requests are not allowed");
     return;
@@ -143,7 +147,7 @@ app.use((req, res, next) => {
 
 // --- The JSON API's door: the content type before any parsing --------------
 // (sizes are checked for every route where bodies are read: server/request-handler.ts)
-app.use("/api", (req, res, next) => {
+app.use(API_ROOT, (req, res, next) => {
   if (
     SAFE_METHODS.has(req.method) ||
     WEBHOOK_PATHS.has(req.originalUrl.split("?")[0] ?? "")
@@ -224,7 +228,7 @@ app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     return;
   }
   res.status(500);
-  if (req.path.startsWith("/api/"))
+  if (req.path.startsWith(`${API_ROOT}/`))
     res.json({ error: "An unexpected error occurred. Please try again." });
   else
     res

@@ -7,6 +7,7 @@ import {
   prefix,
   route,
 } from "@react-router/dev/routes";
+import { API_PREFIX, SIGNED_API_ROUTES } from "./route-paths";
 
 export default [
   // /auth — public, no JavaScript (ruling 18); a signed-in user goes to /.
@@ -60,7 +61,7 @@ export default [
   route("bench/bare", "routes/bench/bare.tsx"),
 
   // The JSON API (DESIGN.md §3, §3a).
-  ...prefix("api", [
+  ...prefix(API_PREFIX, [
     // Accounts
     route("user", "routes/api/user.ts"),
     route("user/export", "routes/api/user-export.ts"),
@@ -92,7 +93,10 @@ export default [
     route("create-payment-intent", "routes/api/payments/create-intent.ts"),
     route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
     route("bets/:id/record-payment", "routes/api/payments/record.ts"),
-    route("stripe/webhook", "routes/api/payments/stripe-webhook.ts"),
+    route(
+      SIGNED_API_ROUTES.stripeWebhook,
+      "routes/api/payments/stripe-webhook.ts",
+    ),
     route("financial-history", "routes/api/payments/financial-history.ts"),
     route(
       "financial-history.csv",
@@ -114,7 +118,10 @@ export default [
       "push-subscriptions",
       "routes/api/notifications/push-subscriptions.ts",
     ),
-    route("unsubscribe", "routes/api/notifications/unsubscribe.ts"),
+    route(
+      SIGNED_API_ROUTES.unsubscribe,
+      "routes/api/notifications/unsubscribe.ts",
+    ),
     route("verify-email", "routes/api/verify-email.ts"),
     route("verify-email/resend", "routes/api/verify-email-resend.ts"),
     // Accounts you can get back into and look after (DESIGN §6b, rulings 30–31)

@@ -75,11 +75,12 @@ function startServer(command, cwd, env) {
   const child = spawn(process.execPath, command, {
     cwd,
     // Both servers run as the Dockerfile runs Fairshake: the V8 heap held
-    // to 192 MB (docs/decisions/0803).
+    // to 192 MB (docs/decisions/0803), one glibc malloc arena (0804).
     env: {
       ...process.env,
       NODE_ENV: "production",
       NODE_OPTIONS: "--max-old-space-size=192",
+      MALLOC_ARENA_MAX: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", fs.openSync(log, "w")],

@@ -65,6 +65,8 @@ const child = spawn(process.execPath, ["build/server.js"], {
     PORT: "3000",
     // As in the Dockerfile: the V8 heap held to 192 MB (docs/decisions/0803).
     NODE_OPTIONS: "--max-old-space-size=192",
+    // One glibc malloc arena, as in the Dockerfile (docs/decisions/0804).
+    MALLOC_ARENA_MAX: "1",
     ...process.env,
   },
 });

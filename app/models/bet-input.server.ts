@@ -218,9 +218,11 @@ export function parseBetInput(
       : undefined;
   if (deadline <= now) {
     // Ruling 6: the deadline must be in the future at create and edit.
-    throw invalid("Deadline must be in the future", {
-      deadline: ["Deadline must be in the future"],
-    });
+    throw invalid(
+      "Deadline must be in the future",
+      { deadline: ["Deadline must be in the future"] },
+      { code: "deadline_past", field: "deadline" },
+    );
   }
   return {
     title,

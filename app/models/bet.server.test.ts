@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storm } from "../../tests/support/storm";
+import { STORM_TIMEOUT_MS, storm } from "../../tests/support/storm";
 import { sqlite } from "~/db/client.server";
 import { registerUser } from "./user.server";
 import {
@@ -219,27 +219,31 @@ describe("joinBet", () => {
     ).toEqual({ status: "cancelled" });
   });
 
-  it("lets exactly one of 20 simultaneous joiners (separate processes) in", async () => {
-    const creator = await person();
-    const bet = createBet({ creatorId: creator.id, input: input() });
-    const joiners = [];
-    for (let i = 0; i < 20; i++) joiners.push(await person());
-    const dbPath = process.env.DATABASE_PATH!;
-    const results = await storm(
-      "tests/support/join-worker.ts",
-      joiners.map((j) => [dbPath, String(bet.id), String(j.id)]),
-    );
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(
-      results
-        .filter((r) => !r.ok)
-        .every((r) => r.status === 409 && r.message === BET_FULL),
-    ).toBe(true);
-    const count = sqlite
-      .prepare("SELECT count(*) AS n FROM bet_participants WHERE bet_id = ?")
-      .get(bet.id) as { n: number };
-    expect(count.n).toBe(2);
-  }, 120_000);
+  it(
+    "lets exactly one of 20 simultaneous joiners (separate processes) in",
+    { timeout: STORM_TIMEOUT_MS },
+    async () => {
+      const creator = await person();
+      const bet = createBet({ creatorId: creator.id, input: input() });
+      const joiners = [];
+      for (let i = 0; i < 20; i++) joiners.push(await person());
+      const dbPath = process.env.DATABASE_PATH!;
+      const results = await storm(
+        "tests/support/join-worker.ts",
+        joiners.map((j) => [dbPath, String(bet.id), String(j.id)]),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(
+        results
+          .filter((r) => !r.ok)
+          .every((r) => r.status === 409 && r.message === BET_FULL),
+      ).toBe(true);
+      const count = sqlite
+        .prepare("SELECT count(*) AS n FROM bet_participants WHERE bet_id = ?")
+        .get(bet.id) as { n: number };
+      expect(count.n).toBe(2);
+    },
+  );
 });
 
 describe("private bets (ruling 13)", () => {

@@ -44,7 +44,7 @@ import { listJobs, runDueJobs } from "./jobs.server";
 import { JOB_HANDLERS } from "~/models/background-work.server";
 import { DomainError } from "~/utils/errors";
 import { activeBet, person } from "../../tests/support/factories";
-import { storm } from "../../tests/support/storm";
+import { STORM_TIMEOUT_MS, storm } from "../../tests/support/storm";
 import { expectError } from "../../tests/support/expect-error";
 
 const H = 3_600_000;
@@ -158,7 +158,7 @@ describe("answer window (ruling 21)", () => {
 
   it(
     "an approval in the same instant as the timeout settles exactly once",
-    { timeout: 180_000 },
+    { timeout: STORM_TIMEOUT_MS },
     async () => {
       for (let round = 0; round < 2; round++) {
         const { creator, joiner, bet } = await activeBet();

@@ -36,6 +36,8 @@ const MAIL_WINDOW_MS = 60 * 60_000;
 export const RESET_REQUESTED =
   "If an account matches, we sent a reset link to its email.";
 export const BAD_RESET_LINK = "This reset link is invalid or has expired.";
+const badResetLink = () =>
+  invalid(BAD_RESET_LINK, undefined, { code: "bad_reset_link" });
 export const TOO_MANY_RESETS =
   "Too many reset requests. Please wait a few minutes and try again.";
 const LOGIN_REQUIRED = "Enter your username or email";
@@ -235,8 +237,7 @@ export async function confirmPasswordReset(
   { token, password }: { token: unknown; password: unknown },
   now = Date.now(),
 ): Promise<User> {
-  if (!tokenShapeOk(token) || !liveToken(token, now))
-    throw invalid(BAD_RESET_LINK);
+  if (!tokenShapeOk(token) || !liveToken(token, now)) throw badResetLink();
   const parsed = NewPasswordSchema.safeParse(password);
   if (!parsed.success)
     throw invalid("Please correct the highlighted fields.", {
@@ -265,7 +266,7 @@ export async function confirmPasswordReset(
     revokeOtherSessions(row.userId, null);
     return updated;
   });
-  if (!user) throw invalid(BAD_RESET_LINK);
+  if (!user) throw badResetLink();
   sendPasswordChangedNotice(user);
   return user;
 }

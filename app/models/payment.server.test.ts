@@ -35,7 +35,7 @@ import { setPaymentProvider } from "~/payments/provider.server";
 import { DomainError } from "~/utils/errors";
 import { splitPayout } from "~/utils/money";
 import { activeBet, person } from "../../tests/support/factories";
-import { storm } from "../../tests/support/storm";
+import { STORM_TIMEOUT_MS, storm } from "../../tests/support/storm";
 import { expectRejection } from "../../tests/support/expect-error";
 
 beforeAll(() => setPaymentProvider(demoProvider));
@@ -250,31 +250,35 @@ describe("paying a settled bet", () => {
     );
   });
 
-  it("10 simultaneous record-payments of one intent record one payment and one set of entries", async () => {
-    const { loser, bet } = await settledBet(55);
-    const intent = await pay(bet.id, loser.id);
-    const dbPath = process.env.DATABASE_PATH!;
-    const results = await storm(
-      "tests/support/settle-worker.ts",
-      Array.from({ length: 10 }, () => [
-        dbPath,
-        "record",
-        String(bet.id),
-        String(loser.id),
-        intent.intentId,
-      ]),
-    );
-    expect(results.every((r) => r.ok)).toBe(true);
-    expect(
-      sqlite
-        .prepare(
-          "SELECT count(*) AS n FROM payments WHERE bet_id = ? AND status = 'completed'",
-        )
-        .get(bet.id),
-    ).toEqual({ n: 1 });
-    expect(entriesOf(bet.id)).toHaveLength(4);
-    expect(ledgerBalance()).toBe(0);
-  });
+  it(
+    "10 simultaneous record-payments of one intent record one payment and one set of entries",
+    { timeout: STORM_TIMEOUT_MS },
+    async () => {
+      const { loser, bet } = await settledBet(55);
+      const intent = await pay(bet.id, loser.id);
+      const dbPath = process.env.DATABASE_PATH!;
+      const results = await storm(
+        "tests/support/settle-worker.ts",
+        Array.from({ length: 10 }, () => [
+          dbPath,
+          "record",
+          String(bet.id),
+          String(loser.id),
+          intent.intentId,
+        ]),
+      );
+      expect(results.every((r) => r.ok)).toBe(true);
+      expect(
+        sqlite
+          .prepare(
+            "SELECT count(*) AS n FROM payments WHERE bet_id = ? AND status = 'completed'",
+          )
+          .get(bet.id),
+      ).toEqual({ n: 1 });
+      expect(entriesOf(bet.id)).toHaveLength(4);
+      expect(ledgerBalance()).toBe(0);
+    },
+  );
 });
 
 describe("the ledger", () => {

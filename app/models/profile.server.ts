@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { db, immediate } from "~/db/client.server";
 import { avatars, users, type User } from "~/db/schema";
-import { conflict, DomainError, invalid } from "~/utils/errors";
+import { DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
 import {
   isReservedUsername,
@@ -16,7 +16,9 @@ import { emailChanged } from "./email-verification.server";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 import {
   EMAIL_SHAPE,
+  EMAIL_TAKEN,
   emailTaken,
+  takenError,
   getUserById,
   uniqueViolation,
   USERNAME_MAX,
@@ -136,9 +138,9 @@ export function updateProfile({
       assertAccountOpen(tx, userId);
       const refusal =
         values.username && usernameRefusal(values.username, userId);
-      if (refusal) throw conflict(refusal);
+      if (refusal) throw takenError(refusal);
       if (values.email && emailTaken(values.email, userId))
-        throw conflict("Email already registered");
+        throw takenError(EMAIL_TAKEN);
       // An avatar replaced by a link (or removed) frees the stored image.
       if (
         "avatarUrl" in values &&

@@ -26,7 +26,7 @@ import { toSettlementJson } from "~/routes/api/json";
 import { getUserById } from "./user.server";
 import { listActivity } from "./activity.server";
 import { activeBet, makeBet, person } from "../../tests/support/factories";
-import { storm } from "../../tests/support/storm";
+import { STORM_TIMEOUT_MS, storm } from "../../tests/support/storm";
 import { expectError } from "../../tests/support/expect-error";
 
 describe("parsing", () => {
@@ -324,33 +324,37 @@ describe("direct settle by the creator (ruling 8)", () => {
 });
 
 describe("concurrency", () => {
-  it("10 simultaneous approvals (separate processes) settle once", async () => {
-    const { creator, joiner, bet } = await activeBet();
-    proposeSettlement({
-      betId: bet.id,
-      userId: joiner.id,
-      winnerId: joiner.id,
-    });
-    const dbPath = process.env.DATABASE_PATH!;
-    const args = Array.from({ length: 10 }, () => [
-      dbPath,
-      "approve",
-      String(bet.id),
-      String(creator.id),
-    ]);
-    const results = await storm("tests/support/settle-worker.ts", args);
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok).every((r) => r.status === 409)).toBe(
-      true,
-    );
-    expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
-    expect(getUserById(creator.id)).toMatchObject({ lossCount: 1 });
-    expect(
-      sqlite
-        .prepare(
-          "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
-        )
-        .get(bet.id),
-    ).toEqual({ n: 1 });
-  });
+  it(
+    "10 simultaneous approvals (separate processes) settle once",
+    { timeout: STORM_TIMEOUT_MS },
+    async () => {
+      const { creator, joiner, bet } = await activeBet();
+      proposeSettlement({
+        betId: bet.id,
+        userId: joiner.id,
+        winnerId: joiner.id,
+      });
+      const dbPath = process.env.DATABASE_PATH!;
+      const args = Array.from({ length: 10 }, () => [
+        dbPath,
+        "approve",
+        String(bet.id),
+        String(creator.id),
+      ]);
+      const results = await storm("tests/support/settle-worker.ts", args);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.filter((r) => !r.ok).every((r) => r.status === 409)).toBe(
+        true,
+      );
+      expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
+      expect(getUserById(creator.id)).toMatchObject({ lossCount: 1 });
+      expect(
+        sqlite
+          .prepare(
+            "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
+          )
+          .get(bet.id),
+      ).toEqual({ n: 1 });
+    },
+  );
 });

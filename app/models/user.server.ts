@@ -168,14 +168,26 @@ export function usernameRefusal(username: string, exceptUserId?: number) {
     : USERNAME_LOOKS_TAKEN;
 }
 
+export const EMAIL_TAKEN = "Email already registered";
+
+/** A name or an address somebody else has: 409, with its code and field. */
+export function takenError(message: string): DomainError {
+  const [code, field] =
+    message === EMAIL_TAKEN
+      ? ["email_taken", "email"]
+      : message === USERNAME_LOOKS_TAKEN
+        ? ["username_look_alike", "username"]
+        : ["username_taken", "username"];
+  return conflict(message, undefined, { code, field });
+}
+
 /** The database's unique indexes decide a race the checks above lost. */
 export function uniqueViolation(error: unknown): DomainError | null {
   const text = String(error);
-  if (text.includes("users_username_unique")) return conflict(USERNAME_TAKEN);
+  if (text.includes("users_username_unique")) return takenError(USERNAME_TAKEN);
   if (text.includes("users_username_skeleton_unique"))
-    return conflict(USERNAME_LOOKS_TAKEN);
-  if (text.includes("users_email_unique"))
-    return conflict("Email already registered");
+    return takenError(USERNAME_LOOKS_TAKEN);
+  if (text.includes("users_email_unique")) return takenError(EMAIL_TAKEN);
   return null;
 }
 
@@ -216,8 +228,8 @@ export async function registerUser(input: unknown): Promise<User> {
     );
   const { username, email, password } = parsed.data;
   const refusal = usernameRefusal(username);
-  if (refusal) throw conflict(refusal);
-  if (emailTaken(email)) throw conflict("Email already registered");
+  if (refusal) throw takenError(refusal);
+  if (emailTaken(email)) throw takenError(EMAIL_TAKEN);
   const passwordHash = await hashPassword(password);
   try {
     return db

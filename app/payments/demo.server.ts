@@ -36,6 +36,7 @@ function toIntent(
 
 export const demoProvider: PaymentProvider = {
   name: "demo",
+  publishableKey: null,
   // Like Stripe with its idempotency key, asking again for the same bet
   // answers the intent still open rather than a second one that could be
   // confirmed too (one charge nobody records).
@@ -69,6 +70,23 @@ export const demoProvider: PaymentProvider = {
       .where(eq(demoPaymentIntents.id, id))
       .get();
     return row ? toIntent(row) : null;
+  },
+  // The card form posts to the server, which plays the browser's part:
+  // check the card, open the loser's intent, confirm it with the card.
+  async checkout({ fields, openIntent, isPayer }) {
+    const card = {
+      cardNumber: fields.get("cardNumber"),
+      expiry: fields.get("expiry"),
+      cvc: fields.get("cvc"),
+    };
+    validateDemoCard(card);
+    const intentId = await openIntent();
+    confirmDemoIntent({ intentId, card, isPayer });
+    return { kind: "record", intentId };
+  },
+  // No one outside calls the demo back.
+  async readWebhook() {
+    return { kind: "absent" };
   },
 };
 

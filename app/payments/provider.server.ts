@@ -1,6 +1,8 @@
 // One interface, two providers (DESIGN §1, ruling 11): the demo provider in
 // DEMO_MODE=1, Stripe when its test keys are set, neither otherwise (then
 // payments say they are unavailable: docs/decisions/0201-no-payment-provider.md).
+// Everything a caller needs from a provider is a method here, so no caller
+// casts to one provider or branches on its name (docs/decisions/0935).
 import { isDemoMode, stripeKeys } from "~/utils/env.server";
 import { demoProvider } from "./demo.server";
 import { createStripeProvider } from "./stripe.server";
@@ -31,11 +33,59 @@ export type CreateIntentInput = {
   idempotencyKey: string;
 };
 
+/** The checkout page's form, as posted (with JavaScript or without). */
+export type CheckoutFields = Pick<FormData, "get">;
+
+export type CheckoutInput = {
+  betId: number;
+  payerId: number;
+  amountCents: number;
+  title: string;
+  /** Where the provider's own page sends the payer back to. */
+  origin: string;
+  fields: CheckoutFields;
+  /**
+   * Opens (or re-finds) the payer's intent through the model, which records
+   * it as this payer's: providers never call the models (docs/decisions/0920).
+   */
+  openIntent: () => Promise<string>;
+  /** Whether the person paying is the payer this intent was opened for. */
+  isPayer: (intentId: string) => boolean;
+};
+
+/**
+ * What the checkout form leads to: the provider's own page to send the payer
+ * to, or an intent the provider says was confirmed, for the model to verify
+ * with the provider and record.
+ */
+export type CheckoutStep =
+  { kind: "redirect"; url: string } | { kind: "record"; intentId: string };
+
+/**
+ * A webhook delivery as the provider reads it: `absent` (this provider has no
+ * webhook here: 404), `forged` (bad or missing signature: 400), or the event
+ * with the succeeded payment it reports (null when it reports none).
+ */
+export type WebhookReading =
+  | { kind: "absent" }
+  | { kind: "forged" }
+  | {
+      kind: "event";
+      event: { id: string; type: string };
+      succeeded: ProviderIntent | null;
+    };
+
 export interface PaymentProvider {
   readonly name: "demo" | "stripe";
+  /** What the browser needs to pay with this provider (Stripe.js), or null. */
+  readonly publishableKey: string | null;
   createIntent(input: CreateIntentInput): Promise<ProviderIntent>;
   /** Asks the provider itself: the server never takes the client's word. */
   retrieveIntent(id: string): Promise<ProviderIntent | null>;
+  /** Reads the checkout page's form into the next step (a 400 if it makes no sense). */
+  checkout(input: CheckoutInput): Promise<CheckoutStep>;
+  /** Checks and reads a webhook delivery. */
+  readWebhook(request: Request): Promise<WebhookReading>;
 }
 
 let cached: PaymentProvider | null | undefined;
@@ -44,7 +94,7 @@ export function getPaymentProvider(): PaymentProvider | null {
   if (cached !== undefined) return cached;
   const keys = stripeKeys();
   if (isDemoMode) cached = demoProvider;
-  else if (keys) cached = createStripeProvider(keys.secretKey);
+  else if (keys) cached = createStripeProvider(keys.secretKey, keys);
   else cached = null;
   return cached;
 }

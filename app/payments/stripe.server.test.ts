@@ -13,7 +13,7 @@ import { ledgerBalance } from "~/models/ledger.server";
 import { stripeHandlers, stripeState } from "../../tests/mocks/stripe";
 import { activeBet } from "../../tests/support/factories";
 import { createStripeProvider } from "./stripe.server";
-import { handleStripeWebhook } from "~/models/stripe-webhook.server";
+import { handlePaymentWebhook } from "~/models/payment-webhook.server";
 
 const server = setupServer(...stripeHandlers);
 // Made after MSW patches fetch: the fetch client keeps the fetch it finds.
@@ -22,7 +22,7 @@ const webhookSecret = "whsec_test_secret";
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: "error" });
-  provider = createStripeProvider("sk_test_fake");
+  provider = createStripeProvider("sk_test_fake", { webhookSecret });
 });
 afterAll(() => server.close());
 beforeEach(() => stripeState.reset());
@@ -62,10 +62,7 @@ function webhookRequest(payload: string, secret = webhookSecret) {
 }
 
 const send = (payload: string, secret?: string) =>
-  handleStripeWebhook(webhookRequest(payload, secret), {
-    stripe: provider.stripe,
-    webhookSecret,
-  });
+  handlePaymentWebhook(webhookRequest(payload, secret), provider);
 
 const entries = (betId: number) =>
   (
@@ -155,26 +152,12 @@ describe("Stripe webhook", () => {
     const forged = new Request(tampered, {
       body: payload.replace("10000", "1"),
     });
-    expect(
-      (
-        await handleStripeWebhook(forged, {
-          stripe: provider.stripe,
-          webhookSecret,
-        })
-      ).status,
-    ).toBe(400);
+    expect((await handlePaymentWebhook(forged, provider)).status).toBe(400);
     const unsigned = new Request("http://localhost/api/stripe/webhook", {
       method: "POST",
       body: payload,
     });
-    expect(
-      (
-        await handleStripeWebhook(unsigned, {
-          stripe: provider.stripe,
-          webhookSecret,
-        })
-      ).status,
-    ).toBe(400);
+    expect((await handlePaymentWebhook(unsigned, provider)).status).toBe(400);
     expect(entries(bet.id)).toBe(0);
   });
 

@@ -3,7 +3,17 @@
 // Payment Element when JavaScript runs; a Checkout Session redirect when it
 // does not; a webhook whose signature is checked and whose events count once.
 import Stripe from "stripe";
-import type { PaymentProvider, ProviderIntent } from "./provider.server";
+import { DomainError } from "~/utils/errors";
+import type {
+  PaymentProvider,
+  ProviderIntent,
+  WebhookReading,
+} from "./provider.server";
+
+/** The checkout form posted something that is neither of Stripe's two paths. */
+export const CHECKOUT_FORM_REFUSED =
+  "Something went wrong while processing your payment.";
+const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 export function createStripeClient(secretKey: string) {
   // The fetch client: one code path, and MSW answers it in tests.
@@ -35,7 +45,32 @@ export function intentFromStripe(pi: {
   };
 }
 
+/**
+ * The succeeded payment a verified event reports, or null: a succeeded
+ * PaymentIntent (the Payment Element) or a paid Checkout Session (no JS).
+ */
+export function succeededFromEvent(event: Stripe.Event): ProviderIntent | null {
+  if (event.type === "payment_intent.succeeded")
+    return intentFromStripe(event.data.object);
+  if (event.type === "checkout.session.completed") {
+    const session = event.data.object;
+    const piId =
+      typeof session.payment_intent === "string"
+        ? session.payment_intent
+        : session.payment_intent?.id;
+    if (session.payment_status === "paid" && piId)
+      return intentFromStripe({
+        id: piId,
+        amount: session.amount_total ?? 0,
+        status: "succeeded",
+        metadata: session.metadata,
+      });
+  }
+  return null;
+}
+
 export type StripeProvider = PaymentProvider & {
+  /** The client itself, for tests (signing webhook payloads). */
   readonly stripe: Stripe;
   createCheckoutSession(input: {
     betId: number;
@@ -46,10 +81,17 @@ export type StripeProvider = PaymentProvider & {
   }): Promise<{ url: string }>;
 };
 
-export function createStripeProvider(secretKey: string): StripeProvider {
+export function createStripeProvider(
+  secretKey: string,
+  {
+    publishableKey = null,
+    webhookSecret,
+  }: { publishableKey?: string | null; webhookSecret?: string } = {},
+): StripeProvider {
   const stripe = createStripeClient(secretKey);
-  return {
+  const provider: StripeProvider = {
     name: "stripe",
+    publishableKey,
     stripe,
     async createIntent({ betId, payerId, amountCents, idempotencyKey }) {
       const pi = await stripe.paymentIntents.create(
@@ -107,5 +149,55 @@ export function createStripeProvider(secretKey: string): StripeProvider {
       if (!session.url) throw new Error("Stripe returned no Checkout URL");
       return { url: session.url };
     },
+    // With JavaScript the Payment Element confirms in the browser and posts
+    // the intent's id to record; without, Stripe's hosted page takes the card.
+    async checkout({ fields, betId, payerId, amountCents, title, origin }) {
+      if (fields.get("intent") === "stripe-checkout") {
+        const { url } = await provider.createCheckoutSession({
+          betId,
+          payerId,
+          amountCents,
+          title,
+          origin,
+        });
+        return { kind: "redirect", url };
+      }
+      const intentId = String(fields.get("paymentIntentId") ?? "");
+      if (
+        fields.get("intent") !== "stripe-record" ||
+        !/^pi_\w{1,200}$/.test(intentId)
+      )
+        throw new DomainError(
+          400,
+          CHECKOUT_FORM_REFUSED,
+          undefined,
+          "Payment error",
+        );
+      return { kind: "record", intentId };
+    },
+    // The signature is checked against the raw body; no secret, no webhook.
+    async readWebhook(request): Promise<WebhookReading> {
+      if (!webhookSecret) return { kind: "absent" };
+      const signature = request.headers.get("Stripe-Signature");
+      const payload = await request.text();
+      if (!signature || payload.length > WEBHOOK_BODY_LIMIT)
+        return { kind: "forged" };
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(
+          payload,
+          signature,
+          webhookSecret,
+        );
+      } catch {
+        return { kind: "forged" };
+      }
+      return {
+        kind: "event",
+        event: { id: event.id, type: event.type },
+        succeeded: succeededFromEvent(event),
+      };
+    },
   };
+  return provider;
 }

@@ -1,18 +1,47 @@
-// Domain errors thrown by the model layer; routes map them to a status and
-// SPEC's message. Shared by the HTML routes and the /api routes.
+// Domain errors thrown by the model layer; the doors map them to a status
+// and SPEC's message: `api()` (app/utils/api.server.ts) for /api, and
+// `pageFailure`/`pageError` (app/utils/page.server.ts) for the HTML routes.
 
 export type FieldErrors = Record<string, string[]>;
 
+export type DomainStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429;
+
+/** The machine-readable code a status has when nothing more precise was given. */
+export const STATUS_CODES = {
+  400: "invalid",
+  401: "unauthenticated",
+  402: "payment_required",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  413: "too_large",
+  415: "unsupported_media_type",
+  429: "too_many_requests",
+} as const satisfies Record<DomainStatus, string>;
+
+export type ErrorDetail = {
+  /** What went wrong, for code to branch on (never the message's wording). */
+  code?: string;
+  /** The form field at fault, when one is (a page shows the message beside it). */
+  field?: string;
+};
+
 export class DomainError extends Error {
+  readonly code: string;
+  readonly field?: string;
+
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429,
+    readonly status: DomainStatus,
     message: string,
     readonly fieldErrors?: FieldErrors,
     /** A short title for a toast, when SPEC gives one ('Cannot edit'). */
     readonly title?: string,
+    detail: ErrorDetail = {},
   ) {
     super(message);
     this.name = "DomainError";
+    this.code = detail.code ?? STATUS_CODES[status];
+    this.field = detail.field;
   }
 }
 
@@ -20,20 +49,38 @@ export const notFound = (message = "Not found") =>
   new DomainError(404, message);
 export const forbidden = (message: string, title?: string) =>
   new DomainError(403, message, undefined, title);
-export const conflict = (message: string, title?: string) =>
-  new DomainError(409, message, undefined, title);
-export const invalid = (message: string, fieldErrors?: FieldErrors) =>
-  new DomainError(400, message, fieldErrors);
+export const conflict = (
+  message: string,
+  title?: string,
+  detail?: ErrorDetail,
+) => new DomainError(409, message, undefined, title, detail);
+export const invalid = (
+  message: string,
+  fieldErrors?: FieldErrors,
+  detail?: ErrorDetail,
+) => new DomainError(400, message, fieldErrors, undefined, detail);
 
 /**
  * Why a viewer may not do something, as a policy function answers it: the
  * page shows it, and the model's guard throws it (`refused`).
  */
-export type Refusal = { status: 403 | 409; message: string; title?: string };
+export type Refusal = {
+  status: 403 | 404 | 409;
+  message: string;
+  title?: string;
+};
 
 export const refused = (refusal: Refusal) =>
   new DomainError(refusal.status, refusal.message, undefined, refusal.title);
 
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
+}
+
+/** Seconds to wait, for the errors that say so (rate limits). */
+export function retryAfterOf(error: DomainError): number | undefined {
+  return "retryAfterSeconds" in error &&
+    typeof error.retryAfterSeconds === "number"
+    ? error.retryAfterSeconds
+    : undefined;
 }

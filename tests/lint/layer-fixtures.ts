@@ -21,6 +21,16 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "a relative path does not slip past",
   },
   {
+    at: "app/routes/payments/lint-fixture.tsx",
+    code: 'import type { StripeProvider } from "~/payments/stripe.server";',
+    why: "routes never reach a payment provider (they call payBet)",
+  },
+  {
+    at: "app/routes/api/payments/lint-fixture.ts",
+    code: 'import { getPaymentProvider } from "~/payments/provider.server";',
+    why: "API routes never reach a payment provider either",
+  },
+  {
     at: "app/components/bets/lint-fixture.tsx",
     code: 'import type { BetStatus } from "~/db/schema";',
     why: "components never import the schema, not even a type",
@@ -77,6 +87,11 @@ export const GOOD_IMPORTS: LayerFixture[] = [
     at: "app/routes/bets/lint-fixture.tsx",
     code: 'import { getBetView } from "~/models/bet.server";',
     why: "routes call models",
+  },
+  {
+    at: "app/routes/payments/lint-fixture.tsx",
+    code: 'import { payBet } from "~/models/pay-bet.server";\nimport { loadPayable } from "./load.server";',
+    why: "payment pages call the payment door and their own helpers",
   },
   {
     at: "app/components/lint-fixture.tsx",

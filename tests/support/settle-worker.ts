@@ -8,7 +8,7 @@ const [, , dbPath, action, betId, userId, intentId] = process.argv;
 process.env.DATABASE_PATH = dbPath;
 process.env.DEMO_MODE = "1";
 const { approveSettlement } = await import("~/models/settlement.server");
-const { recordPayment } = await import("~/models/payment.server");
+const { payBet } = await import("~/models/pay-bet.server");
 const { demoProvider } = await import("~/payments/demo.server");
 const { isDomainError } = await import("~/utils/errors");
 const { runDueJobs } = await import("~/models/jobs.server");
@@ -30,10 +30,10 @@ process.stdin.once("data", async () => {
       process.stdout.write(JSON.stringify({ ok: true, ...report }));
       process.exit(0);
     } else
-      await recordPayment({
+      await payBet({
         betId: Number(betId),
         userId: Number(userId),
-        intentId: intentId!,
+        by: { kind: "intent", intentId: intentId! },
         provider: demoProvider,
       });
     process.stdout.write(JSON.stringify({ ok: true }));

@@ -2,6 +2,14 @@
 // ("go" on stdin once all are ready) and returns what each printed.
 import { spawn } from "node:child_process";
 
+/**
+ * A storm test's time limit. Each worker is a fresh Node process compiling
+ * the models through tsx: on two shared cores with the rest of the suite
+ * running, ten of them took 44 s to start (CI failed on the 30 s default).
+ * The limit is about a loaded machine, never about how fast a rule is.
+ */
+export const STORM_TIMEOUT_MS = 180_000;
+
 export async function storm(
   script: string,
   argsList: string[][],

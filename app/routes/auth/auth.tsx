@@ -12,7 +12,7 @@ import { ErrorList, Field, FormAlert } from "~/components/forms";
 import { Logo } from "~/components/logo";
 import { signIn, signUp } from "~/models/sign-in.server";
 import { RegisterSchema } from "~/models/user.server";
-import { isDomainError, type DomainError } from "~/utils/errors";
+import { errorsByField, pageFailure } from "~/utils/page.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -60,17 +60,17 @@ export async function action({ request, context }: Route.ActionArgs) {
         { headers },
       );
     } catch (error) {
-      if (!isDomainError(error)) throw error;
+      const failure = pageFailure(error);
       return data(
         {
           intent: "login" as const,
           result: {
             status: "error" as const,
-            error: error.fieldErrors ?? { "": [error.message] },
+            error: errorsByField(failure),
           },
           username: String(form.get("username") ?? ""),
         },
-        { status: error.status, headers: retryAfter(error) },
+        { status: failure.status, headers: failure.headers },
       );
     }
   }
@@ -102,32 +102,23 @@ export async function action({ request, context }: Route.ActionArgs) {
         { headers: { "Set-Cookie": await startSession(request, user.id) } },
       );
     } catch (error) {
-      if (!isDomainError(error)) throw error;
-      const field = error.message.startsWith("Username")
-        ? "username"
-        : error.message.startsWith("Email")
-          ? "email"
-          : "";
+      // A taken name or address carries its field (code username_taken,
+      // email_taken): the message shows beside it, else above the form.
+      const failure = pageFailure(error);
       return data(
         {
           intent: "register" as const,
           result: submission.reply({
-            fieldErrors: { [field]: [error.message] },
+            fieldErrors: errorsByField(failure),
             hideFields: ["password", "confirmPassword"],
           }),
         },
-        { status: error.status, headers: retryAfter(error) },
+        { status: failure.status, headers: failure.headers },
       );
     }
   }
 
   return data({ intent: null, result: null }, { status: 400 });
-}
-
-function retryAfter(error: DomainError): HeadersInit | undefined {
-  return "retryAfterSeconds" in error
-    ? { "Retry-After": String(error.retryAfterSeconds) }
-    : undefined;
 }
 
 export default function AuthPage({ actionData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { Field, FormAlert } from "~/components/forms";
 import { Logo } from "~/components/logo";
@@ -6,7 +6,7 @@ import {
   requestPasswordReset,
   RESET_REQUESTED,
 } from "~/models/password-reset.server";
-import { isDomainError } from "~/utils/errors";
+import { pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 
 // /forgot-password (ruling 30): a username or an email; the answer is always
@@ -26,21 +26,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientAddress: context.clientAddress,
     });
   } catch (error) {
-    if (!isDomainError(error)) throw error;
-    return data(
-      {
-        error: error.fieldErrors ? undefined : error.message,
-        fieldErrors: error.fieldErrors?.login,
-        login: typeof login === "string" ? login.slice(0, 254) : "",
-      },
-      {
-        status: error.status,
-        headers:
-          "retryAfterSeconds" in error
-            ? { "Retry-After": String(error.retryAfterSeconds) }
-            : undefined,
-      },
-    );
+    return pageReply<{ login?: string[] }, { login: string }>(error, {
+      login: typeof login === "string" ? login.slice(0, 254) : "",
+    });
   }
   // Post/Redirect/Get: a reload does not ask again.
   throw redirect("/forgot-password?sent=1");
@@ -74,7 +62,7 @@ export default function ForgotPassword({
           </p>
           <Field
             label="Username or email"
-            errors={actionData?.fieldErrors}
+            errors={actionData?.fieldErrors.login}
             inputProps={{
               name: "login",
               id: "forgot-login",

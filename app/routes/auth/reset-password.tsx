@@ -8,7 +8,7 @@ import {
   resetLinkIsLive,
 } from "~/models/password-reset.server";
 import { startSession } from "~/models/session.server";
-import { isDomainError } from "~/utils/errors";
+import { pageFailure, pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -52,15 +52,8 @@ export async function action({ request }: Route.ActionArgs) {
       { headers: { "Set-Cookie": await startSession(request, user.id) } },
     );
   } catch (error) {
-    if (!isDomainError(error)) throw error;
-    if (error.message === BAD_RESET_LINK) return deadLink();
-    return data(
-      {
-        error: error.fieldErrors ? undefined : error.message,
-        fieldErrors: (error.fieldErrors ?? {}) as Errors,
-      },
-      { status: error.status },
-    );
+    if (pageFailure(error).code === "bad_reset_link") return deadLink();
+    return pageReply<Errors, object>(error);
   }
 }
 

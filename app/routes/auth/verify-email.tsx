@@ -5,7 +5,7 @@ import {
   resendVerificationEmail,
   verifyEmailToken,
 } from "~/models/email-verification.server";
-import { isDomainError } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, requireUser } from "~/models/session.server";
@@ -31,10 +31,9 @@ export async function action({ request }: Route.ActionArgs) {
     try {
       resendVerificationEmail(user);
     } catch (error) {
-      if (!isDomainError(error)) throw error;
       return redirectWithToast(back, {
         title: "Please wait",
-        description: error.message,
+        description: pageFailure(error).message,
         type: "error",
       });
     }
@@ -47,8 +46,8 @@ export async function action({ request }: Route.ActionArgs) {
     try {
       verifyEmailToken(form.get("token"));
     } catch (error) {
-      if (!isDomainError(error)) throw error;
-      return data({ error: error.message }, { status: error.status });
+      const failure = pageFailure(error);
+      return data({ error: failure.message }, { status: failure.status });
     }
     const signedIn = (await getUser(request)) !== null;
     return redirectWithToast(signedIn ? "/" : "/auth", {

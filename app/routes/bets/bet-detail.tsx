@@ -18,7 +18,7 @@ import {
   toSettlementCardData,
 } from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
-import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
 import { joinBet } from "~/models/bet.server";
 import { mayEditBet } from "~/models/bet-policy.server";
 import { parseVersion } from "~/models/bet-input.server";
@@ -31,29 +31,18 @@ import { qrCodeSvg } from "~/utils/qr-code.server";
 import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
 import { DEMO_PAYMENT_BET_ID } from "~/models/demo-seed.server";
-import { isDomainError, notFound } from "~/utils/errors";
-import { formFailure } from "~/utils/form-errors.server";
+import { notFound } from "~/utils/errors";
+import { betForPage } from "./load.server";
+import { formFailure } from "~/utils/page.server";
 import { initials } from "~/utils/initials";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 
-function loadBet(rawId: string | undefined, userId: number) {
-  const betId = parseId(rawId);
-  try {
-    if (betId === null) throw notFound(BET_NOT_FOUND);
-    return getBetForViewer({ betId, userId });
-  } catch (error) {
-    if (isDomainError(error) && error.status === 404)
-      throw data("Bet not found", { status: 404 });
-    throw error;
-  }
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const bet = loadBet(params.id, user.id);
+  const bet = betForPage(params.id, user.id);
   const links = shareLinks(bet, request);
   const qrSvg = await qrCodeSvg(links.joinUrl);
   const isCreator = bet.creatorId === user.id;

@@ -16,7 +16,7 @@ import type { SettlementView } from "~/models/settlement-view.server";
 import { parseId } from "~/utils/api.server";
 import { formatDateTime } from "~/utils/dates";
 import { notFound } from "~/utils/errors";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export function loadFairState(

@@ -13,7 +13,7 @@ import {
 import { createBet } from "~/models/bet.server";
 import { refereeChoices } from "~/models/friend.server";
 import { utcToZonedParts } from "~/utils/dates";
-import { isDomainError } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
 import { getUser, requireUser } from "~/models/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -64,20 +64,20 @@ export async function action({ request }: Route.ActionArgs) {
       description: `Your bet has been created successfully with code ${bet.code}`,
     });
   } catch (error) {
-    if (!isDomainError(error)) throw error;
-    const pastDeadline = error.message === "Deadline must be in the future";
+    const failure = pageFailure(error);
     return data(
       {
-        title: pastDeadline
-          ? "Invalid deadline"
-          : error.status === 400
-            ? "Error creating bet"
-            : "Failed to create bet",
-        message: error.message,
-        fieldErrors: error.fieldErrors ?? {},
+        title:
+          failure.code === "deadline_past"
+            ? "Invalid deadline"
+            : failure.status === 400
+              ? "Error creating bet"
+              : "Failed to create bet",
+        message: failure.message,
+        fieldErrors: failure.fieldErrors ?? {},
         values,
       },
-      { status: error.status },
+      { status: failure.status },
     );
   }
 }

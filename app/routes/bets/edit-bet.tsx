@@ -12,12 +12,12 @@ import {
   parseBetForm,
   readBetForm,
 } from "~/models/bet-form.server";
-import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
 import { deleteBet, updateBet } from "~/models/bet.server";
 import { editFactsOf, editRefusal } from "~/models/bet-policy.server";
 import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/dates";
-import { isDomainError, notFound } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
+import { betForPage } from "./load.server";
 import { requireUser } from "~/models/session.server";
 import { refereeChoices } from "~/models/friend.server";
 import { readTimeZone } from "~/utils/time-zone.server";
@@ -26,16 +26,7 @@ import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const betId = parseId(params.id);
-  let bet;
-  try {
-    if (betId === null) throw notFound(BET_NOT_FOUND);
-    bet = getBetForViewer({ betId, userId: user.id });
-  } catch (error) {
-    if (isDomainError(error) && error.status === 404)
-      throw data("Bet not found", { status: 404 });
-    throw error;
-  }
+  const bet = betForPage(params.id, user.id);
   // SPEC §8: refusals toast and send the person to /my-bets.
   const refusal = editRefusal(editFactsOf(bet, user.id), user.id);
   if (refusal)
@@ -80,15 +71,16 @@ export async function action({ request, params }: Route.ActionArgs) {
         description: "Your bet has been deleted.",
       });
     } catch (error) {
-      if (!isDomainError(error)) throw error;
+      const failure = pageFailure(error);
       return data(
         {
           title: "Error deleting bet",
-          message: error.message || "An error occurred while deleting the bet.",
+          message:
+            failure.message || "An error occurred while deleting the bet.",
           fieldErrors: {} as Record<string, string[]>,
           values: null,
         },
-        { status: error.status },
+        { status: failure.status },
       );
     }
   }
@@ -104,15 +96,15 @@ export async function action({ request, params }: Route.ActionArgs) {
       description: "Your changes have been saved.",
     });
   } catch (error) {
-    if (!isDomainError(error)) throw error;
+    const failure = pageFailure(error);
     return data(
       {
-        title: error.title ?? "Error updating bet",
-        message: error.message || "An error occurred while updating the bet.",
-        fieldErrors: error.fieldErrors ?? {},
+        title: failure.title ?? "Error updating bet",
+        message: failure.message || "An error occurred while updating the bet.",
+        fieldErrors: failure.fieldErrors ?? {},
         values,
       },
-      { status: error.status },
+      { status: failure.status },
     );
   }
 }

@@ -1,6 +1,6 @@
 // /join/{code}: no JavaScript (ruling 18). Opening records access to a
 // private bet (ruling 13); the Join form carries the version it showed (9).
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/join";
 import { StatusBadge } from "~/components/bets/status-badge";
 import { FormAlert } from "~/components/forms";
@@ -9,8 +9,7 @@ import { joinBet } from "~/models/bet.server";
 import { openBetByCode } from "~/models/bet-access.server";
 import { parseVersion } from "~/models/bet-input.server";
 import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
-import { isDomainError } from "~/utils/errors";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure, page } from "~/utils/page.server";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -19,30 +18,13 @@ import { readFormData } from "~/utils/form-data.server";
 export const handle = { hydrate: false };
 
 function open(code: string, userId: number, clientAddress: string) {
-  try {
-    return openBetByCode({ code, userId, clientAddress });
-  } catch (error) {
-    if (isDomainError(error) && error.status === 404)
-      throw data(
-        {
-          title: "Bet not found",
-          message: "No bet found with that code. Please check and try again.",
-        },
-        { status: 404 },
-      );
-    if (isDomainError(error) && error.status === 429)
-      throw data(
-        { title: "Too many tries", message: error.message },
-        {
-          status: 429,
-          headers:
-            "retryAfterSeconds" in error
-              ? { "Retry-After": String(error.retryAfterSeconds) }
-              : undefined,
-        },
-      );
-    throw error;
-  }
+  return page(() => openBetByCode({ code, userId, clientAddress }), {
+    404: () => ({
+      title: "Bet not found",
+      message: "No bet found with that code. Please check and try again.",
+    }),
+    429: (failure) => ({ title: "Too many tries", message: failure.message }),
+  });
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

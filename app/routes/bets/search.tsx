@@ -18,7 +18,7 @@ import { openBetByCode } from "~/models/bet-access.server";
 import { formatDate } from "~/utils/dates";
 
 const CODE_LENGTH = 6;
-import { isDomainError } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
 import { formatCentsShort } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
 import { readFormData } from "~/utils/form-data.server";
@@ -93,8 +93,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     return redirect(`/bet/${bet.id}`);
   } catch (error) {
-    if (!isDomainError(error)) throw error;
-    if (error.status === 429) return fail(429, "Too many tries", error.message);
+    const failure = pageFailure(error);
+    if (failure.status === 429)
+      return fail(429, "Too many tries", failure.message);
     return fail(
       404,
       "Bet not found",

@@ -12,6 +12,7 @@ import {
 } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
 import { isDomainError } from "~/utils/errors";
+import { pageError } from "~/utils/page.server";
 import { formatCents } from "~/utils/money";
 import { getUser } from "~/models/session.server";
 
@@ -35,10 +36,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     });
   } catch (error) {
     if (isDomainError(error))
-      throw data(
-        { title: "Too many tries", message: error.message },
-        { status: error.status },
-      );
+      throw pageError(error, {
+        429: (failure) => ({
+          title: "Too many tries",
+          message: failure.message,
+        }),
+      });
     console.error(error);
     throw data(
       {

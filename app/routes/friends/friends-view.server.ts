@@ -18,7 +18,8 @@ import {
 } from "~/models/friend.server";
 import { describePaymentRecord, getPaymentRecords } from "~/models/dues.server";
 import { getPublicUser } from "~/models/user.server";
-import { DomainError, isDomainError } from "~/utils/errors";
+import { DomainError } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
 import type {
   FriendsActionFailure,
   FriendsTab,
@@ -89,7 +90,7 @@ export function loadFriendsView(
         (u) => u.id,
       );
     } catch (error) {
-      if (!isDomainError(error) || error.status !== 400) throw error;
+      if (pageFailure(error).status !== 400) throw error;
       view.search.tooShort = true;
       status = 400;
     }
@@ -164,15 +165,15 @@ export async function friendsAction(
     }
     return redirectWithToast(returnTo, { title: texts.ok, description });
   } catch (error) {
-    if (!isDomainError(error)) throw error;
+    const { status, message, fieldErrors } = pageFailure(error);
     const failure: FriendsActionFailure = {
       ok: false,
-      status: error.status,
+      status,
       intent,
       title: texts.fail,
-      message: error.message,
-      fieldErrors: error.fieldErrors ?? {},
+      message,
+      fieldErrors: fieldErrors ?? {},
     };
-    return data(failure, { status: error.status });
+    return data(failure, { status });
   }
 }

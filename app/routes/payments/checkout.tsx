@@ -5,17 +5,12 @@ import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
 import { NoticeCard } from "~/components/settlement/money-summary";
+import { payBet, paymentOptions } from "~/models/pay-bet.server";
 import {
   ALREADY_PAID,
   PAYMENTS_UNAVAILABLE_NOTICE,
-  createPaymentIntent,
-  isIntentPayer,
-  recordPayment,
 } from "~/models/payment.server";
-import { confirmDemoIntent, validateDemoCard } from "~/payments/demo.server";
-import { getPaymentProvider } from "~/payments/provider.server";
-import type { StripeProvider } from "~/payments/stripe.server";
-import { publicOrigin, stripeKeys } from "~/utils/env.server";
+import { publicOrigin } from "~/utils/env.server";
 import { isDomainError } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
@@ -32,14 +27,11 @@ export const REDIRECT_AFTER_PAYMENT_MS = 2000;
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const payable = loadPayable(params.id, user.id);
-  const provider = getPaymentProvider();
   return data(
     {
       ...payable,
-      provider: provider?.name ?? null,
+      ...paymentOptions(),
       unavailable: PAYMENTS_UNAVAILABLE_NOTICE,
-      publishableKey:
-        provider?.name === "stripe" ? stripeKeys()!.publishableKey : null,
     },
     { status: payable.status },
   );
@@ -68,46 +60,18 @@ export async function action({ request, params }: Route.ActionArgs) {
       title: "Payment error",
       message: ALREADY_PAID,
     });
-  const betId = payable.betId;
-  const provider = getPaymentProvider();
+  if (!paymentOptions().provider) return fail(409, PAYMENTS_UNAVAILABLE_NOTICE);
   try {
-    if (!provider) return fail(409, PAYMENTS_UNAVAILABLE_NOTICE);
-    const intent = form.get("intent");
-    if (provider.name === "stripe" && intent === "stripe-checkout") {
-      const { url } = await (provider as StripeProvider).createCheckoutSession({
-        betId,
-        payerId: user.id,
-        amountCents: payable.bet.amountCents,
-        title: payable.bet.title,
+    const outcome = await payBet({
+      betId: payable.betId,
+      userId: user.id,
+      by: {
+        kind: "form",
+        fields: form,
         origin: publicOrigin(request),
-      });
-      return redirect(url);
-    }
-    let intentId: string;
-    if (provider.name === "stripe") {
-      intentId = String(form.get("paymentIntentId") ?? "");
-      if (intent !== "stripe-record" || !/^pi_\w{1,200}$/.test(intentId))
-        return fail(400, {
-          title: "Payment error",
-          message: "Something went wrong while processing your payment.",
-        });
-    } else {
-      const card = {
-        cardNumber: form.get("cardNumber"),
-        expiry: form.get("expiry"),
-        cvc: form.get("cvc"),
-      };
-      validateDemoCard(card);
-      intentId = (
-        await createPaymentIntent({ betId, userId: user.id, provider })
-      ).intentId;
-      confirmDemoIntent({
-        intentId,
-        card,
-        isPayer: (id) => isIntentPayer(id, user.id),
-      });
-    }
-    await recordPayment({ betId, userId: user.id, intentId, provider });
+      },
+    });
+    if (outcome.kind === "redirect") return redirect(outcome.url);
   } catch (error) {
     if (!isDomainError(error)) {
       console.error(error);
@@ -118,9 +82,10 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     return fail(error.status, {
       title:
-        error.status === 402 || error.status === 400
+        error.title ??
+        (error.status === 402 || error.status === 400
           ? "Payment failed"
-          : "Payment error",
+          : "Payment error"),
       message: error.message,
       fieldErrors: error.fieldErrors,
     });

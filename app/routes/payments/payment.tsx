@@ -5,7 +5,7 @@ import {
   MoneySummary,
   NoticeCard,
 } from "~/components/settlement/money-summary";
-import { getPaymentProvider } from "~/payments/provider.server";
+import { paymentOptions } from "~/models/pay-bet.server";
 import {
   ALREADY_PAID,
   PAYMENTS_UNAVAILABLE_NOTICE,
@@ -29,7 +29,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data(
     {
       ...payable,
-      available: getPaymentProvider() !== null,
+      available: paymentOptions().provider !== null,
       unavailable: PAYMENTS_UNAVAILABLE_NOTICE,
       isDemoMode,
     },

@@ -5,7 +5,7 @@ import { closeAccount, listOpenBets } from "~/models/account.server";
 import { endSession, requireUser } from "~/models/session.server";
 import { invalid } from "~/utils/errors";
 import { readFormData } from "~/utils/form-data.server";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // /profile/data (ruling 32): download everything of yours as JSON (a plain

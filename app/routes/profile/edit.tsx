@@ -11,11 +11,12 @@ import {
 } from "~/models/avatar-rules";
 import { saveAvatar } from "~/models/avatar.server";
 import { updateProfile } from "~/models/profile.server";
-import { DomainError, isDomainError } from "~/utils/errors";
+import { DomainError } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
-import { parseMultipart } from "~/utils/upload.server";
+import { readUploadedFile } from "~/utils/upload.server";
 import { readFormData } from "~/utils/form-data.server";
 
 // The server reads an upload within this limit before the action runs.
@@ -46,20 +47,20 @@ function failure(
   error: unknown,
   values?: ProfileFormResult["values"],
 ) {
-  if (!isDomainError(error)) throw error;
+  const refusal = pageFailure(error);
   const result: ProfileFormResult = {
     ok: false,
     form,
-    status: error.status,
+    status: refusal.status,
     title:
-      error.status === 400 && error.fieldErrors
+      refusal.status === 400 && refusal.fieldErrors
         ? "Validation Error"
         : "Profile update failed",
-    message: error.message,
-    fieldErrors: error.fieldErrors ?? {},
+    message: refusal.message,
+    fieldErrors: refusal.fieldErrors ?? {},
     values,
   };
-  return data(result, { status: error.status });
+  return data(result, { status: refusal.status });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -68,20 +69,15 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (type.toLowerCase().startsWith("multipart/form-data")) {
     try {
-      const body = Buffer.from(await request.arrayBuffer());
-      const form = await parseMultipart(body, type);
-      const file = form.get("avatar");
-      if (!(file instanceof File) || file.size === 0)
+      const bytes = await readUploadedFile(request, "avatar");
+      if (!bytes)
         return failure("avatar", new DomainError(400, AVATAR_MESSAGES.missing));
-      if (file.size > AVATAR_MAX_BYTES)
+      if (bytes.byteLength > AVATAR_MAX_BYTES)
         return failure(
           "avatar",
           new DomainError(413, AVATAR_MESSAGES.tooLarge),
         );
-      await saveAvatar({
-        userId: user.id,
-        bytes: new Uint8Array(await file.arrayBuffer()),
-      });
+      await saveAvatar({ userId: user.id, bytes });
       return redirectWithToast("/profile", UPDATED);
     } catch (error) {
       return failure("avatar", error);

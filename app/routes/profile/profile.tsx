@@ -12,7 +12,7 @@ import {
   setPaymentMethod,
   type PaymentMethod,
 } from "~/models/profile.server";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";

@@ -12,7 +12,7 @@ import {
   requireUser,
 } from "~/models/session.server";
 import { formatDateTime } from "~/utils/dates";
-import { isDomainError } from "~/utils/errors";
+import { pageFailure, pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -73,20 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
         keepSessionId: await currentSessionId(request),
       });
     } catch (error) {
-      if (!isDomainError(error)) throw error;
-      return data(
-        {
-          error: error.fieldErrors ? undefined : error.message,
-          fieldErrors: (error.fieldErrors ?? {}) as PasswordErrors,
-        },
-        {
-          status: error.status,
-          headers:
-            "retryAfterSeconds" in error
-              ? { "Retry-After": String(error.retryAfterSeconds) }
-              : undefined,
-        },
-      );
+      return pageReply<PasswordErrors, object>(error);
     }
     return redirectWithToast(here, {
       title: "Password changed",
@@ -98,7 +85,7 @@ export async function action({ request }: Route.ActionArgs) {
     try {
       signOutSession(user.id, form.get("sessionId"));
     } catch (error) {
-      if (!isDomainError(error)) throw error;
+      pageFailure(error); // anything but a refusal is a bug: rethrown
       return redirectWithToast(here, {
         title: "Already signed out",
         description: "That device was no longer signed in.",

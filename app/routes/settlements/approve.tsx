@@ -15,7 +15,7 @@ import {
 } from "~/components/settlement-card";
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";

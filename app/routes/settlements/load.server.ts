@@ -4,7 +4,7 @@ import { data } from "react-router";
 import { getBetForViewer, type BetView } from "~/models/bet-access.server";
 import type { SettleFacts } from "~/models/settlement-rules.server";
 import { parseId } from "~/utils/api.server";
-import { isDomainError } from "~/utils/errors";
+import { page } from "~/utils/page.server";
 
 export function betIdFrom(params: { id?: string }) {
   const id = parseId(params.id);
@@ -13,13 +13,7 @@ export function betIdFrom(params: { id?: string }) {
 }
 
 export function loadBetOr404(betId: number, userId: number) {
-  try {
-    return getBetForViewer({ betId, userId });
-  } catch (error) {
-    if (isDomainError(error))
-      throw data(error.message, { status: error.status });
-    throw error;
-  }
+  return page(() => getBetForViewer({ betId, userId }));
 }
 
 /** The settle policies' facts from the bet as the viewer sees it. */

@@ -12,7 +12,7 @@ import {
 import { getSettlementView } from "~/models/settlement-view.server";
 import { proposeSettlement } from "~/models/settlement.server";
 import { NOTES_MAX } from "~/utils/settlement-text";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import {

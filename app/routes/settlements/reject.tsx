@@ -8,7 +8,7 @@ import { rejectSettlement } from "~/models/settlement.server";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";

@@ -11,7 +11,7 @@ import {
 } from "~/models/settlement-rules.server";
 import { listSettlementHistory } from "~/models/settlement-view.server";
 import { ruleDispute } from "~/models/settlement-referee.server";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";

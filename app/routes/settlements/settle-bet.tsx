@@ -10,7 +10,7 @@ import {
 } from "~/models/settlement-rules.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 import { settleBet } from "~/models/settlement.server";
-import { formFailure } from "~/utils/form-errors.server";
+import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import {

@@ -3,8 +3,7 @@
 // browser, for API clients and tests. 200 {status: "succeeded"}, 400 bad
 // card fields, 402 'Your card was declined.'. Demo mode only.
 import type { Route } from "./+types/demo-confirm";
-import { isIntentPayer } from "~/models/payment.server";
-import { confirmDemoIntent } from "~/payments/demo.server";
+import { confirmDemoPayment } from "~/models/pay-bet.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { isDemoMode } from "~/utils/env.server";
@@ -20,10 +19,10 @@ export function action({ request }: Route.ActionArgs) {
       throw invalid("paymentIntentId is required.", {
         paymentIntentId: ["paymentIntentId is required."],
       });
-    const result = confirmDemoIntent({
+    const result = confirmDemoPayment({
       intentId,
+      userId: user.id,
       card: body,
-      isPayer: (id) => isIntentPayer(id, user.id),
     });
     return Response.json(result);
   });

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { Route } from "./+types/record";
 import { BET_NOT_FOUND } from "~/models/bet-access.server";
-import { recordPayment } from "~/models/payment.server";
+import { payBet } from "~/models/pay-bet.server";
 import { toSettlementJson } from "~/routes/api/json";
 import { api, parseId, parseJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
@@ -28,12 +28,15 @@ export function action({ request, params }: Route.ActionArgs) {
     const betId = parseId(params.id);
     if (betId === null) throw notFound(BET_NOT_FOUND);
     const body = await parseJson(request, Body);
-    const settlement = await recordPayment({
+    const { settlement } = await payBet({
       betId,
       userId: user.id,
-      intentId: body.paymentIntentId,
-      amountCents:
-        body.amount === undefined ? undefined : dollarsToCents(body.amount),
+      by: {
+        kind: "intent",
+        intentId: body.paymentIntentId,
+        amountCents:
+          body.amount === undefined ? undefined : dollarsToCents(body.amount),
+      },
     });
     return Response.json({ settlement: toSettlementJson(settlement) });
   });

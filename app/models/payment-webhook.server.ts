@@ -1,0 +1,51 @@
+// POST /api/stripe/webhook: the provider checks the signature against the
+// raw body and reads the event; each event id counts once
+// (processed_webhook_events), and only a succeeded payment changes anything:
+// a late or repeated event, or one that arrives out of order (a failure
+// after the success), leaves the ledger as it is.
+import {
+  getPaymentProvider,
+  type PaymentProvider,
+} from "~/payments/provider.server";
+import { isDomainError, notFound } from "~/utils/errors";
+import { completePayment, markEventProcessed } from "./payment.server";
+
+export async function handlePaymentWebhook(
+  request: Request,
+  provider: PaymentProvider | null = getPaymentProvider(),
+): Promise<Response> {
+  if (!provider) throw notFound("Not found");
+  const reading = await provider.readWebhook(request);
+  if (reading.kind === "absent") throw notFound("Not found");
+  if (reading.kind === "forged")
+    return Response.json({ error: "Invalid signature" }, { status: 400 });
+  const { event, succeeded: intent } = reading;
+
+  if (
+    !intent ||
+    intent.status !== "succeeded" ||
+    !intent.betId ||
+    !intent.payerId
+  ) {
+    const fresh = markEventProcessed(event);
+    return Response.json({ received: true, duplicate: !fresh });
+  }
+  try {
+    const { recorded } = completePayment({
+      betId: intent.betId,
+      payerId: intent.payerId,
+      intentId: intent.id,
+      amountCents: intent.amountCents,
+      provider: provider.name,
+      event,
+    });
+    return Response.json({ received: true, recorded });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    // A payment we cannot apply (already paid by another intent, wrong
+    // amount): acknowledge it so Stripe stops retrying; it is logged for a person.
+    console.warn(`payment webhook ${event.id}: ${error.message}`);
+    markEventProcessed(event);
+    return Response.json({ received: true, recorded: false });
+  }
+}

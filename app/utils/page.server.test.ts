@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import {
+  conflict,
+  DomainError,
+  forbidden,
+  invalid,
+  notFound,
+  refused,
+} from "./errors";
+import {
+  errorsByField,
+  formFailure,
+  page,
+  pageError,
+  pageFailure,
+  pageReply,
+} from "./page.server";
+import { TooManyRequestsError } from "./rate-limit.server";
+
+// data() answers are plain objects with `data` and `init`.
+type Answer = { data: unknown; init: ResponseInit | null };
+const answer = (value: unknown) => value as Answer;
+
+describe("the page door: a domain error's code and field as a page answers them", () => {
+  it("gives every status a default code, and keeps a precise one", () => {
+    expect(notFound("gone").code).toBe("not_found");
+    expect(forbidden("no").code).toBe("forbidden");
+    expect(conflict("taken").code).toBe("conflict");
+    expect(invalid("bad").code).toBe("invalid");
+    expect(new DomainError(401, "who?").code).toBe("unauthenticated");
+    expect(new TooManyRequestsError("slow", 5).code).toBe("too_many_requests");
+    const taken = conflict("Username already taken", undefined, {
+      code: "username_taken",
+      field: "username",
+    });
+    expect(pageFailure(taken)).toMatchObject({
+      status: 409,
+      code: "username_taken",
+      field: "username",
+      message: "Username already taken",
+      fieldErrors: undefined,
+    });
+    expect(
+      refused({ status: 403, message: "Not yours", title: "Cannot edit" }),
+    ).toMatchObject({ status: 403, code: "forbidden", title: "Cannot edit" });
+  });
+
+  it("places the message beside the field at fault, else at the form level", () => {
+    const taken = conflict("Email already registered", undefined, {
+      code: "email_taken",
+      field: "email",
+    });
+    expect(errorsByField(pageFailure(taken))).toEqual({
+      email: ["Email already registered"],
+    });
+    expect(errorsByField(pageFailure(new DomainError(401, "Wrong")))).toEqual({
+      "": ["Wrong"],
+    });
+    const fields = invalid("Fix them", { password: ["Too short"] });
+    expect(errorsByField(pageFailure(fields))).toEqual({
+      password: ["Too short"],
+    });
+  });
+
+  it("carries Retry-After for rate limits", () => {
+    const failure = pageFailure(new TooManyRequestsError("Slow down", 42));
+    expect(failure.status).toBe(429);
+    expect(failure.headers).toEqual({ "Retry-After": "42" });
+    expect(pageFailure(conflict("x")).headers).toBeUndefined();
+  });
+
+  it("rethrows anything that is not a domain error", () => {
+    const bug = new TypeError("boom");
+    expect(() => pageFailure(bug)).toThrow(bug);
+    expect(() => formFailure(bug, "Failed")).toThrow(bug);
+    expect(() => pageError(bug)).toThrow(bug);
+    expect(() =>
+      page(() => {
+        throw bug;
+      }),
+    ).toThrow(bug);
+  });
+
+  it("answers a form with the status, the title and the field errors", () => {
+    const titled = answer(
+      formFailure(forbidden("Not yours", "Cannot edit"), "Failed"),
+    );
+    expect(titled.init?.status).toBe(403);
+    expect(titled.data).toEqual({
+      ok: false,
+      status: 403,
+      title: "Cannot edit",
+      message: "Not yours",
+      fieldErrors: {},
+    });
+    const plain = answer(
+      formFailure(invalid("Pick one", { winnerId: ["Pick one"] }), "No winner"),
+    );
+    expect(plain.init?.status).toBe(400);
+    expect(plain.data).toMatchObject({
+      title: "No winner",
+      fieldErrors: { winnerId: ["Pick one"] },
+    });
+  });
+
+  it("answers a plain form: a form-level error unless fields carry it", () => {
+    const formLevel = answer(
+      pageReply(new DomainError(401, "Wrong"), { login: "ann" }),
+    );
+    expect(formLevel.init?.status).toBe(401);
+    expect(formLevel.data).toEqual({
+      error: "Wrong",
+      fieldErrors: {},
+      login: "ann",
+    });
+    const fieldLevel = answer(
+      pageReply(invalid("Fix", { newPassword: ["Short"] })),
+    );
+    expect(fieldLevel.data).toEqual({
+      error: undefined,
+      fieldErrors: { newPassword: ["Short"] },
+    });
+  });
+
+  it("throws a loader's refusal for the error boundary, with a route's own payload per status", async () => {
+    const thrown = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return answer(error);
+      }
+      throw new Error("nothing thrown");
+    };
+    const plain = thrown(() =>
+      page(() => {
+        throw notFound("This bet could not be found.");
+      }),
+    );
+    expect(plain.init?.status).toBe(404);
+    expect(plain.data).toBe("This bet could not be found.");
+
+    const payloads = {
+      404: () => ({
+        title: "Bet not found",
+        message: "No bet with that code.",
+      }),
+      429: (f: { message: string }) => ({
+        title: "Too many tries",
+        message: f.message,
+      }),
+    };
+    const missing = thrown(() =>
+      page(() => {
+        throw notFound();
+      }, payloads),
+    );
+    expect(missing.data).toEqual({
+      title: "Bet not found",
+      message: "No bet with that code.",
+    });
+    const slow = thrown(() =>
+      page(() => {
+        throw new TooManyRequestsError("Wait a minute", 60);
+      }, payloads),
+    );
+    expect(slow.init?.status).toBe(429);
+    expect(new Headers(slow.init?.headers).get("Retry-After")).toBe("60");
+    expect(slow.data).toEqual({
+      title: "Too many tries",
+      message: "Wait a minute",
+    });
+
+    expect(page(() => 7)).toBe(7);
+    await expect(
+      page(async () => {
+        throw forbidden("No");
+      }),
+    ).rejects.toMatchObject({
+      init: { status: 403 },
+      data: "No",
+    });
+  });
+});

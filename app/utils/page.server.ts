@@ -1,0 +1,134 @@
+// The HTML door, twin of /api's `api()` (app/utils/api.server.ts). A model
+// throws a DomainError (status, SPEC's message, a machine-readable code and,
+// when a field is at fault, that field); this module is the one place that
+// turns it into what a page answers:
+//
+// - an action's form reply (`pageFailure`, `formFailure`, `pageReply`): the
+//   refusal's status, the message, and field errors for the form (DESIGN
+//   §3a: never a redirect that would lose what the person typed);
+// - a loader's thrown response (`pageError`, `page`) for the route's error
+//   boundary (app/components/error-boundary.tsx), with per-status payloads
+//   where a route words its own screens.
+//
+// Anything that is not a DomainError is rethrown untouched: a bug stays a 500
+// (logged by the server), never a message made up here.
+import { data } from "react-router";
+import {
+  isDomainError,
+  retryAfterOf,
+  type DomainError,
+  type FieldErrors,
+} from "./errors";
+
+/** A domain error as a page answers it. */
+export type PageFailure = {
+  status: DomainError["status"];
+  code: string;
+  message: string;
+  /** SPEC's toast title, when the model gives one ('Cannot edit'). */
+  title?: string;
+  /** The field at fault, when one is. */
+  field?: string;
+  /** Per-field messages the model gave (validation); undefined when none. */
+  fieldErrors?: FieldErrors;
+  /** Retry-After for rate limits; undefined otherwise. */
+  headers?: HeadersInit;
+};
+
+/** The one mapping: a DomainError as a page answer. Rethrows anything else. */
+export function pageFailure(error: unknown): PageFailure {
+  if (!isDomainError(error)) throw error;
+  const retryAfter = retryAfterOf(error);
+  return {
+    status: error.status,
+    code: error.code,
+    message: error.message,
+    title: error.title,
+    field: error.field,
+    fieldErrors: error.fieldErrors,
+    headers:
+      retryAfter === undefined
+        ? undefined
+        : { "Retry-After": String(retryAfter) },
+  };
+}
+
+/**
+ * A form's errors by field, Conform's shape: the model's field errors if it
+ * gave any, else the message beside the field at fault, else at the form
+ * level (the "" key).
+ */
+export function errorsByField(failure: PageFailure): FieldErrors {
+  return failure.fieldErrors ?? { [failure.field ?? ""]: [failure.message] };
+}
+
+/**
+ * The plain forms' reply (password, reset, account pages): `error` is the
+ * form-level message unless fields carry the errors; `extra` is echoed back
+ * (what the person typed). Status and Retry-After from the error.
+ */
+export function pageReply<Fields extends FieldErrors, Extra extends object>(
+  error: unknown,
+  extra?: Extra,
+) {
+  const failure = pageFailure(error);
+  return data(
+    {
+      error: failure.fieldErrors ? undefined : failure.message,
+      fieldErrors: (failure.fieldErrors ?? {}) as Partial<Fields>,
+      ...(extra as Extra),
+    },
+    { status: failure.status, headers: failure.headers },
+  );
+}
+
+export type FormFailure = {
+  ok: false;
+  status: number;
+  /** A toast-style title when SPEC gives one ('Cannot edit', 'Failed to join bet'). */
+  title: string;
+  message: string;
+  fieldErrors: FieldErrors;
+};
+
+/** The card-and-alert forms' reply: `data(FormFailure, { status })`. */
+export function formFailure(error: unknown, defaultTitle: string) {
+  const failure = pageFailure(error);
+  const body: FormFailure = {
+    ok: false,
+    status: failure.status,
+    title: failure.title ?? defaultTitle,
+    message: failure.message,
+    fieldErrors: failure.fieldErrors ?? {},
+  };
+  return data(body, { status: failure.status, headers: failure.headers });
+}
+
+/** What a route's error boundary receives for a status: its own words or SPEC's message. */
+export type StatusPayloads = Partial<
+  Record<PageFailure["status"], (failure: PageFailure) => unknown>
+>;
+
+/**
+ * A loader's refusal as a thrown response for the error boundary: the
+ * status, Retry-After, and as data the route's payload for that status, or
+ * the message. `throw pageError(error)`; rethrows anything not a DomainError.
+ */
+export function pageError(error: unknown, payloads: StatusPayloads = {}) {
+  const failure = pageFailure(error);
+  const payload = payloads[failure.status]?.(failure) ?? failure.message;
+  return data(payload, { status: failure.status, headers: failure.headers });
+}
+
+/** Runs a loader's work, a refusal becoming `pageError`: the twin of `api()`. */
+export function page<T>(fn: () => T, payloads?: StatusPayloads): T {
+  const refuse = (error: unknown): never => {
+    throw pageError(error, payloads);
+  };
+  try {
+    const result = fn();
+    return result instanceof Promise ? (result.catch(refuse) as T) : result;
+  } catch (error) {
+    return refuse(error);
+  }
+}
