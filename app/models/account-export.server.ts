@@ -19,6 +19,7 @@ import {
 import { DELETED_USER_NAME } from "~/utils/deleted-user";
 import { DomainError } from "~/utils/errors";
 import { displayNameSql } from "./display-name.server";
+import { friendshipsOf, otherSideOf } from "./friend-pairs.server";
 import { getNotificationPreferences } from "./notification-preferences.server";
 import { getUserById, toUserJson } from "./user.server";
 
@@ -101,17 +102,8 @@ export function exportAccountData(userId: number, now = Date.now()) {
       otherName: displayNameSql(),
     })
     .from(friendships)
-    .innerJoin(
-      users,
-      sql`${users.id} = CASE WHEN ${friendships.requesterId} = ${userId}
-        THEN ${friendships.addresseeId} ELSE ${friendships.requesterId} END`,
-    )
-    .where(
-      or(
-        eq(friendships.requesterId, userId),
-        eq(friendships.addresseeId, userId),
-      ),
-    )
+    .innerJoin(users, otherSideOf(userId))
+    .where(friendshipsOf(userId))
     .orderBy(asc(friendships.id))
     .all();
 

@@ -1,0 +1,136 @@
+// People and getting in: users, sessions, avatars, mailed single-use links.
+import { sql } from "drizzle-orm";
+import {
+  blob,
+  check,
+  index,
+  integer,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    /**
+     * The username's confusable skeleton (Unicode TR39, case-folded): two
+     * names that look alike have the same one. Null only for rows written
+     * before it existed, until start-up fills them in.
+     */
+    usernameSkeleton: text("username_skeleton"),
+    email: text("email").notNull(),
+    /** Notification mail goes only to a verified address (ruling 27). */
+    emailVerified: integer("email_verified", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    passwordHash: text("password_hash").notNull(),
+    avatarUrl: text("avatar_url"),
+    winCount: integer("win_count").notNull().default(0),
+    lossCount: integer("loss_count").notNull().default(0),
+    applePayConnected: integer("apple_pay_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    googleWalletConnected: integer("google_wallet_connected", {
+      mode: "boolean",
+    })
+      .notNull()
+      .default(false),
+    paypalConnected: integer("paypal_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    venmoConnected: integer("venmo_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    zelleConnected: integer("zelle_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    cardConnected: integer("card_connected", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    createdAt: createdAt(),
+    /**
+     * Set when the account was closed (ruling 32): the row stays, anonymised
+     * (`deleted-{id}`, no email, no password), because bets, settlements and
+     * ledger entries are the other side's history too.
+     */
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    // Usernames and emails are unique regardless of letter case.
+    uniqueIndex("users_username_unique").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    // No name may pass for another: look-alikes share a skeleton.
+    uniqueIndex("users_username_skeleton_unique").on(t.usernameSkeleton),
+    check(
+      "users_counts_non_negative",
+      sql`${t.winCount} >= 0 AND ${t.lossCount} >= 0`,
+    ),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // SHA-256 of the random token in the cookie: a leaked database does not
+    // hand out live sessions.
+    idHash: text("id_hash").primaryKey(),
+    /**
+     * The session's name on the security page and in
+     * `DELETE /api/user/sessions/{id}`: random, unrelated to the token, so
+     * showing it gives nothing away.
+     */
+    publicId: text("public_id").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The browser's User-Agent at sign-in, to tell devices apart (ruling 31). */
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    /** Refreshed at most every few minutes, not on every request. */
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("sessions_public_id_unique").on(t.publicId),
+    index("sessions_user_idx").on(t.userId),
+    index("sessions_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const avatars = sqliteTable("avatars", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  contentType: text("content_type").notNull(),
+  data: blob("data", { mode: "buffer" }).notNull(),
+  etag: text("etag").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+// Single-use links sent by mail (verification now, password reset later):
+// only the token's SHA-256 is stored, so a copied database opens nothing.
+export const emailTokens = sqliteTable(
+  "email_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", {
+      enum: ["verify_email", "reset_password"],
+    }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The address the link was sent to: a later email change voids it. */
+    email: text("email").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("email_tokens_hash").on(t.tokenHash)],
+);
+
+export type User = typeof users.$inferSelect;
