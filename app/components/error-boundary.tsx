@@ -31,11 +31,18 @@ export const statusAndMessage: StatusHandler = (error) => ({
       : UNEXPECTED.message,
 });
 
-/** For loaders that throw `{title, message}` (the page door's payloads), else `fallback`. */
+/**
+ * For loaders and actions that throw `{title, message}` (the page door's
+ * payloads) or a plain message (`readFormData`'s 400), else `fallback`.
+ */
 export const copyFromData =
   (fallback: ErrorCopy): StatusHandler =>
   (error) => {
-    const payload = (error.data ?? undefined) as Partial<ErrorCopy> | undefined;
+    const payload = (
+      typeof error.data === "string"
+        ? { message: error.data }
+        : (error.data ?? undefined)
+    ) as Partial<ErrorCopy> | undefined;
     return {
       title: payload?.title ?? fallback.title,
       message: payload?.message ?? fallback.message,

@@ -33,13 +33,6 @@ type FormAction = {
    * Every other action answers such a body with 400 and UNREADABLE_FORM.
    */
   readsNoForm?: { location: string };
-  /**
-   * KNOWN GAP (issue 11, the page door): the route's own ErrorBoundary reads
-   * only `{title, message}`, so its 400 page drops UNREADABLE_FORM and says
-   * "An unexpected error occurred." The one general boundary fixes it; this
-   * test then fails until the flag goes.
-   */
-  boundaryDropsMessage?: true;
 };
 
 const BET_FIELDS = [
@@ -186,7 +179,6 @@ export const FORM_ACTIONS: FormAction[] = [
     fields: ["version"],
     bet: "pending",
     as: "participant",
-    boundaryDropsMessage: true,
   },
 ];
 
@@ -391,7 +383,7 @@ describe.each(present.map((a) => [a.route, a] as const))(
                 type: raw.type,
                 status: 400,
                 location: null,
-                says: !action.boundaryDropsMessage,
+                says: true,
               },
         );
       }
