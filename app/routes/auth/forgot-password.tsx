@@ -1,7 +1,7 @@
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { Field, FormAlert } from "~/components/forms";
-import { Logo } from "~/components/logo";
+import { PublicCardPage } from "~/components/page-frames";
 import {
   requestPasswordReset,
   RESET_REQUESTED,
@@ -41,49 +41,41 @@ export default function ForgotPassword({
   const [params] = useSearchParams();
   const sent = params.get("sent") === "1";
   return (
-    <div className="mx-auto min-h-dvh max-w-md px-4 py-6">
-      <header className="mb-6">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main className="card space-y-4">
-        <h1 className="text-2xl font-bold">Forgot your password?</h1>
-        {sent ? (
-          <p role="status" className="text-slate-700">
-            {loaderData.requested}
-          </p>
-        ) : null}
-        <Form method="post" className="space-y-4" aria-label="Reset password">
-          <FormAlert title="Please wait" message={actionData?.error} />
-          <p className="text-slate-700">
-            Enter your username or the email of your account. We will mail a
-            link to choose a new password; it works for an hour.
-          </p>
-          <Field
-            label="Username or email"
-            errors={actionData?.fieldErrors.login}
-            inputProps={{
-              name: "login",
-              id: "forgot-login",
-              required: true,
-              maxLength: 254,
-              autoComplete: "username",
-              autoCapitalize: "none",
-              defaultValue: actionData?.login,
-            }}
-          />
-          <button type="submit" className="btn-primary w-full">
-            Send reset link
-          </button>
-        </Form>
-        <p className="text-sm">
-          <Link to="/auth" className="text-brand-700 underline">
-            Back to login
-          </Link>
+    <PublicCardPage title="Forgot your password?">
+      {sent ? (
+        <p role="status" className="text-slate-700">
+          {loaderData.requested}
         </p>
-      </main>
-    </div>
+      ) : null}
+      <Form method="post" className="space-y-4" aria-label="Reset password">
+        <FormAlert title="Please wait" message={actionData?.error} />
+        <p className="text-slate-700">
+          Enter your username or the email of your account. We will mail a link
+          to choose a new password; it works for an hour.
+        </p>
+        <Field
+          label="Username or email"
+          errors={actionData?.fieldErrors.login}
+          inputProps={{
+            name: "login",
+            id: "forgot-login",
+            required: true,
+            maxLength: 254,
+            autoComplete: "username",
+            autoCapitalize: "none",
+            defaultValue: actionData?.login,
+          }}
+        />
+        <button type="submit" className="btn-primary w-full">
+          Send reset link
+        </button>
+      </Form>
+      <p className="text-sm">
+        <Link to="/auth" className="text-brand-700 underline">
+          Back to login
+        </Link>
+      </p>
+    </PublicCardPage>
   );
 }
 

@@ -1,7 +1,7 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { FormAlert, PasswordField } from "~/components/forms";
-import { Logo } from "~/components/logo";
+import { PublicCardPage } from "~/components/page-frames";
 import {
   BAD_RESET_LINK,
   confirmPasswordReset,
@@ -64,54 +64,46 @@ export default function ResetPassword({
   const { token, live, badLink } = loaderData;
   const linkDead = !live || actionData?.error === badLink;
   return (
-    <div className="mx-auto min-h-dvh max-w-md px-4 py-6">
-      <header className="mb-6">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main className="card space-y-4">
-        <h1 className="text-2xl font-bold">Choose a new password</h1>
-        {linkDead ? (
-          <>
-            <p role="alert" className="text-red-700">
-              {badLink}
-            </p>
-            <p>
-              <Link to="/forgot-password" className="btn-primary w-full">
-                Send a new link
-              </Link>
-            </p>
-          </>
-        ) : (
-          <Form
-            method="post"
-            className="space-y-4"
-            aria-label="Choose a new password"
-          >
-            <FormAlert message={actionData?.error} />
-            <input type="hidden" name="token" value={token} />
-            <PasswordField
-              label="New password"
-              name="password"
-              id="reset-password"
-              errors={actionData?.fieldErrors.password}
-              isNew
-            />
-            <PasswordField
-              label="Confirm new password"
-              name="confirmPassword"
-              id="reset-confirm-password"
-              errors={actionData?.fieldErrors.confirmPassword}
-              isNew
-            />
-            <button type="submit" className="btn-primary w-full">
-              Set new password
-            </button>
-          </Form>
-        )}
-      </main>
-    </div>
+    <PublicCardPage title="Choose a new password">
+      {linkDead ? (
+        <>
+          <p role="alert" className="text-red-700">
+            {badLink}
+          </p>
+          <p>
+            <Link to="/forgot-password" className="btn-primary w-full">
+              Send a new link
+            </Link>
+          </p>
+        </>
+      ) : (
+        <Form
+          method="post"
+          className="space-y-4"
+          aria-label="Choose a new password"
+        >
+          <FormAlert message={actionData?.error} />
+          <input type="hidden" name="token" value={token} />
+          <PasswordField
+            label="New password"
+            name="password"
+            id="reset-password"
+            errors={actionData?.fieldErrors.password}
+            isNew
+          />
+          <PasswordField
+            label="Confirm new password"
+            name="confirmPassword"
+            id="reset-confirm-password"
+            errors={actionData?.fieldErrors.confirmPassword}
+            isNew
+          />
+          <button type="submit" className="btn-primary w-full">
+            Set new password
+          </button>
+        </Form>
+      )}
+    </PublicCardPage>
   );
 }
 

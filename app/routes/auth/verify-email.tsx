@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/verify-email";
-import { Logo } from "~/components/logo";
+import { PublicCardPage } from "~/components/page-frames";
 import {
   resendVerificationEmail,
   verifyEmailToken,
@@ -64,52 +64,40 @@ export default function VerifyEmail({
 }: Route.ComponentProps) {
   const { token, signedIn, verified } = loaderData;
   return (
-    <div className="mx-auto min-h-dvh max-w-md px-4 py-6">
-      <header className="mb-6">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main className="card space-y-4">
-        <h1 className="text-2xl font-bold">Confirm your email</h1>
-        {actionData?.error ? (
-          <p role="alert" className="text-red-700">
-            {actionData.error}
-          </p>
-        ) : null}
-        {token ? (
-          <Form method="post" className="space-y-3">
-            <p className="text-slate-700">
-              Confirm this address to hear from Fairshake when a bet needs you.
-            </p>
-            <input type="hidden" name="token" value={token} />
-            <button className="btn-primary w-full" name="intent" value="verify">
-              Confirm my email
-            </button>
-          </Form>
-        ) : verified ? (
-          <p className="text-slate-700">Your email address is confirmed.</p>
-        ) : signedIn ? (
-          <Form method="post" className="space-y-3">
-            <p className="text-slate-700">
-              Open the link we mailed you to confirm your address.
-            </p>
-            <button
-              className="btn-secondary w-full"
-              name="intent"
-              value="resend"
-            >
-              Send a new link
-            </button>
-          </Form>
-        ) : (
+    <PublicCardPage title="Confirm your email">
+      {actionData?.error ? (
+        <p role="alert" className="text-red-700">
+          {actionData.error}
+        </p>
+      ) : null}
+      {token ? (
+        <Form method="post" className="space-y-3">
           <p className="text-slate-700">
-            Open the link from your mail, or <Link to="/auth">sign in</Link> to
-            ask for a new one.
+            Confirm this address to hear from Fairshake when a bet needs you.
           </p>
-        )}
-      </main>
-    </div>
+          <input type="hidden" name="token" value={token} />
+          <button className="btn-primary w-full" name="intent" value="verify">
+            Confirm my email
+          </button>
+        </Form>
+      ) : verified ? (
+        <p className="text-slate-700">Your email address is confirmed.</p>
+      ) : signedIn ? (
+        <Form method="post" className="space-y-3">
+          <p className="text-slate-700">
+            Open the link we mailed you to confirm your address.
+          </p>
+          <button className="btn-secondary w-full" name="intent" value="resend">
+            Send a new link
+          </button>
+        </Form>
+      ) : (
+        <p className="text-slate-700">
+          Open the link from your mail, or <Link to="/auth">sign in</Link> to
+          ask for a new one.
+        </p>
+      )}
+    </PublicCardPage>
   );
 }
 

@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/data";
 import { FormAlert, PasswordField } from "~/components/forms";
 import { closeAccount, listOpenBets } from "~/models/account.server";
@@ -54,14 +55,7 @@ export default function YourData({
   const { openBets } = loaderData;
   const deleting = useNavigation().state === "submitting";
   return (
-    <div className="space-y-4">
-      <p>
-        <Link to="/profile" className="text-brand-700 underline">
-          Back to Profile
-        </Link>
-      </p>
-      <h1 className="text-2xl font-bold">Your data</h1>
-
+    <ProfileSubPage title="Your data">
       <section className="card space-y-2" aria-labelledby="export-heading">
         <h2 id="export-heading" className="text-lg font-semibold">
           Download your data
@@ -138,7 +132,7 @@ export default function YourData({
           </button>
         </Form>
       </section>
-    </div>
+    </ProfileSubPage>
   );
 }
 

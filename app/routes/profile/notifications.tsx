@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/notifications";
 import { PushButton } from "~/components/notifications/push-button";
 import { KIND_LABELS, NOTIFICATION_KINDS } from "~/models/notification-kinds";
@@ -38,13 +39,7 @@ export default function NotificationSettings({
   const { preferences, email, emailVerified } = loaderData;
   const saving = useNavigation().state === "submitting";
   return (
-    <div className="space-y-4">
-      <p>
-        <Link to="/profile" className="text-brand-700 underline">
-          Back to Profile
-        </Link>
-      </p>
-      <h1 className="text-2xl font-bold">Notifications</h1>
+    <ProfileSubPage title="Notifications">
       <section className="card space-y-2" aria-labelledby="push-heading">
         <h2 id="push-heading" className="text-lg font-semibold">
           On this device
@@ -97,7 +92,7 @@ export default function NotificationSettings({
           {saving ? "Saving..." : "Save"}
         </button>
       </Form>
-    </div>
+    </ProfileSubPage>
   );
 }
 

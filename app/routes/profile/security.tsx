@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/security";
 import { FormAlert, PasswordField } from "~/components/forms";
 import {
@@ -124,14 +125,7 @@ export default function Security({
   const errors = actionData?.fieldErrors ?? {};
   const others = sessions.filter((s) => !s.current).length;
   return (
-    <div className="space-y-4">
-      <p>
-        <Link to="/profile" className="text-brand-700 underline">
-          Back to Profile
-        </Link>
-      </p>
-      <h1 className="text-2xl font-bold">Security</h1>
-
+    <ProfileSubPage title="Security">
       <section className="card space-y-3" aria-labelledby="password-heading">
         <h2 id="password-heading" className="text-lg font-semibold">
           Change password
@@ -229,7 +223,7 @@ export default function Security({
           <p className="hint">You are signed in on this device only.</p>
         )}
       </section>
-    </div>
+    </ProfileSubPage>
   );
 }
 
