@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { db, immediate } from "~/db/client.server";
 import { demoPaymentIntents } from "~/db/schema";
+import { PAYMENT_FAILED_TITLE } from "~/domain/payment";
 import {
   DomainError,
   invalid,
@@ -158,7 +159,7 @@ export function confirmDemoIntent({
       .set({ lastError: CARD_DECLINED })
       .where(eq(demoPaymentIntents.id, intentId))
       .run();
-    throw new DomainError(402, CARD_DECLINED, undefined, "Payment failed");
+    throw new DomainError(402, CARD_DECLINED, undefined, PAYMENT_FAILED_TITLE);
   }
   db.update(demoPaymentIntents)
     .set({ status: "succeeded", lastError: null })

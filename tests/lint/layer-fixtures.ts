@@ -31,6 +31,26 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "API routes never reach a payment provider either",
   },
   {
+    at: "app/routes/api/payments/lint-fixture.ts",
+    code: 'import { rangeFromRequest } from "~/routes/payments/finances.server";',
+    why: "the /api door imports no page module (what both share is a model or a util)",
+  },
+  {
+    at: "app/routes/api/payments/lint-fixture.ts",
+    code: 'import { loadFinances } from "../../payments/finances.server";',
+    why: "nor by a relative path from a folder in api/",
+  },
+  {
+    at: "app/routes/api/lint-fixture.ts",
+    code: 'import { betForPage } from "../bets/load.server";',
+    why: "nor by a relative path from api/ itself",
+  },
+  {
+    at: "app/routes/api/bets/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "API routes keep the routes' lines (no database) under their own rule",
+  },
+  {
     at: "app/components/bets/lint-fixture.tsx",
     code: 'import type { BetStatus } from "~/db/schema";',
     why: "components never import the schema, not even a type",
@@ -92,6 +112,16 @@ export const GOOD_IMPORTS: LayerFixture[] = [
     at: "app/routes/payments/lint-fixture.tsx",
     code: 'import { payBet } from "~/models/pay-bet.server";\nimport { loadPayable } from "./load.server";',
     why: "payment pages call the payment door and their own helpers",
+  },
+  {
+    at: "app/routes/api/payments/lint-fixture.ts",
+    code: 'import { rangeFromRequest } from "~/utils/date-range.server";\nimport { toBetJson } from "~/routes/api/json";\nimport { x } from "../bets/share-preview.server";\nimport type { Route } from "./+types/financial-history";',
+    why: "API routes share utils and models, and reach the API's own helpers",
+  },
+  {
+    at: "app/routes/api/lint-fixture.ts",
+    code: 'import { toBetJson } from "./json";\nimport { getUser } from "../../models/session.server";',
+    why: "a relative path from api/ to its own files or below routes/ is fine",
   },
   {
     at: "app/components/lint-fixture.tsx",

@@ -22,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? "finances"
       : "activity";
   if (tab === "finances") {
-    const { finances, status } = loadFinances(request, user.id);
+    const { finances, status } = loadFinances(request, user);
     const refreshed =
       new URL(request.url).searchParams.get("refreshed") === "1";
     return data(

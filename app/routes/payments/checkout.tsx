@@ -5,17 +5,22 @@ import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
 import { NoticeCard } from "~/components/settlement/money-summary";
+import {
+  PAYMENT_INIT_FAILED_TITLE,
+  PAYMENT_WENT_WRONG,
+  paymentFailureTitle,
+} from "~/domain/payment";
 import { payBet, paymentOptions } from "~/models/pay-bet.server";
 import {
-  ALREADY_PAID,
+  PAYMENTS_UNAVAILABLE_CODE,
   PAYMENTS_UNAVAILABLE_NOTICE,
 } from "~/models/payment.server";
 import { publicOrigin } from "~/utils/env.server";
-import { isDomainError } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
+import { formReply, pageFailureOr } from "~/utils/page.server";
 import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
-import { loadPayable } from "./load.server";
+import { getPayable, loadPayable } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
 const StripePayment = lazy(
@@ -37,31 +42,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
-type Failure = {
-  paid?: false;
-  title: string;
-  message: string;
-  fieldErrors?: Record<string, string[]>;
-};
-
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const payable = loadPayable(params.id, user.id);
   const form = await readFormData(request);
-  const fail = (status: number, f: Failure) =>
-    data({ paid: false as const, ...f }, { status });
-  if (!payable.bet)
-    return fail(payable.status, {
-      title: "Payment error",
-      message: payable.refusal,
-    });
-  if (payable.bet.paid)
-    return fail(409, {
-      title: "Payment error",
-      message: ALREADY_PAID,
-    });
-  if (!paymentOptions().provider) return fail(409, PAYMENTS_UNAVAILABLE_NOTICE);
+  let payable: ReturnType<typeof getPayable>;
   try {
+    // The model's refusals (unseen, not the loser, not settled, already
+    // paid, no provider, the card) in the model's order, through the page door.
+    payable = getPayable(params.id, user.id);
     const outcome = await payBet({
       betId: payable.betId,
       userId: user.id,
@@ -73,26 +61,12 @@ export async function action({ request, params }: Route.ActionArgs) {
     });
     if (outcome.kind === "redirect") return redirect(outcome.url);
   } catch (error) {
-    if (!isDomainError(error)) {
-      console.error(error);
-      return fail(500, {
-        title: "Payment error",
-        message: "Something went wrong while processing your payment.",
-      });
-    }
-    return fail(error.status, {
-      title:
-        error.title ??
-        (error.status === 402 || error.status === 400
-          ? "Payment failed"
-          : "Payment error"),
-      message: error.message,
-      fieldErrors: error.fieldErrors,
-    });
+    return checkoutFailure(error);
   }
+  const { bet } = payable;
   const toast = {
     title: "Payment successful",
-    description: `You paid ${formatCents(payable.bet.amountCents)} to ${payable.bet.winnerName}.`,
+    description: `You paid ${formatCents(bet.amountCents)} to ${bet.winnerName}.`,
   };
   // With JavaScript the page celebrates, then moves on after 2 s; without,
   // the server redirects at once (ruling 18).
@@ -104,6 +78,17 @@ export async function action({ request, params }: Route.ActionArgs) {
   return redirectWithToast("/my-bets", toast);
 }
 
+/** A refusal in the card form's alert; a bug (a provider unreachable) a 500 in words. */
+function checkoutFailure(error: unknown) {
+  const failure = pageFailureOr(error, { message: PAYMENT_WENT_WRONG });
+  return formReply(
+    failure.code === PAYMENTS_UNAVAILABLE_CODE
+      ? { ...failure, ...PAYMENTS_UNAVAILABLE_NOTICE }
+      : failure,
+    paymentFailureTitle(failure.status),
+  );
+}
+
 export default function Checkout({
   loaderData,
   actionData,
@@ -111,7 +96,7 @@ export default function Checkout({
   const { bet, betId, refusal, provider, publishableKey, unavailable } =
     loaderData;
   const navigate = useNavigate();
-  const paid = actionData?.paid === true;
+  const paid = actionData !== undefined && "paid" in actionData;
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   useEffect(() => {
@@ -141,8 +126,8 @@ export default function Checkout({
   if (!bet || bet.paid) {
     return (
       <NoticeCard
-        title="Failed to initialize payment"
-        message={refusal ?? "This bet has already been paid."}
+        title={PAYMENT_INIT_FAILED_TITLE}
+        message={refusal ?? undefined}
       >
         <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
           {betId ? "Back to the bet" : "Go to Home"}
@@ -150,7 +135,7 @@ export default function Checkout({
       </NoticeCard>
     );
   }
-  const failure = actionData && !actionData.paid ? actionData : null;
+  const failure = actionData && "ok" in actionData ? actionData : null;
   return (
     <div className="space-y-4">
       <section className="card" aria-labelledby="checkout-heading">

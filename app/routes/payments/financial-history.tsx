@@ -6,7 +6,7 @@ import { requireUser } from "~/models/session.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { finances, status } = loadFinances(request, user.id);
+  const { finances, status } = loadFinances(request, user);
   const refreshed = new URL(request.url).searchParams.get("refreshed") === "1";
   return data({ finances, refreshed }, { status });
 }
