@@ -12,6 +12,7 @@ import {
 } from "~/db/schema";
 import { displayNameSql } from "./display-name.server";
 import { notFound } from "~/utils/errors";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { assertMayTryCode, recordCodeMiss } from "./code-guesses.server";
 
 import { CODE_LENGTH, normalizeCode } from "./bet-input.server";
@@ -160,7 +161,7 @@ export function canViewBet(
   );
 }
 
-export const BET_NOT_FOUND = "This bet could not be found or has expired.";
+export { BET_NOT_FOUND };
 
 /** The bet as `userId` may see it; a private bet without access is a 404. */
 export function getBetForViewer({

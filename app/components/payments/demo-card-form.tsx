@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Field } from "~/components/forms";
+import { useHydrated } from "~/components/use-hydrated";
 import { formatCents } from "~/utils/money";
 
 // Ruling 11: our own card form, test cards only, autocomplete off; it posts
@@ -13,8 +13,7 @@ export function DemoCardForm({
   fieldErrors?: Record<string, string[]>;
 }) {
   const busy = useNavigation().state === "submitting";
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   return (
     <Form
       method="post"

@@ -12,7 +12,7 @@ import {
   toSettlementCardData,
 } from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
-import { BET_NOT_FOUND } from "~/models/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { joinBet } from "~/models/bet.server";
 import { mayEditBet } from "~/models/bet-policy.server";
 import { parseVersion } from "~/models/bet-input.server";
@@ -305,7 +305,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       statusHandlers={{
         404: () => ({
           title: "Bet not found",
-          message: "This bet could not be found or has expired.",
+          message: BET_NOT_FOUND,
         }),
       }}
       defaultStatusHandler={failed}

@@ -1,15 +1,9 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/create-bet";
-import {
-  BetFormFields,
-  type BetFormDefaults,
-} from "~/components/bets/bet-form-fields";
+import { BetFormFields } from "~/components/bets/bet-form-fields";
 import { FormAlert } from "~/components/forms";
-import {
-  parseBetForm,
-  readBetForm,
-  type BetFormValues,
-} from "~/models/bet-form.server";
+import type { BetFormValues } from "~/domain/bet";
+import { parseBetForm, readBetForm } from "~/models/bet-form.server";
 import { createBet } from "~/models/bet.server";
 import { refereeChoices } from "~/models/friend.server";
 import { utcToZonedParts } from "~/utils/dates";
@@ -26,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const timeZone = readTimeZone(request);
   const now = Date.now();
   // SPEC §4: the deadline defaults to tomorrow at 23:59:59 in my zone.
-  const defaults: BetFormDefaults = {
+  const defaults: BetFormValues = {
     title: "",
     description: "",
     amount: "10",
@@ -82,10 +76,6 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-function toDefaults(values: BetFormValues): BetFormDefaults {
-  return { ...values };
-}
-
 export default function CreateBet({
   loaderData,
   actionData,
@@ -93,9 +83,7 @@ export default function CreateBet({
   const navigation = useNavigation();
   const submitting =
     navigation.state !== "idle" && navigation.formAction === "/create-bet";
-  const defaults = actionData
-    ? toDefaults(actionData.values)
-    : loaderData.defaults;
+  const defaults = actionData ? actionData.values : loaderData.defaults;
   return (
     <div className="mx-auto max-w-lg">
       <header className="mb-4 flex items-center justify-between">

@@ -2,10 +2,8 @@
 // second time with a confirmation form (?confirm=delete), no JS needed.
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/edit-bet";
-import {
-  BetFormFields,
-  type BetFormDefaults,
-} from "~/components/bets/bet-form-fields";
+import { BetFormFields } from "~/components/bets/bet-form-fields";
+import type { BetFormValues } from "~/domain/bet";
 import { FormAlert } from "~/components/forms";
 import {
   END_OF_DAY,
@@ -38,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const timeZone = readTimeZone(request);
   const parts = utcToZonedParts(bet.deadline.getTime(), timeZone);
   const endOfDay = `${parts.time}:${parts.seconds}` === END_OF_DAY;
-  const defaults: BetFormDefaults = {
+  const defaults: BetFormValues = {
     title: bet.title,
     description: bet.description,
     amount: String(bet.amountCents / 100),

@@ -4,6 +4,7 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/share";
 import { Logo } from "~/components/logo";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { openBetByCode } from "~/models/bet-access.server";
 import {
   getSharePreview,
@@ -59,7 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw data(
       {
         title: "Bet not found",
-        message: "This bet could not be found or has expired.",
+        message: BET_NOT_FOUND,
       },
       { status: 404 },
     );

@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Form, Link, data, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/checkout";
 import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
+import { useHydrated } from "~/components/use-hydrated";
 import { NoticeCard } from "~/components/settlement/money-summary";
 import {
   PAYMENT_INIT_FAILED_TITLE,
@@ -97,8 +98,7 @@ export default function Checkout({
     loaderData;
   const navigate = useNavigate();
   const paid = actionData !== undefined && "paid" in actionData;
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => {
     if (!paid) return;
     const timer = setTimeout(

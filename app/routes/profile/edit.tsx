@@ -10,7 +10,7 @@ import {
   AVATAR_MESSAGES,
 } from "~/models/avatar-rules";
 import { saveAvatar } from "~/models/avatar.server";
-import { updateProfile } from "~/models/profile.server";
+import { profileFormUser, updateProfile } from "~/models/profile.server";
 import { DomainError } from "~/utils/errors";
 import { pageFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
@@ -28,13 +28,7 @@ export const handle: BodyLimitHandle = {
 // and the target of both of its forms.
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return {
-    user: {
-      username: user.username,
-      email: user.email,
-      avatarUrl: user.avatarUrl,
-    },
-  };
+  return { user: profileFormUser(user) };
 }
 
 const UPDATED = {

@@ -8,7 +8,8 @@ import { UserAvatar } from "~/components/user-avatar";
 import { listFriends } from "~/models/friend.server";
 import {
   PAYMENT_METHOD_LABELS,
-  PAYMENT_METHODS,
+  paymentMethodsOf,
+  profileFormUser,
   setPaymentMethod,
   type PaymentMethod,
 } from "~/models/profile.server";
@@ -18,32 +19,17 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
 
-const FLAG = {
-  applePay: "applePayConnected",
-  googleWallet: "googleWalletConnected",
-  paypal: "paypalConnected",
-  venmo: "venmoConnected",
-  zelle: "zelleConnected",
-  card: "cardConnected",
-} as const;
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   return {
     user: {
-      username: user.username,
-      email: user.email,
-      avatarUrl: user.avatarUrl,
+      ...profileFormUser(user),
       memberSince: format(user.createdAt, "MMMM yyyy"),
       wins: user.winCount,
       losses: user.lossCount,
       paymentRecord: describePaymentRecord(getPaymentRecord(user.id)),
     },
-    methods: PAYMENT_METHODS.map((method) => ({
-      method,
-      label: PAYMENT_METHOD_LABELS[method],
-      connected: user[FLAG[method]],
-    })),
+    methods: paymentMethodsOf(user),
     records: listFriends(user.id)
       .filter((f) => f.headToHead.wins + f.headToHead.losses > 0)
       .map((f) => ({ username: f.friend.username, ...f.headToHead })),
