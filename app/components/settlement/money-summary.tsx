@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { formatCents } from "~/utils/money";
 
 // Ruling 2: the loser pays the bet amount; the fee comes out of the
@@ -89,11 +89,17 @@ export function SettlementBlocked({
   return (
     <NoticeCard title={title} message={message}>
       {live ? (
-        <Link to={`/settlements/${betId}/approve`} className="btn-primary">
+        <Link
+          to={href("/settlements/:id/approve", { id: String(betId) })}
+          className="btn-primary"
+        >
           View the proposal
         </Link>
       ) : null}
-      <Link to={`/bet/${betId}`} className="btn-secondary">
+      <Link
+        to={href("/bet/:id", { id: String(betId) })}
+        className="btn-secondary"
+      >
         Back to the bet
       </Link>
     </NoticeCard>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { Form, Link, data, redirect, useNavigate } from "react-router";
+import { Form, Link, data, redirect, useNavigate, href } from "react-router";
 import type { Route } from "./+types/checkout";
 import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
@@ -101,7 +101,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       { paid: true as const },
       { headers: { "Set-Cookie": await toastCookieHeader(toast) } },
     );
-  return redirectWithToast("/my-bets", toast);
+  return redirectWithToast(href("/my-bets"), toast);
 }
 
 export default function Checkout({
@@ -117,7 +117,7 @@ export default function Checkout({
   useEffect(() => {
     if (!paid) return;
     const timer = setTimeout(
-      () => navigate("/my-bets"),
+      () => navigate(href("/my-bets")),
       REDIRECT_AFTER_PAYMENT_MS,
     );
     return () => clearTimeout(timer);
@@ -131,7 +131,7 @@ export default function Checkout({
           title="Payment successful"
           message="Taking you to My Bets..."
         >
-          <Link to="/my-bets" className="btn-primary">
+          <Link to={href("/my-bets")} className="btn-primary">
             My Bets
           </Link>
         </NoticeCard>
@@ -144,7 +144,10 @@ export default function Checkout({
         title="Failed to initialize payment"
         message={refusal ?? "This bet has already been paid."}
       >
-        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
+        <Link
+          to={betId ? href("/bet/:id", { id: String(betId) }) : "/"}
+          className="btn-secondary"
+        >
           {betId ? "Back to the bet" : "Go to Home"}
         </Link>
       </NoticeCard>
@@ -187,7 +190,10 @@ export default function Checkout({
       ) : (
         <FormAlert title={unavailable.title} message={unavailable.message} />
       )}
-      <Link to={`/payment/${betId}`} className="btn-secondary">
+      <Link
+        to={href("/payment/:id", { id: String(betId) })}
+        className="btn-secondary"
+      >
         Back
       </Link>
     </div>

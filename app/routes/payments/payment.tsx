@@ -1,4 +1,4 @@
-import { Form, Link, data, redirect } from "react-router";
+import { Form, Link, data, redirect, href } from "react-router";
 import type { Route } from "./+types/payment";
 import { FormAlert } from "~/components/forms";
 import {
@@ -57,7 +57,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       },
       { status: 400 },
     );
-  return redirect(`/checkout/${payable.betId}`);
+  return redirect(href("/checkout/:id", { id: String(payable.betId) }));
 }
 
 export default function PaymentPage({
@@ -69,7 +69,10 @@ export default function PaymentPage({
   if (!bet) {
     return (
       <NoticeCard title="Payment" message={refusal ?? undefined}>
-        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
+        <Link
+          to={betId ? href("/bet/:id", { id: String(betId) }) : "/"}
+          className="btn-secondary"
+        >
           {betId ? "Back to the bet" : "Go to Home"}
         </Link>
       </NoticeCard>
@@ -78,7 +81,7 @@ export default function PaymentPage({
   if (bet.paid) {
     return (
       <NoticeCard title="Payment" message="This bet has already been paid.">
-        <Link to="/financial-history" className="btn-secondary">
+        <Link to={href("/financial-history")} className="btn-secondary">
           Financial history
         </Link>
       </NoticeCard>

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/propose";
 import { TextareaField } from "~/components/forms";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
@@ -28,10 +28,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     const { winnerId, outcome, notes } = parseProposalInput(form);
     proposeSettlement({ betId, userId: user.id, winnerId, outcome, notes });
-    return redirectWithToast(`/settlements/${betId}/approve`, {
-      title: "Settlement proposed",
-      description: "The other side must approve it before the bet is settled.",
-    });
+    return redirectWithToast(
+      href("/settlements/:id/approve", { id: String(betId) }),
+      {
+        title: "Settlement proposed",
+        description:
+          "The other side must approve it before the bet is settled.",
+      },
+    );
   } catch (error) {
     return formFailure(
       error,
@@ -79,7 +83,10 @@ export default function ProposeSettlement({
           <button type="submit" className="btn-primary flex-1" disabled={busy}>
             {busy ? "Proposing..." : "Propose Settlement"}
           </button>
-          <Link to={`/bet/${bet.id}`} className="btn-secondary">
+          <Link
+            to={href("/bet/:id", { id: String(bet.id) })}
+            className="btn-secondary"
+          >
             Cancel
           </Link>
         </div>

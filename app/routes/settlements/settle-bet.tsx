@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form, useNavigation, href } from "react-router";
 import type { Route } from "./+types/settle-bet";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
 import { SettlementBlocked } from "~/components/settlement/money-summary";
@@ -29,12 +29,12 @@ export async function action({ request, params }: Route.ActionArgs) {
     });
     const result = settleBet({ betId, userId: user.id, winnerId, outcome });
     if (result.kind === "settled") {
-      return redirectWithToast(`/payment/${betId}`, {
+      return redirectWithToast(href("/payment/:id", { id: String(betId) }), {
         title: "Bet settled",
         description: "You conceded the bet. Please pay the winnings.",
       });
     }
-    return redirectWithToast(`/bet/${betId}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Settlement proposed",
       description: "The other participant must approve you as the winner.",
     });
