@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { FeePreview } from "./fee-preview";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 
 export type BetFormDefaults = {
   title: string;

@@ -1,5 +1,6 @@
 import { Link, href } from "react-router";
 import { formatCents } from "~/utils/money";
+import { NoticeCard } from "~/components/notice-card";
 
 // Ruling 2: the loser pays the bet amount; the fee comes out of the
 // winner's payout. Shown the same on the approve and payment screens.
@@ -48,26 +49,6 @@ function Row({
         {value}
       </dd>
     </div>
-  );
-}
-
-export function NoticeCard({
-  title,
-  message,
-  children,
-}: {
-  title: string;
-  message?: string;
-  children?: React.ReactNode;
-}) {
-  return (
-    <section className="card space-y-3 text-center" aria-labelledby="notice">
-      <h1 id="notice" className="text-xl font-bold">
-        {title}
-      </h1>
-      {message ? <p className="text-slate-700">{message}</p> : null}
-      <div className="flex flex-wrap justify-center gap-2">{children}</div>
-    </section>
   );
 }
 

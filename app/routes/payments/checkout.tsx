@@ -1,10 +1,10 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Form, Link, data, redirect, useNavigate, href } from "react-router";
 import type { Route } from "./+types/checkout";
 import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
 import { payBet, paymentOptions } from "~/models/pay-bet.server";
 import {
   ALREADY_PAID,
@@ -17,6 +17,7 @@ import { requireUser } from "~/models/session.server";
 import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
 import { loadPayable } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
+import { useHydrated } from "~/components/use-hydrated";
 
 const StripePayment = lazy(
   () => import("~/components/payments/stripe-payment"),
@@ -112,8 +113,7 @@ export default function Checkout({
     loaderData;
   const navigate = useNavigate();
   const paid = actionData?.paid === true;
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => {
     if (!paid) return;
     const timer = setTimeout(

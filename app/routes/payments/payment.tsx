@@ -1,10 +1,8 @@
 import { Form, Link, data, redirect, href } from "react-router";
 import type { Route } from "./+types/payment";
 import { FormAlert } from "~/components/forms";
-import {
-  MoneySummary,
-  NoticeCard,
-} from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
+import { MoneySummary } from "~/components/settlement/money-summary";
 import { paymentOptions } from "~/models/pay-bet.server";
 import {
   ALREADY_PAID,

@@ -1,10 +1,8 @@
 import { Form, Link, data, useNavigation, href } from "react-router";
 import type { Route } from "./+types/approve";
 import { FormAlert } from "~/components/forms";
-import {
-  MoneySummary,
-  NoticeCard,
-} from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
+import { MoneySummary } from "~/components/settlement/money-summary";
 import { approveSettlement } from "~/models/settlement.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";

@@ -1,7 +1,7 @@
 import { Form, Link, data, useNavigation, href } from "react-router";
 import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
 import { getSettlementView } from "~/models/settlement-view.server";
 import {
   parseRejectionInput,

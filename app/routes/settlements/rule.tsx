@@ -1,7 +1,7 @@
 import { Form, Link, data, useNavigation, href } from "react-router";
 import type { Route } from "./+types/rule";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   ruleRefusal,
