@@ -3,7 +3,7 @@
 // with the logo home and one card; and a profile sub-page (security,
 // notifications, your data), with its way back to the profile.
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { Logo } from "~/components/logo";
 
 export function PublicCardPage({
@@ -38,7 +38,7 @@ export function ProfileSubPage({
   return (
     <div className="space-y-4">
       <p>
-        <Link to="/profile" className="text-brand-700 underline">
+        <Link to={href("/profile")} className="text-brand-700 underline">
           Back to Profile
         </Link>
       </p>

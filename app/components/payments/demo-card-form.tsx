@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { Field } from "~/components/forms";
-import { useHydrated } from "~/components/use-hydrated";
 import { formatCents } from "~/utils/money";
+import { useHydrated } from "~/components/use-hydrated";
 
 // Ruling 11: our own card form, test cards only, autocomplete off; it posts
 // to its own route and works without JavaScript.

@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/create-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import { FormAlert } from "~/components/forms";
@@ -41,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await getUser(request);
   if (!user) {
-    return redirectWithToast("/auth?return_to=%2Fcreate-bet", {
+    return redirectWithToast(`${href("/auth")}?return_to=%2Fcreate-bet`, {
       title: "Authentication required",
       description: "Please log in to create a bet",
       type: "error",
@@ -53,7 +53,7 @@ export async function action({ request }: Route.ActionArgs) {
       creatorId: user.id,
       input: parseBetForm(values, "create"),
     });
-    return redirectWithToast(`/bet/${bet.id}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "Bet created!",
       description: `Your bet has been created successfully with code ${bet.code}`,
     });
@@ -82,7 +82,8 @@ export default function CreateBet({
 }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting =
-    navigation.state !== "idle" && navigation.formAction === "/create-bet";
+    navigation.state !== "idle" &&
+    navigation.formAction === href("/create-bet");
   const defaults = actionData ? actionData.values : loaderData.defaults;
   return (
     <div className="mx-auto max-w-lg">
@@ -113,7 +114,7 @@ export default function CreateBet({
         <p className="text-sm text-slate-600">
           A 2.5% fee applies to winnings only.{" "}
           <Link
-            to="/help/fees"
+            to={href("/help/fees")}
             className="font-medium text-brand-700 underline"
           >
             Learn more about our fees

@@ -1,6 +1,13 @@
 // /bet/{id}/edit and /edit-bet/{id}: one screen (ruling 12). Delete asks a
 // second time with a confirmation form (?confirm=delete), no JS needed.
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import {
+  data,
+  Form,
+  Link,
+  useNavigation,
+  useSearchParams,
+  href,
+} from "react-router";
 import type { Route } from "./+types/edit-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import type { BetFormValues } from "~/domain/bet";
@@ -28,7 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // SPEC §8: refusals toast and send the person to /my-bets.
   const refusal = editRefusal(editFactsOf(bet, user.id), user.id);
   if (refusal)
-    throw await redirectWithToast("/my-bets", {
+    throw await redirectWithToast(href("/my-bets"), {
       title: refusal.title,
       description: refusal.message,
       type: "error",
@@ -64,7 +71,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === "delete") {
     try {
       deleteBet({ betId, userId: user.id });
-      return redirectWithToast("/my-bets", {
+      return redirectWithToast(href("/my-bets"), {
         title: "Bet deleted",
         description: "Your bet has been deleted.",
       });
@@ -89,7 +96,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       userId: user.id,
       input: parseBetForm(values, "edit"),
     });
-    return redirectWithToast(`/bet/${bet.id}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "Bet updated",
       description: "Your changes have been saved.",
     });
@@ -121,7 +128,7 @@ export default function EditBet({
     <div className="mx-auto max-w-lg space-y-4">
       <header className="flex items-center gap-2">
         <Link
-          to="/my-bets"
+          to={href("/my-bets")}
           className="btn-secondary"
           aria-label="Back to My Bets"
         >

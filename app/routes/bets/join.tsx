@@ -1,6 +1,6 @@
 // /join/{code}: no JavaScript (ruling 18). Opening records access to a
 // private bet (ruling 13); the Join form carries the version it showed (9).
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
 import type { Route } from "./+types/join";
 import { StatusBadge } from "~/components/bets/status-badge";
 import { FormAlert } from "~/components/forms";
@@ -67,7 +67,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       userId: user.id,
       version: version === "invalid" ? -1 : version,
     });
-    return redirectWithToast(`/bet/${bet.id}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "You joined the bet!",
       description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
     });
@@ -151,7 +151,10 @@ export default function JoinByCode({
           Bet already has the maximum number of participants.
         </p>
       )}
-      <Link to={`/bet/${bet.id}`} className="btn-secondary w-full">
+      <Link
+        to={href("/bet/:id", { id: String(bet.id) })}
+        className="btn-secondary w-full"
+      >
         View bet details
       </Link>
     </Shell>
@@ -169,7 +172,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         Frame={JoinCard}
       >
         <HomeLink className="btn-secondary" />
-        <Link to="/create-bet" className="btn-primary">
+        <Link to={href("/create-bet")} className="btn-primary">
           Create a Bet
         </Link>
       </GeneralErrorBoundary>

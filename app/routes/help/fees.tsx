@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
 import type { Route } from "./+types/fees";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { Logo } from "~/components/logo";
@@ -52,13 +52,13 @@ export default function FeesHelp({ loaderData }: Route.ComponentProps) {
           label="Fee help sections"
           current={tab}
           tabs={[
-            { id: "overview", label: "Overview", to: "/help/fees" },
+            { id: "overview", label: "Overview", to: href("/help/fees") },
             {
               id: "calculator",
               label: "Fee Calculator",
-              to: "/help/fees?tab=calculator",
+              to: `${href("/help/fees")}?tab=calculator`,
             },
-            { id: "faq", label: "FAQ", to: "/help/fees?tab=faq" },
+            { id: "faq", label: "FAQ", to: `${href("/help/fees")}?tab=faq` },
           ]}
         />
         <section className="card mt-4">
@@ -137,7 +137,7 @@ function Calculator({
         {PRESETS.map((p) => (
           <Link
             key={p}
-            to={`/help/fees?tab=calculator&amount=${p}`}
+            to={`${href("/help/fees")}?tab=calculator&amount=${p}`}
             className="btn-secondary flex-1"
           >
             ${p}

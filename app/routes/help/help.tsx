@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import type { Route } from "./+types/help";
 import { Logo } from "~/components/logo";
 
@@ -68,13 +68,13 @@ export default function Help() {
             . We answer within two working days.
           </p>
           <p>
-            <Link to="/help/fees" className="underline">
+            <Link to={href("/help/fees")} className="underline">
               Platform fees explained
             </Link>
           </p>
         </section>
         <p>
-          <Link to="/profile" className="btn-secondary">
+          <Link to={href("/profile")} className="btn-secondary">
             Back to profile
           </Link>
         </p>

@@ -1,11 +1,10 @@
 import { lazy, Suspense, useEffect } from "react";
-import { Form, Link, data, redirect, useNavigate } from "react-router";
+import { Form, Link, data, redirect, useNavigate, href } from "react-router";
 import type { Route } from "./+types/checkout";
 import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
-import { useHydrated } from "~/components/use-hydrated";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
 import {
   PAYMENT_INIT_FAILED_TITLE,
   PAYMENT_WENT_WRONG,
@@ -23,6 +22,7 @@ import { formReply, pageFailureOr } from "~/utils/page.server";
 import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
 import { getPayable, loadPayable } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
+import { useHydrated } from "~/components/use-hydrated";
 
 const StripePayment = lazy(
   () => import("~/components/payments/stripe-payment"),
@@ -76,7 +76,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       { paid: true as const },
       { headers: { "Set-Cookie": await toastCookieHeader(toast) } },
     );
-  return redirectWithToast("/my-bets", toast);
+  return redirectWithToast(href("/my-bets"), toast);
 }
 
 /** A refusal in the card form's alert; a bug (a provider unreachable) a 500 in words. */
@@ -102,7 +102,7 @@ export default function Checkout({
   useEffect(() => {
     if (!paid) return;
     const timer = setTimeout(
-      () => navigate("/my-bets"),
+      () => navigate(href("/my-bets")),
       REDIRECT_AFTER_PAYMENT_MS,
     );
     return () => clearTimeout(timer);
@@ -116,7 +116,7 @@ export default function Checkout({
           title="Payment successful"
           message="Taking you to My Bets..."
         >
-          <Link to="/my-bets" className="btn-primary">
+          <Link to={href("/my-bets")} className="btn-primary">
             My Bets
           </Link>
         </NoticeCard>
@@ -129,7 +129,10 @@ export default function Checkout({
         title={PAYMENT_INIT_FAILED_TITLE}
         message={refusal ?? undefined}
       >
-        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
+        <Link
+          to={betId ? href("/bet/:id", { id: String(betId) }) : "/"}
+          className="btn-secondary"
+        >
           {betId ? "Back to the bet" : "Go to Home"}
         </Link>
       </NoticeCard>
@@ -172,7 +175,10 @@ export default function Checkout({
       ) : (
         <FormAlert title={unavailable.title} message={unavailable.message} />
       )}
-      <Link to={`/payment/${betId}`} className="btn-secondary">
+      <Link
+        to={href("/payment/:id", { id: String(betId) })}
+        className="btn-secondary"
+      >
         Back
       </Link>
     </div>

@@ -1,10 +1,8 @@
-import { Form, Link, data, redirect } from "react-router";
+import { Form, Link, data, redirect, href } from "react-router";
 import type { Route } from "./+types/payment";
 import { FormAlert } from "~/components/forms";
-import {
-  MoneySummary,
-  NoticeCard,
-} from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
+import { MoneySummary } from "~/components/settlement/money-summary";
 import { PAYMENT_ERROR_TITLE } from "~/domain/payment";
 import { paymentOptions } from "~/models/pay-bet.server";
 import { PAYMENTS_UNAVAILABLE_NOTICE } from "~/models/payment.server";
@@ -55,7 +53,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     return formFailure(error, PAYMENT_ERROR_TITLE);
   }
-  return redirect(`/checkout/${payable.betId}`);
+  return redirect(href("/checkout/:id", { id: String(payable.betId) }));
 }
 
 export default function PaymentPage({
@@ -67,7 +65,10 @@ export default function PaymentPage({
   if (!bet) {
     return (
       <NoticeCard title="Payment" message={refusal ?? undefined}>
-        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
+        <Link
+          to={betId ? href("/bet/:id", { id: String(betId) }) : "/"}
+          className="btn-secondary"
+        >
           {betId ? "Back to the bet" : "Go to Home"}
         </Link>
       </NoticeCard>
@@ -76,7 +77,7 @@ export default function PaymentPage({
   if (bet.paid) {
     return (
       <NoticeCard title="Payment" message={refusal ?? undefined}>
-        <Link to="/financial-history" className="btn-secondary">
+        <Link to={href("/financial-history")} className="btn-secondary">
           Financial history
         </Link>
       </NoticeCard>

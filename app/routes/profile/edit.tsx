@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, Link, redirect, href } from "react-router";
 import type { Route } from "./+types/edit";
 import {
   EditProfileForms,
@@ -72,7 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
           new DomainError(413, AVATAR_MESSAGES.tooLarge),
         );
       await saveAvatar({ userId: user.id, bytes });
-      return redirectWithToast("/profile", UPDATED);
+      return redirectWithToast(href("/profile"), UPDATED);
     } catch (error) {
       return failure("avatar", error);
     }
@@ -87,8 +87,8 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const { changed } = updateProfile({ userId: user.id, input: values });
     // No change just closes the dialog (SPEC §5).
-    if (changed.length === 0) return redirect("/profile");
-    return redirectWithToast("/profile", UPDATED);
+    if (changed.length === 0) return redirect(href("/profile"));
+    return redirectWithToast(href("/profile"), UPDATED);
   } catch (error) {
     return failure("profile", error, values);
   }
@@ -100,7 +100,7 @@ export default function EditProfile({
 }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-md space-y-4">
-      <Link to="/profile" className="btn-secondary">
+      <Link to={href("/profile")} className="btn-secondary">
         ← Back to profile
       </Link>
       <h1 className="text-2xl font-bold">Edit Profile</h1>

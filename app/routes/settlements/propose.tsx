@@ -1,4 +1,4 @@
-import { Link, useNavigation } from "react-router";
+import { Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/propose";
 import { TextareaField } from "~/components/forms";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
@@ -26,10 +26,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     const { winnerId, outcome, notes } = parseProposalInput(form);
     proposeSettlement({ betId, userId: user.id, winnerId, outcome, notes });
-    return redirectWithToast(`/settlements/${betId}/approve`, {
-      title: "Settlement proposed",
-      description: "The other side must approve it before the bet is settled.",
-    });
+    return redirectWithToast(
+      href("/settlements/:id/approve", { id: String(betId) }),
+      {
+        title: "Settlement proposed",
+        description:
+          "The other side must approve it before the bet is settled.",
+      },
+    );
   } catch (error) {
     return formFailure(
       error,
@@ -62,7 +66,10 @@ export default function ProposeSettlement({
         <button type="submit" className="btn-primary flex-1" disabled={busy}>
           {busy ? "Proposing..." : "Propose Settlement"}
         </button>
-        <Link to={`/bet/${bet.id}`} className="btn-secondary">
+        <Link
+          to={href("/bet/:id", { id: String(bet.id) })}
+          className="btn-secondary"
+        >
           Cancel
         </Link>
       </div>

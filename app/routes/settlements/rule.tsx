@@ -1,7 +1,7 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, data, useNavigation, href } from "react-router";
 import type { Route } from "./+types/rule";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   ruleRefusal,
@@ -61,7 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       winnerId: form.winnerId,
     });
     ruleDispute({ betId, userId: user.id, outcome, winnerId });
-    return redirectWithToast(`/bet/${betId}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Ruling recorded",
       description:
         outcome === "void"
@@ -85,7 +85,10 @@ export default function RuleOnBet({
   if (blocked) {
     return (
       <NoticeCard title="Referee's ruling" message={blocked}>
-        <Link to={`/bet/${bet.id}`} className="btn-secondary">
+        <Link
+          to={href("/bet/:id", { id: String(bet.id) })}
+          className="btn-secondary"
+        >
           Back to the bet
         </Link>
       </NoticeCard>

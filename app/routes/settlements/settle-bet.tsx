@@ -1,4 +1,4 @@
-import { useNavigation } from "react-router";
+import { useNavigation, href } from "react-router";
 import type { Route } from "./+types/settle-bet";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
 import {
@@ -27,12 +27,12 @@ export async function action({ request, params }: Route.ActionArgs) {
     });
     const result = settleBet({ betId, userId: user.id, winnerId, outcome });
     if (result.kind === "settled") {
-      return redirectWithToast(`/payment/${betId}`, {
+      return redirectWithToast(href("/payment/:id", { id: String(betId) }), {
         title: "Bet settled",
         description: "You conceded the bet. Please pay the winnings.",
       });
     }
-    return redirectWithToast(`/bet/${betId}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Settlement proposed",
       description: "The other participant must approve you as the winner.",
     });
