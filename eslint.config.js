@@ -124,6 +124,11 @@ function layerRules() {
     layer(
       ["app/payments/**"],
       [
+        {
+          ...DB,
+          message:
+            "Providers keep no tables: the model that chooses the provider hands it a store (docs/decisions/0960).",
+        },
         MODELS(
           "Providers know no rules: models call providers, not the reverse.",
         ),

@@ -27,11 +27,13 @@ import { listActivity } from "./activity.server";
 import {
   CARD_DECLINED,
   TEST_CARDS_ONLY,
-  confirmDemoIntent,
-  demoProvider,
   validateDemoCard,
 } from "~/payments/demo.server";
-import { setPaymentProvider } from "~/payments/provider.server";
+import {
+  confirmDemoIntent,
+  demoProvider,
+  setPaymentProvider,
+} from "./payment-provider.server";
 import { DomainError } from "~/utils/errors";
 import { splitPayout } from "~/utils/money";
 import { activeBet, person } from "../../tests/support/factories";
