@@ -135,6 +135,19 @@ function layerRules() {
       ],
     ),
     layer(
+      ["app/messaging/**"],
+      [
+        {
+          ...DB,
+          message:
+            "Messaging only delivers: the model that decides to tell someone reads the database.",
+        },
+        MODELS(
+          "Messaging knows no rules: models call mail and push, not the reverse.",
+        ),
+      ],
+    ),
+    layer(
       ["app/domain/**"],
       [DB, SERVER, MODELS("Domain types are client-safe.")],
     ),

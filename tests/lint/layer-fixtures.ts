@@ -91,6 +91,16 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "payments never import a model by a relative path",
   },
   {
+    at: "app/messaging/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "messaging never imports the database",
+  },
+  {
+    at: "app/messaging/lint-fixture.ts",
+    code: 'import { getUserById } from "~/models/user.server";',
+    why: "messaging never imports a model",
+  },
+  {
     at: "app/models/lint-fixture.ts",
     code: 'import { loadFinances } from "~/routes/payments/finances.server";',
     why: "models never import a route",
