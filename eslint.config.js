@@ -142,8 +142,26 @@ function layerRules() {
     layer(
       ["app/payments/**"],
       [
+        {
+          ...DB,
+          message:
+            "Providers keep no tables: the model that chooses the provider hands it a store (docs/decisions/0960).",
+        },
         MODELS(
           "Providers know no rules: models call providers, not the reverse.",
+        ),
+      ],
+    ),
+    layer(
+      ["app/messaging/**"],
+      [
+        {
+          ...DB,
+          message:
+            "Messaging only delivers: the model that decides to tell someone reads the database.",
+        },
+        MODELS(
+          "Messaging knows no rules: models call mail and push, not the reverse.",
         ),
       ],
     ),

@@ -31,6 +31,9 @@ export type BetView = Bet & {
   refereeName: string | null;
 };
 
+/** A command by `userId` on one bet at `now` (delete, approve, refer, nudge). */
+export type BetCommand = { betId: number; userId: number; now?: number };
+
 /** A pending bet past its deadline reads as cancelled; a read never writes. */
 export function effectiveStatus(
   bet: Pick<Bet, "status" | "deadline">,

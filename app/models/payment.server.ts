@@ -17,10 +17,10 @@ import { recordActivity } from "./activity.server";
 import { BET_NOT_FOUND, canViewBet, getBetView } from "./bet-access.server";
 import { writePaymentEntries } from "./ledger.server";
 import {
-  getPaymentProvider,
   intentIdempotencyKey,
   type PaymentProvider,
 } from "~/payments/provider.server";
+import { getPaymentProvider } from "./payment-provider.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
 

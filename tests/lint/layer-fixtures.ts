@@ -91,6 +91,36 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "payments never import the models (models call payments)",
   },
   {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "payments never import the database (the model gives a store)",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { demoPaymentIntents } from "~/db/schema";',
+    why: "payments never import the schema either",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import type { Tx } from "../db/client.server";',
+    why: "payments never import the database, not even a type by a relative path",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { getPaymentProvider } from "../models/payment-provider.server";',
+    why: "payments never import a model by a relative path",
+  },
+  {
+    at: "app/messaging/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "messaging never imports the database",
+  },
+  {
+    at: "app/messaging/lint-fixture.ts",
+    code: 'import { getUserById } from "~/models/user.server";',
+    why: "messaging never imports a model",
+  },
+  {
     at: "app/models/lint-fixture.ts",
     code: 'import { loadFinances } from "~/routes/payments/finances.server";',
     why: "models never import a route",
@@ -130,7 +160,12 @@ export const GOOD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/models/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";\nimport { getPaymentProvider } from "~/payments/provider.server";',
+    code: 'import { db } from "~/db/client.server";\nimport { createDemoProvider } from "~/payments/demo.server";\nimport type { PaymentProvider } from "~/payments/provider.server";',
     why: "models use the database and call payments",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { invalid } from "~/utils/errors";\nimport type { ProviderIntent } from "./provider.server";',
+    why: "providers use the helpers and each other's types",
   },
 ];
