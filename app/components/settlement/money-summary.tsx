@@ -1,4 +1,5 @@
 import { Link, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import { formatCents } from "~/utils/money";
 import { NoticeCard } from "~/components/notice-card";
 
@@ -77,12 +78,7 @@ export function SettlementBlocked({
           View the proposal
         </Link>
       ) : null}
-      <Link
-        to={href("/bet/:id", { id: String(betId) })}
-        className="btn-secondary"
-      >
-        Back to the bet
-      </Link>
+      <BackToBet betId={betId} />
     </NoticeCard>
   );
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Form, Link, data, redirect, useNavigate, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/checkout";
 import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
@@ -129,12 +130,7 @@ export default function Checkout({
         title={PAYMENT_INIT_FAILED_TITLE}
         message={refusal ?? undefined}
       >
-        <Link
-          to={betId ? href("/bet/:id", { id: String(betId) }) : "/"}
-          className="btn-secondary"
-        >
-          {betId ? "Back to the bet" : "Go to Home"}
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }

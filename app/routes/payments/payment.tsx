@@ -1,4 +1,5 @@
 import { Form, Link, data, redirect, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/payment";
 import { FormAlert } from "~/components/forms";
 import { NoticeCard } from "~/components/notice-card";
@@ -65,12 +66,7 @@ export default function PaymentPage({
   if (!bet) {
     return (
       <NoticeCard title="Payment" message={refusal ?? undefined}>
-        <Link
-          to={betId ? href("/bet/:id", { id: String(betId) }) : "/"}
-          className="btn-secondary"
-        >
-          {betId ? "Back to the bet" : "Go to Home"}
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }

@@ -1,4 +1,5 @@
 import { Form, Link, data, useNavigation, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/approve";
 import { FormAlert } from "~/components/forms";
 import { NoticeCard } from "~/components/notice-card";
@@ -101,12 +102,7 @@ export default function ApproveSettlement({
         title={SETTLEMENT_NOT_FOUND}
         message="There is no settlement proposal for this bet."
       >
-        <Link
-          to={href("/bet/:id", { id: String(betId) })}
-          className="btn-secondary"
-        >
-          Back to the bet
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }
@@ -210,12 +206,7 @@ export default function ApproveSettlement({
             Pay Winnings
           </Link>
         ) : null}
-        <Link
-          to={href("/bet/:id", { id: String(betId) })}
-          className="btn-secondary"
-        >
-          Back to the bet
-        </Link>
+        <BackToBet betId={betId} />
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { Form, Link, data, useNavigation, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
 import { NoticeCard } from "~/components/notice-card";
@@ -75,12 +76,7 @@ export default function RejectSettlement({
         title={SETTLEMENT_NOT_FOUND}
         message="There is no open settlement proposal for this bet."
       >
-        <Link
-          to={href("/bet/:id", { id: String(betId) })}
-          className="btn-secondary"
-        >
-          Back to the bet
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }

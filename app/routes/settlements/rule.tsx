@@ -1,4 +1,5 @@
-import { Form, Link, data, useNavigation, href } from "react-router";
+import { Form, data, useNavigation, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/rule";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
 import { NoticeCard } from "~/components/notice-card";
@@ -85,12 +86,7 @@ export default function RuleOnBet({
   if (blocked) {
     return (
       <NoticeCard title="Referee's ruling" message={blocked}>
-        <Link
-          to={href("/bet/:id", { id: String(bet.id) })}
-          className="btn-secondary"
-        >
-          Back to the bet
-        </Link>
+        <BackToBet betId={bet.id} />
       </NoticeCard>
     );
   }
