@@ -70,6 +70,9 @@ describe("GET /api/bets/{id}/share-image", () => {
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     expect(png.readUInt32BE(16)).toBe(1200);
     expect(png.readUInt32BE(20)).toBe(630);
+    // A palette PNG (docs/decisions/0812): the page's LCP waits for it.
+    expect(png[25]).toBe(3);
+    expect(png.length).toBeLessThan(16 * 1024);
     const again = await fetch(`${server.url}/api/bets/${bet.id}/share-image`, {
       headers: { "If-None-Match": etag! },
     });
