@@ -5,7 +5,6 @@ import { Resvg } from "@resvg/resvg-js";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import satori from "satori";
-import type Sharp from "sharp";
 import { formatCents } from "./money";
 
 const require = createRequire(import.meta.url);
@@ -41,8 +40,12 @@ export type ShareImageInput = {
   updatedAt: Date;
 };
 
-export function shareImageEtag(bet: ShareImageInput) {
-  return `"bet-${bet.id}-${bet.updatedAt.getTime()}"`;
+export function shareImageEtag(
+  bet: ShareImageInput,
+  width: ShareImageWidth = 1200,
+) {
+  const size = width === 1200 ? "" : `-${width}`;
+  return `"bet-${bet.id}-${bet.updatedAt.getTime()}${size}"`;
 }
 
 /** The shipped font covers Latin; other glyphs (emoji) would render as boxes. */
@@ -64,35 +67,21 @@ function truncate(text: string, max: number) {
     : chars.join("");
 }
 
-// sharp (libvips, ~30 MB once loaded) re-encodes the PNG with a palette; it
-// loads with the first image served, never with the warm-up below.
-let sharpLoaded: Promise<typeof Sharp> | undefined;
-function loadSharp() {
-  sharpLoaded ??= import("sharp").then(({ default: sharp }) => {
-    sharp.cache(false);
-    return sharp;
-  });
-  return sharpLoaded;
-}
-
 /**
- * A flat card of three colours and their anti-aliased edges: 16 palette
- * colours keep it as it looks and take the PNG from ~30 KB to ~10 KB. It is
- * the largest thing painted on a bet page's first screen, so its bytes are
- * the page's LCP on a slow link (docs/decisions/0812); ~13 ms at effort 1.
+ * The widths served: 1200 for link previews (og:image), 720 for the bet
+ * page's own preview, twice the ~360 CSS pixels it takes on a phone and
+ * about a third of the bytes. It is the largest thing painted on a bet
+ * page's first screen, so its bytes are that page's LCP on a slow link
+ * (docs/decisions/0812).
  */
-async function withPalette(png: Buffer): Promise<Buffer> {
-  const sharp = await loadSharp();
-  return sharp(png)
-    .png({ palette: true, colours: 16, dither: 0, effort: 1 })
-    .toBuffer();
-}
+export const SHARE_IMAGE_WIDTHS = [1200, 720] as const;
+export type ShareImageWidth = (typeof SHARE_IMAGE_WIDTHS)[number];
 
 export async function renderShareImage(
   bet: ShareImageInput,
-  { palette = true }: { palette?: boolean } = {},
+  width: ShareImageWidth = 1200,
 ): Promise<Buffer> {
-  const key = shareImageEtag(bet);
+  const key = `${shareImageEtag(bet, width)}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const { regular, bold } = loadFonts();
@@ -167,10 +156,9 @@ export async function renderShareImage(
       { name: "Inter", data: bold, weight: 700, style: "normal" },
     ],
   });
-  const rendered = new Resvg(svg, { fitTo: { mode: "width", value: 1200 } })
+  const png = new Resvg(svg, { fitTo: { mode: "width", value: width } })
     .render()
     .asPng();
-  const png = palette ? await withPalette(rendered) : rendered;
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next().value;
     if (oldest !== undefined) cache.delete(oldest);
@@ -192,7 +180,7 @@ export function warmShareImageRenderer() {
     amountCents: 100,
     updatedAt: new Date(0),
   };
-  renderShareImage(sample, { palette: false })
+  renderShareImage(sample)
     .then(() => cache.delete(shareImageEtag(sample)))
     .catch((error) => console.error("share image warm-up failed", error));
 }
