@@ -65,6 +65,19 @@ function layerRules() {
     group: ["**/routes/*"],
     message: "Components know no route: pass what they need as props.",
   };
+  const PROVIDERS = {
+    group: ["~/payments/*", "**/app/payments/*"],
+    message:
+      "Routes pay through the payment models (payBet, paymentOptions): a provider is the model's business (docs/decisions/0935).",
+  };
+  // The /api door shares with the pages only what lives below both (models,
+  // utils): an API route never imports a page's module (docs/decisions/0950).
+  const PAGES = (regex) => ({
+    regex,
+    message:
+      "The /api door imports no page module: move what both doors share to a model or a util.",
+  });
+  const API_TO_PAGE = "^~/routes/(?!api/)";
   // Tests are not a layer: they may reach past one to set up a case.
   const layer = (files, patterns) => ({
     files,
@@ -72,15 +85,20 @@ function layerRules() {
     rules: { "no-restricted-imports": ["error", { patterns }] },
   });
   return [
+    layer(["app/routes/**"], [DB, PROVIDERS]),
+    // A relative path climbs to app/routes/ from api/ (one "../") or from a
+    // folder in it (two), then into any folder but api/.
     layer(
-      ["app/routes/**"],
+      ["app/routes/api/*"],
+      [DB, PROVIDERS, PAGES(API_TO_PAGE), PAGES("^\\.\\./(?!\\.\\./|api/)")],
+    ),
+    layer(
+      ["app/routes/api/*/*"],
       [
         DB,
-        {
-          group: ["~/payments/*", "**/app/payments/*"],
-          message:
-            "Routes pay through the payment models (payBet, paymentOptions): a provider is the model's business (docs/decisions/0935).",
-        },
+        PROVIDERS,
+        PAGES(API_TO_PAGE),
+        PAGES("^\\.\\./\\.\\./(?!\\.\\./|api/)"),
       ],
     ),
     layer(
@@ -124,8 +142,26 @@ function layerRules() {
     layer(
       ["app/payments/**"],
       [
+        {
+          ...DB,
+          message:
+            "Providers keep no tables: the model that chooses the provider hands it a store (docs/decisions/0960).",
+        },
         MODELS(
           "Providers know no rules: models call providers, not the reverse.",
+        ),
+      ],
+    ),
+    layer(
+      ["app/messaging/**"],
+      [
+        {
+          ...DB,
+          message:
+            "Messaging only delivers: the model that decides to tell someone reads the database.",
+        },
+        MODELS(
+          "Messaging knows no rules: models call mail and push, not the reverse.",
         ),
       ],
     ),

@@ -1,5 +1,6 @@
 // One process: security headers, compression, rate limits, static files and
-// the React Router request handler. Migrations run before the first request.
+// the React Router request handler. The database is made ready first, on the
+// start path (server/start-up.ts), then the app is built and listens.
 import compression from "compression";
 import crypto from "node:crypto";
 import express, {
@@ -12,16 +13,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import type { ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
-import { applyMigrations } from "~/db/migrate.server";
-import { seedDemoData } from "~/models/demo-seed.server";
-import { fillUsernameSkeletons } from "~/models/user.server";
-import {
-  assertEnvironment,
-  isDemoMode,
-  isProduction,
-  publicOrigin,
-  stripeKeys,
-} from "~/utils/env.server";
+import { isProduction, publicOrigin, stripeKeys } from "~/utils/env.server";
 import { clientAddress } from "./server/client-address";
 import {
   closeConnectionsWhenStopping,
@@ -36,15 +28,13 @@ import {
 } from "./server/metrics";
 import { createAppHandler } from "./server/request-handler";
 import { discardUnreadBodyAfterAnswer } from "./server/unread-body";
+import { prepareToServe } from "./server/start-up";
 import { useRouteTable } from "./server/route-pattern";
 import { API_PREFIX, SIGNED_API_PATHS } from "~/route-paths";
 
 const API_ROOT = `/${API_PREFIX}`;
 
-assertEnvironment();
-applyMigrations(sqlite);
-fillUsernameSkeletons();
-if (isDemoMode) await seedDemoData();
+await prepareToServe();
 
 const app = express();
 app.disable("x-powered-by");

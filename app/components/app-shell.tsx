@@ -1,4 +1,4 @@
-import { Form, Link, NavLink } from "react-router";
+import { Form, Link, NavLink, href } from "react-router";
 import { Logo } from "./logo";
 import { initials } from "~/utils/initials";
 
@@ -17,7 +17,7 @@ export function AppHeader({
         </Link>
         <div className="flex items-center gap-1">
           <Link
-            to="/notifications"
+            to={href("/notifications")}
             className="relative inline-flex size-11 items-center justify-center rounded-full hover:bg-slate-100"
             aria-label={
               unread > 0 ? `Notifications, ${unread} unread` : "Notifications"
@@ -34,7 +34,7 @@ export function AppHeader({
             ) : null}
           </Link>
           <Link
-            to="/profile"
+            to={href("/profile")}
             className="inline-flex size-11 items-center justify-center rounded-full"
             aria-label={`Profile of ${username}`}
           >
@@ -42,7 +42,7 @@ export function AppHeader({
               {initials(username)}
             </span>
           </Link>
-          <Form method="post" action="/logout">
+          <Form method="post" action={href("/logout")}>
             <button
               type="submit"
               className="inline-flex min-h-11 items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
@@ -70,12 +70,12 @@ export function BottomNav() {
           <Icon d="M3 11l9-8 9 8v9a1 1 0 01-1 1h-5v-6H9v6H4a1 1 0 01-1-1z" />
           Home
         </NavLink>
-        <NavLink to="/search" className={navItem}>
+        <NavLink to={href("/search")} className={navItem}>
           <Icon d="M11 4a7 7 0 105.2 11.7L21 20M11 4a7 7 0 017 7" />
           Discover
         </NavLink>
         <Link
-          to="/create-bet"
+          to={href("/create-bet")}
           className="flex flex-1 items-center justify-center"
           aria-label="Create a bet"
         >
@@ -83,11 +83,11 @@ export function BottomNav() {
             <Icon d="M12 5v14M5 12h14" />
           </span>
         </Link>
-        <NavLink to="/my-bets" className={navItem}>
+        <NavLink to={href("/my-bets")} className={navItem}>
           <Icon d="M4 6h16M4 12h16M4 18h10" />
           My Bets
         </NavLink>
-        <NavLink to="/notifications" className={navItem}>
+        <NavLink to={href("/notifications")} className={navItem}>
           <Icon d="M4 13h4l2 5 4-12 2 7h4" />
           Activity
         </NavLink>

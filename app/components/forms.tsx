@@ -63,31 +63,16 @@ export function Field({
   inputProps: React.InputHTMLAttributes<HTMLInputElement> & { name: string };
   className?: string;
 }) {
-  const fallbackId = useId();
-  const id = inputProps.id ?? fallbackId;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <input
-        {...inputProps}
-        id={id}
-        className="input"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={
-          [hintId, errorId].filter(Boolean).join(" ") || undefined
-        }
-      />
-      {hint ? (
-        <p id={hintId} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      <ErrorList id={errorId} errors={errors} />
-    </div>
+    <LabelledControl
+      label={label}
+      errors={errors}
+      hint={hint}
+      controlId={inputProps.id}
+      className={className}
+    >
+      {(wiring) => <input {...inputProps} {...wiring} className="input" />}
+    </LabelledControl>
   );
 }
 
@@ -104,24 +89,59 @@ export function TextareaField({
     name: string;
   };
 }) {
+  return (
+    <LabelledControl
+      label={label}
+      errors={errors}
+      hint={hint}
+      controlId={textareaProps.id}
+    >
+      {(wiring) => (
+        <textarea {...textareaProps} {...wiring} className="input min-h-24" />
+      )}
+    </LabelledControl>
+  );
+}
+
+/**
+ * The label, hint and errors around one control, wired for screen readers
+ * (the control's id, aria-invalid, aria-describedby): what Field and
+ * TextareaField share.
+ */
+function LabelledControl({
+  label,
+  errors,
+  hint,
+  controlId,
+  className,
+  children,
+}: {
+  label: React.ReactNode;
+  errors?: Errors;
+  hint?: React.ReactNode;
+  controlId?: string;
+  className?: string;
+  children: (wiring: {
+    id: string;
+    "aria-invalid": true | undefined;
+    "aria-describedby": string | undefined;
+  }) => React.ReactNode;
+}) {
   const fallbackId = useId();
-  const id = textareaProps.id ?? fallbackId;
+  const id = controlId ?? fallbackId;
   const errorId = errors?.length ? `${id}-error` : undefined;
   const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div>
+    <div className={className}>
       <label htmlFor={id} className="label">
         {label}
       </label>
-      <textarea
-        {...textareaProps}
-        id={id}
-        className="input min-h-24"
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={
-          [hintId, errorId].filter(Boolean).join(" ") || undefined
-        }
-      />
+      {children({
+        id,
+        "aria-invalid": errorId ? true : undefined,
+        "aria-describedby":
+          [hintId, errorId].filter(Boolean).join(" ") || undefined,
+      })}
       {hint ? (
         <p id={hintId} className="hint">
           {hint}

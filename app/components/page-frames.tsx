@@ -1,10 +1,35 @@
-// The two page frames several routes share, written once so they cannot
-// drift: the signed-out card page (forgot password, reset, confirm email),
-// with the logo home and one card; and a profile sub-page (security,
-// notifications, your data), with its way back to the profile.
+// The page frames several routes share, written once so they cannot drift:
+// the public page outside the app shell (join, help, fees, the demo outbox),
+// with the logo home; the signed-out card page (forgot password, reset,
+// confirm email), a public page holding one card; and a profile sub-page
+// (security, notifications, your data), with its way back to the profile.
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { Logo } from "~/components/logo";
+
+const PUBLIC_WIDTH = { md: "max-w-md", lg: "max-w-lg", xl: "max-w-xl" };
+
+/** A page outside the app shell: the logo home above the page's own main. */
+export function PublicPage({
+  width,
+  mainClassName,
+  children,
+}: {
+  width: keyof typeof PUBLIC_WIDTH;
+  mainClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`mx-auto min-h-dvh ${PUBLIC_WIDTH[width]} px-4 py-6`}>
+      <header className="mb-6">
+        <Link to="/" aria-label="Fairshake home">
+          <Logo />
+        </Link>
+      </header>
+      <main className={mainClassName}>{children}</main>
+    </div>
+  );
+}
 
 export function PublicCardPage({
   title,
@@ -14,17 +39,10 @@ export function PublicCardPage({
   children: ReactNode;
 }) {
   return (
-    <div className="mx-auto min-h-dvh max-w-md px-4 py-6">
-      <header className="mb-6">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main className="card space-y-4">
-        <h1 className="text-2xl font-bold">{title}</h1>
-        {children}
-      </main>
-    </div>
+    <PublicPage width="md" mainClassName="card space-y-4">
+      <h1 className="text-2xl font-bold">{title}</h1>
+      {children}
+    </PublicPage>
   );
 }
 
@@ -38,7 +56,7 @@ export function ProfileSubPage({
   return (
     <div className="space-y-4">
       <p>
-        <Link to="/profile" className="text-brand-700 underline">
+        <Link to={href("/profile")} className="text-brand-700 underline">
           Back to Profile
         </Link>
       </p>

@@ -2,7 +2,7 @@
 // notes, both approvals, links to approve or reject), the winner card once
 // settled, and Pay Winnings for the loser of an unpaid bet. Feed it
 // getSettlementView({betId, userId}) from the bet page's loader.
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
 
@@ -143,11 +143,17 @@ export function SettlementCard({
         </p>
         {data.viewerIsLoser && !data.paymentCompleted ? (
           <div className="flex flex-wrap gap-2">
-            <Link to={`/payment/${data.betId}`} className="btn-primary">
+            <Link
+              to={href("/payment/:id", { id: String(data.betId) })}
+              className="btn-primary"
+            >
               Pay Winnings
             </Link>
             {demoPayment ? (
-              <Link to={`/payment/${data.betId}`} className="btn-secondary">
+              <Link
+                to={href("/payment/:id", { id: String(data.betId) })}
+                className="btn-secondary"
+              >
                 Demo Payment Process
               </Link>
             ) : null}
@@ -182,13 +188,13 @@ export function SettlementCard({
       {data.canRespond ? (
         <div className="flex flex-wrap gap-2">
           <Link
-            to={`/settlements/${data.betId}/approve`}
+            to={href("/settlements/:id/approve", { id: String(data.betId) })}
             className="btn-primary"
           >
             Review and approve
           </Link>
           <Link
-            to={`/settlements/${data.betId}/reject`}
+            to={href("/settlements/:id/reject", { id: String(data.betId) })}
             className="btn-secondary"
           >
             Reject

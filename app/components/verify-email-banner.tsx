@@ -1,4 +1,4 @@
-import { Form, useLocation } from "react-router";
+import { Form, useLocation, href } from "react-router";
 
 // Ruling 29: until the address is confirmed, no notification mail goes out;
 // the banner says so and offers a new link (a plain form: no JavaScript needed).
@@ -7,7 +7,7 @@ export function VerifyEmailBanner() {
   return (
     <Form
       method="post"
-      action="/verify-email"
+      action={href("/verify-email")}
       className="mb-4 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
     >
       <p className="flex-1">

@@ -7,3 +7,24 @@ export const BET_STATUSES = [
   "cancelled",
 ] as const;
 export type BetStatus = (typeof BET_STATUSES)[number];
+
+/**
+ * The create and edit forms' fields as typed: what the page shows (the
+ * defaults, or what was sent back after a refusal) and what the model reads
+ * (`readBetForm`). The deadline is a date, an optional time and the zone.
+ */
+export type BetFormValues = {
+  title: string;
+  description: string;
+  amount: string;
+  visibility: string;
+  deadlineDate: string;
+  deadlineTime: string;
+  includeTime: boolean;
+  timeZone: string;
+  /** The referee select (ruling 23); undefined when the form had none. */
+  refereeId?: string;
+};
+
+/** SPEC's words for a bet that does not exist or that this viewer may not see. */
+export const BET_NOT_FOUND = "This bet could not be found or has expired.";

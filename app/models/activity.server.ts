@@ -5,6 +5,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { db, preparedOnce, type Tx } from "~/db/client.server";
 import { activityEvents } from "~/db/schema";
 import { enqueueNotifications } from "./outbox.server";
+import { href } from "react-router";
 
 export type ActivityType =
   | "bet_joined"
@@ -102,18 +103,19 @@ export function activityHref(
     switch (event.type) {
       case "settlement_proposed":
       case "settlement_reminder":
-        return `/settlements/${event.betId}/approve`;
+        return href("/settlements/:id/approve", { id: String(event.betId) });
       case "payment_due":
       case "payment_overdue":
       case "payment_nudge":
-        return `/payment/${event.betId}`;
+        return href("/payment/:id", { id: String(event.betId) });
       case "referee_requested":
-        return `/bet/${event.betId}/rule`;
+        return href("/bet/:id/rule", { id: String(event.betId) });
       default:
-        return `/bet/${event.betId}`;
+        return href("/bet/:id", { id: String(event.betId) });
     }
   }
-  if (event.type === "friend_request_received") return "/friends?tab=requests";
-  if (event.type === "friend_request_accepted") return "/friends";
+  if (event.type === "friend_request_received")
+    return `${href("/friends")}?tab=requests`;
+  if (event.type === "friend_request_accepted") return href("/friends");
   return null;
 }

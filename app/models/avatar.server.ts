@@ -3,6 +3,7 @@
 // the avatars table and served from /avatars/{userId} with an ETag.
 // docs/decisions/0301-avatar-upload.md explains why this replaces SPEC's
 // data-URL reading.
+import { href } from "react-router";
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type Sharp from "sharp";
@@ -97,7 +98,7 @@ export async function processAvatar(bytes: Uint8Array): Promise<Buffer> {
 }
 
 export function avatarPath(userId: number, etag: string) {
-  return `/avatars/${userId}?v=${etag}`;
+  return `${href("/avatars/:userId", { userId: String(userId) })}?v=${etag}`;
 }
 
 /** Stores a processed avatar and points the user's avatarUrl at it. */

@@ -12,6 +12,7 @@ import {
 } from "~/db/schema";
 import { displayNameSql } from "./display-name.server";
 import { notFound } from "~/utils/errors";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { assertMayTryCode, recordCodeMiss } from "./code-guesses.server";
 
 import { CODE_LENGTH, normalizeCode } from "./bet-input.server";
@@ -29,6 +30,9 @@ export type BetView = Bet & {
   creatorName: string | null;
   refereeName: string | null;
 };
+
+/** A command by `userId` on one bet at `now` (delete, approve, refer, nudge). */
+export type BetCommand = { betId: number; userId: number; now?: number };
 
 /** A pending bet past its deadline reads as cancelled; a read never writes. */
 export function effectiveStatus(
@@ -160,7 +164,7 @@ export function canViewBet(
   );
 }
 
-export const BET_NOT_FOUND = "This bet could not be found or has expired.";
+export { BET_NOT_FOUND };
 
 /** The bet as `userId` may see it; a private bet without access is a 404. */
 export function getBetForViewer({

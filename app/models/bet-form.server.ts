@@ -3,23 +3,13 @@
 // the bet rules check, so the pages and the API share parseBetInput.
 import { isDomainError, invalid } from "~/utils/errors";
 import { isValidTimeZone, zonedTimeToUtc } from "~/utils/dates";
+import type { BetFormValues } from "~/domain/bet";
 import { parseBetInput, type BetInput } from "./bet-input.server";
 
 /** Without the time switch the deadline is the end of the chosen day. */
 export const END_OF_DAY = "23:59:59";
 
-export type BetFormValues = {
-  title: string;
-  description: string;
-  amount: string;
-  visibility: string;
-  deadlineDate: string;
-  deadlineTime: string;
-  includeTime: boolean;
-  timeZone: string;
-  /** The referee select (ruling 23); undefined when the form had none. */
-  refereeId?: string;
-};
+export type { BetFormValues };
 
 export function readBetForm(form: FormData): BetFormValues {
   const text = (name: string) => {

@@ -1,55 +1,19 @@
+// Bets: input, creating and joining (rulings 3, 4), the model rules.
 import { describe, expect, it } from "vitest";
 import { STORM_TIMEOUT_MS, storm } from "../../tests/support/storm";
 import { sqlite } from "~/db/client.server";
-import { registerUser } from "./user.server";
-import {
-  BET_CHANGED,
-  BET_FULL,
-  createBet,
-  deleteBet,
-  joinBet,
-  updateBet,
-} from "./bet.server";
-import {
-  cancelExpiredBets,
-  listPublicBets,
-  listUserBets,
-} from "./bet-lists.server";
+import { BET_CHANGED, BET_FULL, createBet, joinBet } from "./bet.server";
+import { cancelExpiredBets } from "./bet-lists.server";
 import { CODE_ALPHABET, parseBetInput } from "./bet-input.server";
 import {
   effectiveStatus,
   findBetByCode,
   getBetForViewer,
-  openBetByCode,
 } from "./bet-access.server";
 import { toBetJson } from "~/routes/api/json";
 import { countUnreadActivity } from "./activity.server";
 import { expectError } from "../../tests/support/expect-error";
-
-let n = 0;
-async function person() {
-  n += 1;
-  return registerUser({
-    username: `bettor${n}`,
-    email: `bettor${n}@example.com`,
-    password: "secret123",
-  });
-}
-
-const DAY = 86_400_000;
-function input(overrides: Partial<Record<string, unknown>> = {}) {
-  return parseBetInput(
-    {
-      title: "Who wins the derby",
-      description: "Loser buys the pizza",
-      amount: 20,
-      deadline: new Date(Date.now() + DAY).toISOString(),
-      visibility: "public",
-      ...overrides,
-    },
-    "create",
-  );
-}
+import { DAY, input, person } from "../../tests/support/bettors";
 
 describe("parseBetInput", () => {
   it("applies SPEC's create messages and ruling 3's limits", () => {
@@ -244,175 +208,4 @@ describe("joinBet", () => {
       expect(count.n).toBe(2);
     },
   );
-});
-
-describe("private bets (ruling 13)", () => {
-  it("are a 404 to strangers until opened by code, never in the public feed", async () => {
-    const [alice, bob] = [await person(), await person()];
-    const bet = createBet({
-      creatorId: alice.id,
-      input: input({ visibility: "private" }),
-    });
-    expectError(() => getBetForViewer({ betId: bet.id, userId: bob.id }), 404);
-    expectError(() => joinBet({ betId: bet.id, userId: bob.id }), 404);
-    expect(listPublicBets().some((b) => b.id === bet.id)).toBe(false);
-    openBetByCode({
-      code: bet.code.toLowerCase(),
-      userId: bob.id,
-      clientAddress: "test",
-    });
-    expect(getBetForViewer({ betId: bet.id, userId: bob.id }).id).toBe(bet.id);
-    expect(joinBet({ betId: bet.id, userId: bob.id }).status).toBe("active");
-  });
-});
-
-describe("edit and delete", () => {
-  it("are the creator's alone, and only while nobody has joined", async () => {
-    const [alice, bob] = [await person(), await person()];
-    const bet = createBet({ creatorId: alice.id, input: input() });
-    const edit = parseBetInput(
-      {
-        title: "New title",
-        description: "A longer description",
-        amount: 30,
-        deadline: new Date(Date.now() + DAY).toISOString(),
-        visibility: "public",
-      },
-      "edit",
-    );
-    const denied = expectError(
-      () => updateBet({ betId: bet.id, userId: bob.id, input: edit }),
-      403,
-      "You can only edit bets you've created.",
-    );
-    expect(denied.title).toBe("Access denied");
-    const updated = updateBet({ betId: bet.id, userId: alice.id, input: edit });
-    expect(updated.title).toBe("New title");
-    expect(updated.amountCents).toBe(3000);
-    expect(updated.updatedAt.getTime()).toBeGreaterThan(
-      bet.updatedAt.getTime(),
-    );
-    // A join that saw the old terms is refused.
-    expectError(
-      () =>
-        joinBet({
-          betId: bet.id,
-          userId: bob.id,
-          version: bet.updatedAt.getTime(),
-        }),
-      409,
-      BET_CHANGED,
-    );
-    joinBet({
-      betId: bet.id,
-      userId: bob.id,
-      version: updated.updatedAt.getTime(),
-    });
-    const joined = expectError(
-      () => updateBet({ betId: bet.id, userId: alice.id, input: edit }),
-      409,
-    );
-    expect(joined.title).toBe("Cannot edit");
-    expectError(() => deleteBet({ betId: bet.id, userId: alice.id }), 409);
-  });
-
-  it("deletes a bet nobody joined", async () => {
-    const alice = await person();
-    const bet = createBet({ creatorId: alice.id, input: input() });
-    deleteBet({ betId: bet.id, userId: alice.id });
-    expectError(
-      () => getBetForViewer({ betId: bet.id, userId: alice.id }),
-      404,
-    );
-  });
-});
-
-describe("lists", () => {
-  it("splits created, joined and completed as ruling 5 says", async () => {
-    const [alice, bob] = [await person(), await person()];
-    const a = createBet({ creatorId: alice.id, input: input() });
-    const b = createBet({ creatorId: bob.id, input: input() });
-    joinBet({ betId: b.id, userId: alice.id });
-    expect(listUserBets(alice.id, "created").map((x) => x.id)).toContain(a.id);
-    expect(listUserBets(alice.id, "created").map((x) => x.id)).not.toContain(
-      b.id,
-    );
-    expect(listUserBets(alice.id, "joined").map((x) => x.id)).toEqual([b.id]);
-    expect(listUserBets(alice.id, "completed")).toEqual([]);
-  });
-});
-
-describe("getDashboard (ruling 5)", () => {
-  it("counts created + joined open bets and sums At Stake over active bets only", async () => {
-    const { getDashboard } = await import("./bet-lists.server");
-    const me = await person();
-    const other = await person();
-    const pendingMine = createBet({
-      creatorId: me.id,
-      input: input({ amount: 10 }),
-    });
-    const activeMine = createBet({
-      creatorId: me.id,
-      input: input({ amount: 30 }),
-    });
-    joinBet({ betId: activeMine.id, userId: other.id });
-    const theirs = createBet({
-      creatorId: other.id,
-      input: input({ amount: 45 }),
-    });
-    joinBet({ betId: theirs.id, userId: me.id });
-    createBet({ creatorId: other.id, input: input({ amount: 99 }) });
-
-    const d = getDashboard(me.id);
-    expect(d.createdCount).toBe(2);
-    expect(d.joinedCount).toBe(1);
-    expect(d.atStakeCount).toBe(2);
-    expect(d.atStakeCents).toBe(7500);
-    expect(d.bets.map((b) => [b.id, b.type])).toEqual([
-      [theirs.id, "joined"],
-      [activeMine.id, "created"],
-      [pendingMine.id, "created"],
-    ]);
-  });
-
-  it("leaves out a pending bet past its deadline (it reads as cancelled)", async () => {
-    const { getDashboard } = await import("./bet-lists.server");
-    const me = await person();
-    createBet({ creatorId: me.id, input: input() });
-    const later = Date.now() + 2 * DAY;
-    const d = getDashboard(me.id, later);
-    expect(d.createdCount).toBe(0);
-    expect(d.atStakeCents).toBe(0);
-  });
-});
-
-describe("history", () => {
-  it("writes a bet event for create, edit and join, in order", async () => {
-    const { db } = await import("~/db/client.server");
-    const { betEvents } = await import("~/db/schema");
-    const { eq } = await import("drizzle-orm");
-    const creator = await person();
-    const joiner = await person();
-    const bet = createBet({ creatorId: creator.id, input: input() });
-    updateBet({
-      betId: bet.id,
-      userId: creator.id,
-      input: input({ title: "New title here" }),
-    });
-    joinBet({ betId: bet.id, userId: joiner.id });
-    const events = db
-      .select()
-      .from(betEvents)
-      .where(eq(betEvents.betId, bet.id))
-      .orderBy(betEvents.id)
-      .all();
-    expect(events.map((e) => [e.type, e.actorId])).toEqual([
-      ["created", creator.id],
-      ["edited", creator.id],
-      ["joined", joiner.id],
-    ]);
-    expect(events[1]!.data).toMatchObject({
-      before: { title: "Who wins the derby" },
-    });
-  });
 });

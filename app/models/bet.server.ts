@@ -20,6 +20,7 @@ import {
   effectiveStatus,
   isParticipant,
   toViews,
+  type BetCommand,
   type BetView,
 } from "./bet-access.server";
 // --- Creating ---------------------------------------------------------------
@@ -239,15 +240,7 @@ export function updateBet({
   });
 }
 
-export function deleteBet({
-  betId,
-  userId,
-  now = Date.now(),
-}: {
-  betId: number;
-  userId: number;
-  now?: number;
-}) {
+export function deleteBet({ betId, userId, now = Date.now() }: BetCommand) {
   immediate((tx) => {
     assertEditable(tx, betId, userId, now, "delete");
     const result = tx.delete(bets).where(stillEditable(betId)).run();

@@ -15,7 +15,11 @@ import {
 import { recordActivity } from "./activity.server";
 import { ALREADY_PAID } from "./payment.server";
 import { displayNameSql } from "./display-name.server";
-import { BET_NOT_FOUND, canViewBet } from "./bet-access.server";
+import {
+  BET_NOT_FOUND,
+  canViewBet,
+  type BetCommand,
+} from "./bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
@@ -45,14 +49,21 @@ function nameOf(tx: Tx | typeof db, userId: number | null) {
   );
 }
 
+/** The bet and its settlement (either may be missing). */
+function betAndSettlement(tx: Tx | typeof db, betId: number) {
+  return {
+    bet: tx.select().from(bets).where(eq(bets.id, betId)).get(),
+    settlement: tx
+      .select()
+      .from(settlements)
+      .where(eq(settlements.betId, betId))
+      .get(),
+  };
+}
+
 /** A settled, unpaid bet with a loser, for the payment jobs; else null. */
 function owedBet(tx: Tx, betId: number) {
-  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
-  const settlement = tx
-    .select()
-    .from(settlements)
-    .where(eq(settlements.betId, betId))
-    .get();
+  const { bet, settlement } = betAndSettlement(tx, betId);
   if (
     !bet ||
     bet.status !== "settled" ||
@@ -112,12 +123,7 @@ export function nudgeState(
   now = Date.now(),
   tx: Tx | typeof db = db,
 ): NudgeState {
-  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
-  const settlement = tx
-    .select()
-    .from(settlements)
-    .where(eq(settlements.betId, betId))
-    .get();
+  const { bet, settlement } = betAndSettlement(tx, betId);
   const party =
     tx
       .select({ userId: betParticipants.userId })
@@ -154,15 +160,7 @@ export function nudgeState(
 }
 
 /** The winner nudges the loser, at most once per NUDGE_INTERVAL_S. */
-export function nudgePayment({
-  betId,
-  userId,
-  now = Date.now(),
-}: {
-  betId: number;
-  userId: number;
-  now?: number;
-}) {
+export function nudgePayment({ betId, userId, now = Date.now() }: BetCommand) {
   immediate((tx) => {
     const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
     if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);

@@ -100,14 +100,11 @@ export function sendFriendRequest({
   });
 }
 
+/** The request `requesterId` sent to `userId`, as the one answering names it. */
+type PendingRequest = { userId: number; requesterId: number };
+
 /** Accepts the pending request that `requesterId` sent to `userId`. */
-export function acceptFriendRequest({
-  userId,
-  requesterId,
-}: {
-  userId: number;
-  requesterId: number;
-}) {
+export function acceptFriendRequest({ userId, requesterId }: PendingRequest) {
   return immediate((tx) => {
     const updated = tx
       .update(friendships)
@@ -127,13 +124,7 @@ export function acceptFriendRequest({
 }
 
 /** Declines (deletes) the pending request `requesterId` sent to `userId`. */
-export function declineFriendRequest({
-  userId,
-  requesterId,
-}: {
-  userId: number;
-  requesterId: number;
-}) {
+export function declineFriendRequest({ userId, requesterId }: PendingRequest) {
   return immediate((tx) => {
     const deleted = tx
       .delete(friendships)

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 // The kinds of notification a person can hear about outside the app
 // (ruling 26) and the channels they travel on. Safe for the browser bundle:
 // the preferences page lists them.
@@ -66,24 +67,27 @@ export function notificationPath(
   betId: number | null,
   owes: boolean,
 ): string {
-  if (kind === "friend_request_received") return "/friends?tab=requests";
-  if (kind === "friend_request_accepted") return "/friends";
-  if (betId === null) return "/notifications";
+  if (kind === "friend_request_received")
+    return `${href("/friends")}?tab=requests`;
+  if (kind === "friend_request_accepted") return href("/friends");
+  if (betId === null) return href("/notifications");
   switch (kind) {
     case "settlement_proposed":
     case "settlement_reminder":
-      return `/settlements/${betId}/approve`;
+      return href("/settlements/:id/approve", { id: String(betId) });
     case "referee_requested":
-      return `/bet/${betId}/rule`;
+      return href("/bet/:id/rule", { id: String(betId) });
     case "payment_due":
     case "payment_overdue":
     case "payment_nudge":
-      return `/payment/${betId}`;
+      return href("/payment/:id", { id: String(betId) });
     case "bet_settled":
     case "referee_ruled":
-      return owes ? `/payment/${betId}` : `/bet/${betId}`;
+      return owes
+        ? href("/payment/:id", { id: String(betId) })
+        : href("/bet/:id", { id: String(betId) });
     default:
-      return `/bet/${betId}`;
+      return href("/bet/:id", { id: String(betId) });
   }
 }
 

@@ -4,7 +4,8 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
-import { CARD_DECLINED, demoProvider } from "~/payments/demo.server";
+import { CARD_DECLINED } from "~/payments/demo.server";
+import { demoProvider } from "./payment-provider.server";
 import {
   CHECKOUT_FORM_REFUSED,
   createStripeProvider,

@@ -4,12 +4,15 @@
 // (payment.server.ts). The provider reads its own form and webhook, so no
 // caller casts to a provider or branches on its name (docs/decisions/0935).
 import type { Settlement } from "~/db/schema";
-import { confirmDemoIntent, type CardInput } from "~/payments/demo.server";
-import {
-  getPaymentProvider,
-  type CheckoutFields,
-  type PaymentProvider,
+import type { CardInput } from "~/payments/demo.server";
+import type {
+  CheckoutFields,
+  PaymentProvider,
 } from "~/payments/provider.server";
+import {
+  confirmDemoIntent,
+  getPaymentProvider,
+} from "./payment-provider.server";
 import { isDemoMode } from "~/utils/env.server";
 import { notFound } from "~/utils/errors";
 import {

@@ -3,10 +3,8 @@
 // (processed_webhook_events), and only a succeeded payment changes anything:
 // a late or repeated event, or one that arrives out of order (a failure
 // after the success), leaves the ledger as it is.
-import {
-  getPaymentProvider,
-  type PaymentProvider,
-} from "~/payments/provider.server";
+import type { PaymentProvider } from "~/payments/provider.server";
+import { getPaymentProvider } from "./payment-provider.server";
 import { isDomainError, notFound } from "~/utils/errors";
 import { completePayment, markEventProcessed } from "./payment.server";
 

@@ -1,4 +1,4 @@
-import fc from "fast-check";
+// Payments (ruling 9): the demo card and paying a settled bet, the model rules.
 import { beforeAll, describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
 import {
@@ -13,59 +13,30 @@ import {
   isIntentPayer,
   recordPayment,
 } from "./payment.server";
-import { approveSettlement, proposeSettlement } from "./settlement.server";
-import {
-  csvCell,
-  ledgerBalance,
-  listTransactions,
-  summarize,
-  toSummaryJson,
-  toTransactionJson,
-  transactionsToCsv,
-} from "./ledger.server";
+import { ledgerBalance } from "./ledger.server";
 import { listActivity } from "./activity.server";
 import {
   CARD_DECLINED,
   TEST_CARDS_ONLY,
-  confirmDemoIntent,
-  demoProvider,
   validateDemoCard,
 } from "~/payments/demo.server";
-import { setPaymentProvider } from "~/payments/provider.server";
+import {
+  confirmDemoIntent,
+  demoProvider,
+  setPaymentProvider,
+} from "./payment-provider.server";
 import { DomainError } from "~/utils/errors";
-import { splitPayout } from "~/utils/money";
 import { activeBet, person } from "../../tests/support/factories";
 import { STORM_TIMEOUT_MS, storm } from "../../tests/support/storm";
 import { expectRejection } from "../../tests/support/expect-error";
+import {
+  GOOD,
+  entriesOf,
+  pay,
+  settledBet,
+} from "../../tests/support/paid-bets";
 
 beforeAll(() => setPaymentProvider(demoProvider));
-
-const GOOD = { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" };
-
-/** A settled bet: the joiner won, the creator lost and owes `amount`. */
-async function settledBet(amount = 100) {
-  const { creator, joiner, bet } = await activeBet(amount);
-  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
-  approveSettlement({ betId: bet.id, userId: creator.id });
-  return { winner: joiner, loser: creator, bet };
-}
-
-async function pay(betId: number, userId: number) {
-  const intent = await createPaymentIntent({ betId, userId });
-  confirmDemoIntent({
-    intentId: intent.intentId,
-    card: GOOD,
-    isPayer: (id) => isIntentPayer(id, userId),
-  });
-  return intent;
-}
-
-const entriesOf = (betId: number) =>
-  sqlite
-    .prepare(
-      "SELECT user_id AS userId, kind, amount_cents AS cents FROM ledger_entries WHERE bet_id = ? ORDER BY id",
-    )
-    .all(betId);
 
 describe("demo card validation (ruling 11)", () => {
   it("accepts the test card and refuses everything else with the ruling's words", () => {
@@ -279,109 +250,4 @@ describe("paying a settled bet", () => {
       expect(ledgerBalance()).toBe(0);
     },
   );
-});
-
-describe("the ledger", () => {
-  it("refuses UPDATE and DELETE (trigger)", async () => {
-    const { loser, bet } = await settledBet(10);
-    await pay(bet.id, loser.id).then((i) =>
-      recordPayment({ betId: bet.id, userId: loser.id, intentId: i.intentId }),
-    );
-    expect(() =>
-      sqlite
-        .prepare("UPDATE ledger_entries SET amount_cents = 0 WHERE bet_id = ?")
-        .run(bet.id),
-    ).toThrow("ledger entries are immutable");
-    expect(() =>
-      sqlite.prepare("DELETE FROM ledger_entries WHERE bet_id = ?").run(bet.id),
-    ).toThrow("ledger entries are immutable");
-    expect(entriesOf(bet.id)).toHaveLength(4);
-  });
-
-  it("derives history and summary from entries: transactions sum to net profit", async () => {
-    const { winner, loser, bet } = await settledBet(100);
-    const i = await pay(bet.id, loser.id);
-    await recordPayment({
-      betId: bet.id,
-      userId: loser.id,
-      intentId: i.intentId,
-    });
-    const range = { fromMs: Date.now() - 60_000, toMs: Date.now() + 60_000 };
-    const winnerTx = listTransactions({ userId: winner.id, ...range });
-    expect(
-      winnerTx.map(toTransactionJson).map((t) => [t.type, t.amount]),
-    ).toEqual([
-      ["payout", "100.00"],
-      ["fee", "-2.50"],
-    ]);
-    const loserTx = listTransactions({ userId: loser.id, ...range });
-    expect(loserTx.map(toTransactionJson)[0]).toMatchObject({
-      type: "payment",
-      amount: "-100.00",
-      status: "completed",
-    });
-    const ws = summarize(winnerTx);
-    expect(toSummaryJson(ws)).toEqual({
-      winnings: 100,
-      losses: 0,
-      fees: 2.5,
-      netProfit: 97.5,
-      winsCount: 1,
-      lossesCount: 0,
-      winRate: 100,
-    });
-    expect(winnerTx.reduce((s, t) => s + t.amountCents, 0)).toBe(
-      ws.netProfitCents,
-    );
-    expect(summarize(loserTx).netProfitCents).toBe(-10_000);
-    expect(listTransactions({ userId: winner.id, fromMs: 0, toMs: 1 })).toEqual(
-      [],
-    );
-  });
-
-  it("escapes CSV cells that a spreadsheet would run", () => {
-    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
-    expect(csvCell("+1")).toBe("'+1");
-    expect(csvCell("-2.50")).toBe("'-2.50");
-    expect(csvCell("@SUM")).toBe("'@SUM");
-    expect(csvCell('say "hi", ok')).toBe('"say ""hi"", ok"');
-    expect(csvCell("plain")).toBe("plain");
-    const csv = transactionsToCsv(
-      [
-        {
-          id: 1,
-          type: "payment",
-          description: '=cmd|" /C calc"!A0',
-          amountCents: -100,
-          status: "completed",
-          createdAt: new Date(0),
-          betId: 1,
-        },
-      ],
-      () => "Jan 1, 1970",
-    );
-    expect(csv).toBe(
-      'Date,Type,Description,Amount,Status\r\n"Jan 1, 1970",payment,"\'=cmd|"" /C calc""!A0",\'-1.00,completed\r\n',
-    );
-  });
-
-  it("fee + net == amount for every whole-dollar amount $1…$10,000", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000 }), (dollars) => {
-        const cents = dollars * 100;
-        const { feeCents, netCents } = splitPayout(cents);
-        return (
-          feeCents + netCents === cents &&
-          Number.isInteger(feeCents) &&
-          feeCents >= 0 &&
-          Math.abs(feeCents - cents * 0.025) <= 0.5
-        );
-      }),
-      { numRuns: 10_000 },
-    );
-    for (let d = 1; d <= 10_000; d++) {
-      const { feeCents, netCents } = splitPayout(d * 100);
-      if (feeCents + netCents !== d * 100) throw new Error(`$${d}`);
-    }
-  });
 });

@@ -17,10 +17,10 @@ import { recordActivity } from "./activity.server";
 import { BET_NOT_FOUND, canViewBet, getBetView } from "./bet-access.server";
 import { writePaymentEntries } from "./ledger.server";
 import {
-  getPaymentProvider,
   intentIdempotencyKey,
   type PaymentProvider,
 } from "~/payments/provider.server";
+import { getPaymentProvider } from "./payment-provider.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
 
@@ -33,13 +33,17 @@ export const PAYMENTS_UNAVAILABLE_NOTICE = {
   message: "Card payments are not set up on this server.",
 } as const;
 export const PAYMENTS_UNAVAILABLE = `${PAYMENTS_UNAVAILABLE_NOTICE.title}: card payments are not set up on this server.`;
+/** The code of that refusal: a page shows the notice instead of the API's sentence. */
+export const PAYMENTS_UNAVAILABLE_CODE = "payments_unavailable";
 export const INTENT_UNKNOWN = "This payment could not be found.";
 export const INTENT_NOT_SUCCEEDED = "This payment has not succeeded.";
 export const AMOUNT_MISMATCH = "The payment amount does not match this bet.";
 
 export function requireProvider(provider = getPaymentProvider()) {
   if (!provider)
-    throw conflict(PAYMENTS_UNAVAILABLE, "Payment method not available");
+    throw conflict(PAYMENTS_UNAVAILABLE, PAYMENTS_UNAVAILABLE_NOTICE.title, {
+      code: PAYMENTS_UNAVAILABLE_CODE,
+    });
   return provider;
 }
 

@@ -203,6 +203,24 @@ export const PaymentMethodSchema = z.object({
   connected: z.boolean({ error: "connected must be true or false" }),
 });
 
+/** Each payment method, its label and whether this user has it connected. */
+export function paymentMethodsOf(user: User) {
+  return PAYMENT_METHODS.map((method) => ({
+    method,
+    label: PAYMENT_METHOD_LABELS[method],
+    connected: user[PAYMENT_COLUMNS[method]],
+  }));
+}
+
+/** What the Edit Profile forms start from (the dialog and its page). */
+export function profileFormUser(user: User) {
+  return {
+    username: user.username,
+    email: user.email,
+    avatarUrl: user.avatarUrl,
+  };
+}
+
 /** Sets one payment-method flag to the state the request sends. */
 export function setPaymentMethod({
   userId,

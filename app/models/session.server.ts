@@ -1,7 +1,7 @@
 // Sessions live in the database (a model: it owns the sessions table); the cookie carries only a random 256-bit
 // token, signed. The table stores the token's SHA-256, so logout and expiry
 // really end a session and a copied database hands out nothing.
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { db, preparedOnce } from "~/db/client.server";
@@ -142,7 +142,7 @@ export async function requireUser(request: Request): Promise<User> {
   const user = await getUser(request);
   if (!user) {
     throw redirect(
-      `/auth?return_to=${encodeURIComponent(returnToFor(request))}`,
+      `${href("/auth")}?return_to=${encodeURIComponent(returnToFor(request))}`,
     );
   }
   return user;

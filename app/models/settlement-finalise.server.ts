@@ -21,6 +21,7 @@ import { formatDateTime } from "~/utils/dates";
 import { paymentDueMs, responseWindowMs } from "~/utils/windows.server";
 import {
   ALREADY_SETTLED,
+  loserOf,
   usernameOf,
   type Parties,
 } from "./settlement-rules.server";
@@ -70,12 +71,7 @@ export function insertProposal(
     now: number;
   },
 ) {
-  const loserId =
-    outcome === "void"
-      ? null
-      : winnerId === parties.creatorId
-        ? parties.participantId
-        : parties.creatorId;
+  const loserId = loserOf(parties, outcome, winnerId);
   const window = responseWindowMs();
   // A dispute with the referee has no timeout (ruling 23): the referee, or
   // the two sides agreeing, decides.

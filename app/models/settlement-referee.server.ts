@@ -18,6 +18,7 @@ import {
   canViewBet,
   effectiveStatus,
   getBetView,
+  type BetCommand,
   type BetView,
 } from "./bet-access.server";
 import {
@@ -43,6 +44,7 @@ import {
   isParty,
   liveSettlement,
   loadBet,
+  loserOf,
   partiesOf,
   usernameOf,
 } from "./settlement-rules.server";
@@ -105,11 +107,7 @@ export function referDispute({
   betId,
   userId,
   now = Date.now(),
-}: {
-  betId: number;
-  userId: number;
-  now?: number;
-}): BetView {
+}: BetCommand): BetView {
   immediate((tx) => {
     const { bet } = loadBet(tx, betId, userId);
     const block = referralBlock(bet, userId, tx);
@@ -219,12 +217,7 @@ export function ruleDispute({
           })
           .run();
       }
-      const loserId =
-        outcome === "void"
-          ? null
-          : winnerId === parties.creatorId
-            ? parties.participantId
-            : parties.creatorId;
+      const loserId = loserOf(parties, outcome, winnerId);
       const ruling = tx
         .insert(settlements)
         .values({

@@ -189,6 +189,18 @@ export function assertWinner(parties: Parties, winnerId: number | null) {
     throw invalid(NO_WINNER, { winnerId: [NO_WINNER] });
 }
 
+/** Who pays under this outcome: the side that is not the winner; none for a void bet. */
+export function loserOf(
+  parties: Parties,
+  outcome: Outcome,
+  winnerId: number | null,
+): number | null {
+  if (outcome === "void") return null;
+  return winnerId === parties.creatorId
+    ? parties.participantId
+    : parties.creatorId;
+}
+
 export const otherSide = (parties: Parties, userId: number) =>
   userId === parties.creatorId ? parties.participantId : parties.creatorId;
 

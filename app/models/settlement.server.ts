@@ -11,7 +11,7 @@ import {
   type Settlement,
 } from "~/db/schema";
 import { recordActivity } from "./activity.server";
-import { getBetView, type BetView } from "./bet-access.server";
+import { getBetView, type BetCommand, type BetView } from "./bet-access.server";
 import { conflict, invalid, refused } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import {
@@ -84,11 +84,7 @@ export function approveSettlement({
   betId,
   userId,
   now = Date.now(),
-}: {
-  betId: number;
-  userId: number;
-  now?: number;
-}): { bet: BetView; settlement: Settlement } {
+}: BetCommand): { bet: BetView; settlement: Settlement } {
   const settlement = immediate(
     (tx) => {
       const { bet, parties } = loadBet(tx, betId, userId);

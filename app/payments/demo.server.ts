@@ -1,11 +1,11 @@
 // The demo provider (ruling 11): it plays the card processor, keeping its own
 // record of intents so the server can ask it, as it would ask Stripe, before
 // recording a payment. Card numbers are checked and forgotten: never stored,
-// never logged.
+// never logged. Where the intents are kept is the model's business: the
+// model that chooses the provider hands it a store (models never come the
+// other way: docs/decisions/0920, 0960), so this file touches no database.
 import crypto from "node:crypto";
-import { and, eq } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
-import { demoPaymentIntents } from "~/db/schema";
+import { PAYMENT_FAILED_TITLE } from "~/domain/payment";
 import {
   DomainError,
   invalid,
@@ -14,6 +14,46 @@ import {
 } from "~/utils/errors";
 import type { PaymentProvider, ProviderIntent } from "./provider.server";
 
+/** The demo processor's record of one intent. */
+export type DemoIntent = {
+  id: string;
+  betId: number;
+  amountCents: number;
+  status: "requires_payment_method" | "succeeded" | "canceled";
+};
+
+/** Where the demo processor keeps its intents (the model layer gives one). */
+export interface DemoIntentStore {
+  /**
+   * In one transaction: the intent still open for this bet and amount, or a
+   * new one under `newId()`.
+   */
+  openOrCreate(input: {
+    betId: number;
+    amountCents: number;
+    newId: () => string;
+  }): DemoIntent;
+  find(id: string): DemoIntent | null;
+  /** Notes why the card was refused; the intent stays open. */
+  recordDecline(id: string, message: string): void;
+  /** Marks an open intent succeeded (only one still open). */
+  markSucceeded(id: string): void;
+}
+
+/** Input of confirming an intent with a card (the browser's part). */
+export type DemoConfirmInput = {
+  intentId: string;
+  card: Partial<Record<keyof CardInput, unknown>>;
+  /** Whether the person confirming is this intent's payer. */
+  isPayer: (intentId: string) => boolean;
+  now?: Date;
+};
+
+/** The demo provider: the payment interface plus confirming with a card. */
+export type DemoProvider = PaymentProvider & {
+  confirmIntent(input: DemoConfirmInput): { status: "succeeded" };
+};
+
 export const TEST_CARD_OK = "4242424242424242";
 export const TEST_CARD_DECLINED = "4000000000000002";
 export const CARD_DECLINED = "Your card was declined.";
@@ -21,7 +61,7 @@ export const TEST_CARDS_ONLY =
   "Demo mode accepts test cards only: use 4242 4242 4242 4242.";
 
 function toIntent(
-  row: typeof demoPaymentIntents.$inferSelect,
+  row: DemoIntent,
   payerId: number | null = null,
 ): ProviderIntent {
   return {
@@ -34,61 +74,47 @@ function toIntent(
   };
 }
 
-export const demoProvider: PaymentProvider = {
-  name: "demo",
-  publishableKey: null,
-  // Like Stripe with its idempotency key, asking again for the same bet
-  // answers the intent still open rather than a second one that could be
-  // confirmed too (one charge nobody records).
-  async createIntent({ betId, payerId, amountCents }) {
-    const row = immediate((tx) => {
-      const open = tx
-        .select()
-        .from(demoPaymentIntents)
-        .where(
-          and(
-            eq(demoPaymentIntents.betId, betId),
-            eq(demoPaymentIntents.amountCents, amountCents),
-            eq(demoPaymentIntents.status, "requires_payment_method"),
-          ),
-        )
-        .get();
-      if (open) return open;
-      const id = `demo_pi_${crypto.randomBytes(12).toString("hex")}`;
-      return tx
-        .insert(demoPaymentIntents)
-        .values({ id, betId, amountCents })
-        .returning()
-        .get();
-    });
-    return toIntent(row, payerId);
-  },
-  async retrieveIntent(id) {
-    const row = db
-      .select()
-      .from(demoPaymentIntents)
-      .where(eq(demoPaymentIntents.id, id))
-      .get();
-    return row ? toIntent(row) : null;
-  },
-  // The card form posts to the server, which plays the browser's part:
-  // check the card, open the loser's intent, confirm it with the card.
-  async checkout({ fields, openIntent, isPayer }) {
-    const card = {
-      cardNumber: fields.get("cardNumber"),
-      expiry: fields.get("expiry"),
-      cvc: fields.get("cvc"),
-    };
-    validateDemoCard(card);
-    const intentId = await openIntent();
-    confirmDemoIntent({ intentId, card, isPayer });
-    return { kind: "record", intentId };
-  },
-  // No one outside calls the demo back.
-  async readWebhook() {
-    return { kind: "absent" };
-  },
-};
+export function createDemoProvider(store: DemoIntentStore): DemoProvider {
+  const confirmIntent = (input: DemoConfirmInput) =>
+    confirmDemoIntent(store, input);
+  return {
+    name: "demo",
+    publishableKey: null,
+    // Like Stripe with its idempotency key, asking again for the same bet
+    // answers the intent still open rather than a second one that could be
+    // confirmed too (one charge nobody records).
+    async createIntent({ betId, payerId, amountCents }) {
+      const row = store.openOrCreate({
+        betId,
+        amountCents,
+        newId: () => `demo_pi_${crypto.randomBytes(12).toString("hex")}`,
+      });
+      return toIntent(row, payerId);
+    },
+    async retrieveIntent(id) {
+      const row = store.find(id);
+      return row ? toIntent(row) : null;
+    },
+    // The card form posts to the server, which plays the browser's part:
+    // check the card, open the loser's intent, confirm it with the card.
+    async checkout({ fields, openIntent, isPayer }) {
+      const card = {
+        cardNumber: fields.get("cardNumber"),
+        expiry: fields.get("expiry"),
+        cvc: fields.get("cvc"),
+      };
+      validateDemoCard(card);
+      const intentId = await openIntent();
+      confirmIntent({ intentId, card, isPayer });
+      return { kind: "record", intentId };
+    },
+    // No one outside calls the demo back.
+    async readWebhook() {
+      return { kind: "absent" };
+    },
+    confirmIntent,
+  };
+}
 
 export type CardInput = { cardNumber: string; expiry: string; cvc: string };
 
@@ -131,43 +157,20 @@ export function validateDemoCard(
  * declined.' on 4000…0002. Only the intent's payer (the bet's loser, as
  * checked when the intent was made) may confirm it.
  */
-export function confirmDemoIntent({
-  intentId,
-  card,
-  isPayer,
-  now = new Date(),
-}: {
-  intentId: string;
-  card: Partial<Record<keyof CardInput, unknown>>;
-  /** Whether the person confirming is this intent's payer. */
-  isPayer: (intentId: string) => boolean;
-  now?: Date;
-}): { status: "succeeded" } {
-  const row = db
-    .select()
-    .from(demoPaymentIntents)
-    .where(eq(demoPaymentIntents.id, intentId))
-    .get();
+function confirmDemoIntent(
+  store: DemoIntentStore,
+  { intentId, card, isPayer, now = new Date() }: DemoConfirmInput,
+): { status: "succeeded" } {
+  const row = store.find(intentId);
   if (!row || !isPayer(intentId)) throw notFound("Payment intent not found.");
   if (row.status === "succeeded") return { status: "succeeded" };
   if (row.status === "canceled")
     throw new DomainError(409, "This payment was canceled.");
   const { cardNumber } = validateDemoCard(card, now);
   if (cardNumber === TEST_CARD_DECLINED) {
-    db.update(demoPaymentIntents)
-      .set({ lastError: CARD_DECLINED })
-      .where(eq(demoPaymentIntents.id, intentId))
-      .run();
-    throw new DomainError(402, CARD_DECLINED, undefined, "Payment failed");
+    store.recordDecline(intentId, CARD_DECLINED);
+    throw new DomainError(402, CARD_DECLINED, undefined, PAYMENT_FAILED_TITLE);
   }
-  db.update(demoPaymentIntents)
-    .set({ status: "succeeded", lastError: null })
-    .where(
-      and(
-        eq(demoPaymentIntents.id, intentId),
-        eq(demoPaymentIntents.status, "requires_payment_method"),
-      ),
-    )
-    .run();
+  store.markSucceeded(intentId);
   return { status: "succeeded" };
 }

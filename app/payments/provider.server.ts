@@ -3,9 +3,8 @@
 // payments say they are unavailable: docs/decisions/0201-no-payment-provider.md).
 // Everything a caller needs from a provider is a method here, so no caller
 // casts to one provider or branches on its name (docs/decisions/0935).
-import { isDemoMode, stripeKeys } from "~/utils/env.server";
-import { demoProvider } from "./demo.server";
-import { createStripeProvider } from "./stripe.server";
+// Which provider this server uses is chosen in the model layer
+// (models/payment-provider.server.ts), which hands the demo provider its store.
 
 export type IntentStatus =
   | "requires_payment_method"
@@ -86,22 +85,6 @@ export interface PaymentProvider {
   checkout(input: CheckoutInput): Promise<CheckoutStep>;
   /** Checks and reads a webhook delivery. */
   readWebhook(request: Request): Promise<WebhookReading>;
-}
-
-let cached: PaymentProvider | null | undefined;
-
-export function getPaymentProvider(): PaymentProvider | null {
-  if (cached !== undefined) return cached;
-  const keys = stripeKeys();
-  if (isDemoMode) cached = demoProvider;
-  else if (keys) cached = createStripeProvider(keys.secretKey, keys);
-  else cached = null;
-  return cached;
-}
-
-/** For tests: choose the provider explicitly. */
-export function setPaymentProvider(provider: PaymentProvider | null) {
-  cached = provider;
 }
 
 export function intentIdempotencyKey(betId: number, payerId: number) {

@@ -3,6 +3,7 @@
 // Payment Element when JavaScript runs; a Checkout Session redirect when it
 // does not; a webhook whose signature is checked and whose events count once.
 import Stripe from "stripe";
+import { PAYMENT_ERROR_TITLE, PAYMENT_WENT_WRONG } from "~/domain/payment";
 import { DomainError } from "~/utils/errors";
 import type {
   PaymentProvider,
@@ -11,8 +12,7 @@ import type {
 } from "./provider.server";
 
 /** The checkout form posted something that is neither of Stripe's two paths. */
-export const CHECKOUT_FORM_REFUSED =
-  "Something went wrong while processing your payment.";
+export const CHECKOUT_FORM_REFUSED = PAYMENT_WENT_WRONG;
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 export function createStripeClient(secretKey: string) {
@@ -171,7 +171,7 @@ export function createStripeProvider(
           400,
           CHECKOUT_FORM_REFUSED,
           undefined,
-          "Payment error",
+          PAYMENT_ERROR_TITLE,
         );
       return { kind: "record", intentId };
     },

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import type { Route } from "./+types/home";
 import { PullToRefresh } from "~/components/bets/pull-to-refresh";
 import { getDashboard } from "~/models/bet-lists.server";
@@ -60,7 +60,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <p className="text-slate-700">
                 You don&apos;t have any active bets
               </p>
-              <Link to="/create-bet" className="btn-primary">
+              <Link to={href("/create-bet")} className="btn-primary">
                 Create a Bet
               </Link>
             </div>
@@ -73,7 +73,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 {d.rows.map((b) => (
                   <li key={b.id}>
                     <Link
-                      to={`/bet/${b.id}`}
+                      to={href("/bet/:id", { id: String(b.id) })}
                       className="flex min-h-11 items-center justify-between gap-2 py-2"
                     >
                       <span className="min-w-0">
@@ -103,13 +103,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </ul>
               {more > 0 ? (
                 <Link
-                  to="/my-bets"
+                  to={href("/my-bets")}
                   className="block text-sm font-medium text-brand-700"
                 >
                   View {more} more bets
                 </Link>
               ) : null}
-              <Link to="/my-bets" className="btn-secondary w-full">
+              <Link to={href("/my-bets")} className="btn-secondary w-full">
                 View All
               </Link>
             </div>
@@ -146,10 +146,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Quick Actions
         </h2>
         <div className="grid grid-cols-2 gap-2">
-          <Link to="/create-bet" className="btn-primary">
+          <Link to={href("/create-bet")} className="btn-primary">
             Create New Bet
           </Link>
-          <Link to="/my-bets" className="btn-secondary">
+          <Link to={href("/my-bets")} className="btn-secondary">
             View All Bets
           </Link>
         </div>

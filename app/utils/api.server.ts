@@ -44,6 +44,23 @@ export async function api(
   }
 }
 
+/** 405 in the API's JSON shape: a method this route does not answer. */
+export function methodNotAllowed() {
+  return jsonError(405, "Method not allowed");
+}
+
+/**
+ * `api()` for an action that answers one method: any other is 405, before
+ * the session is read.
+ */
+export function apiOnly(
+  method: "POST" | "PUT" | "PATCH" | "DELETE",
+  request: Request,
+  fn: () => Promise<Response> | Response,
+): Promise<Response> {
+  return api(() => (request.method === method ? fn() : methodNotAllowed()));
+}
+
 export function isJsonContentType(request: Request) {
   const type = request.headers.get("Content-Type") ?? "";
   return /^application\/json\s*(;|$)/i.test(type);

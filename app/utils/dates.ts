@@ -107,6 +107,14 @@ export function utcToZonedParts(instant: number, timeZone: string) {
 }
 
 /** "Nov 26, 3:00 PM" as seen in a time zone: a deadline to act by. */
+/** 'MMM d, yyyy' of an instant as a day in `timeZone` (the ledger's rows and CSV). */
+export function zonedDayLabel(instant: Date | number, timeZone: string) {
+  const [y, m, d] = utcToZonedParts(Number(instant), timeZone)
+    .date.split("-")
+    .map(Number);
+  return format(new Date(y!, m! - 1, d!), "MMM d, yyyy");
+}
+
 export function formatDateTime(date: Date | number, timeZone = "UTC"): string {
   return formatterFor(isValidTimeZone(timeZone) ? timeZone : "UTC", {
     month: "short",

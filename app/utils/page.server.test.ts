@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   conflict,
   DomainError,
@@ -10,9 +10,11 @@ import {
 import {
   errorsByField,
   formFailure,
+  formReply,
   page,
   pageError,
   pageFailure,
+  pageFailureOr,
   pageReply,
 } from "./page.server";
 import { TooManyRequestsError } from "./rate-limit.server";
@@ -79,6 +81,30 @@ describe("the page door: a domain error's code and field as a page answers them"
         throw bug;
       }),
     ).toThrow(bug);
+  });
+
+  it("words a bug itself only where a page asks to (pageFailureOr): logged, 500", () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const bug = new TypeError("boom");
+    const failure = pageFailureOr(bug, { message: "Something went wrong" });
+    expect(failure).toEqual({
+      status: 500,
+      code: "internal",
+      message: "Something went wrong",
+    });
+    expect(logged).toHaveBeenCalledWith(bug);
+    expect(pageFailureOr(conflict("Paid"), { message: "x" })).toMatchObject({
+      status: 409,
+      message: "Paid",
+    });
+    expect(logged).toHaveBeenCalledTimes(1);
+    const reply = answer(formReply(failure, "Payment error"));
+    expect(reply.init?.status).toBe(500);
+    expect(reply.data).toMatchObject({
+      title: "Payment error",
+      message: "Something went wrong",
+    });
+    logged.mockRestore();
   });
 
   it("answers a form with the status, the title and the field errors", () => {

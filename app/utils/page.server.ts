@@ -20,9 +20,9 @@ import {
   type FieldErrors,
 } from "./errors";
 
-/** A domain error as a page answers it. */
+/** A domain error as a page answers it (500: a bug a page words itself, `pageFailureOr`). */
 export type PageFailure = {
-  status: DomainError["status"];
+  status: DomainError["status"] | 500;
   code: string;
   message: string;
   /** SPEC's toast title, when the model gives one ('Cannot edit'). */
@@ -51,6 +51,21 @@ export function pageFailure(error: unknown): PageFailure {
         ? undefined
         : { "Retry-After": String(retryAfter) },
   };
+}
+
+/**
+ * For the pages that answer even a bug in their own words (checkout: a
+ * provider that cannot be reached; the finances panel): a DomainError as
+ * `pageFailure` maps it, anything else logged and answered 500 with
+ * `fallback` (code `internal`).
+ */
+export function pageFailureOr(
+  error: unknown,
+  fallback: { message: string; title?: string },
+): PageFailure {
+  if (isDomainError(error)) return pageFailure(error);
+  console.error(error);
+  return { status: 500, code: "internal", ...fallback };
 }
 
 /**
@@ -93,7 +108,11 @@ export type FormFailure = {
 
 /** The card-and-alert forms' reply: `data(FormFailure, { status })`. */
 export function formFailure(error: unknown, defaultTitle: string) {
-  const failure = pageFailure(error);
+  return formReply(pageFailure(error), defaultTitle);
+}
+
+/** `formFailure` for a failure already mapped (`pageFailureOr`, or reworded by code). */
+export function formReply(failure: PageFailure, defaultTitle: string) {
   const body: FormFailure = {
     ok: false,
     status: failure.status,

@@ -31,6 +31,26 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "API routes never reach a payment provider either",
   },
   {
+    at: "app/routes/api/payments/lint-fixture.ts",
+    code: 'import { rangeFromRequest } from "~/routes/payments/finances.server";',
+    why: "the /api door imports no page module (what both share is a model or a util)",
+  },
+  {
+    at: "app/routes/api/payments/lint-fixture.ts",
+    code: 'import { loadFinances } from "../../payments/finances.server";',
+    why: "nor by a relative path from a folder in api/",
+  },
+  {
+    at: "app/routes/api/lint-fixture.ts",
+    code: 'import { betForPage } from "../bets/load.server";',
+    why: "nor by a relative path from api/ itself",
+  },
+  {
+    at: "app/routes/api/bets/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "API routes keep the routes' lines (no database) under their own rule",
+  },
+  {
     at: "app/components/bets/lint-fixture.tsx",
     code: 'import type { BetStatus } from "~/db/schema";',
     why: "components never import the schema, not even a type",
@@ -71,6 +91,36 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "payments never import the models (models call payments)",
   },
   {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "payments never import the database (the model gives a store)",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { demoPaymentIntents } from "~/db/schema";',
+    why: "payments never import the schema either",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import type { Tx } from "../db/client.server";',
+    why: "payments never import the database, not even a type by a relative path",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { getPaymentProvider } from "../models/payment-provider.server";',
+    why: "payments never import a model by a relative path",
+  },
+  {
+    at: "app/messaging/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "messaging never imports the database",
+  },
+  {
+    at: "app/messaging/lint-fixture.ts",
+    code: 'import { getUserById } from "~/models/user.server";',
+    why: "messaging never imports a model",
+  },
+  {
     at: "app/models/lint-fixture.ts",
     code: 'import { loadFinances } from "~/routes/payments/finances.server";',
     why: "models never import a route",
@@ -94,13 +144,28 @@ export const GOOD_IMPORTS: LayerFixture[] = [
     why: "payment pages call the payment door and their own helpers",
   },
   {
+    at: "app/routes/api/payments/lint-fixture.ts",
+    code: 'import { rangeFromRequest } from "~/utils/date-range.server";\nimport { toBetJson } from "~/routes/api/json";\nimport { x } from "../bets/share-preview.server";\nimport type { Route } from "./+types/financial-history";',
+    why: "API routes share utils and models, and reach the API's own helpers",
+  },
+  {
+    at: "app/routes/api/lint-fixture.ts",
+    code: 'import { toBetJson } from "./json";\nimport { getUser } from "../../models/session.server";',
+    why: "a relative path from api/ to its own files or below routes/ is fine",
+  },
+  {
     at: "app/components/lint-fixture.tsx",
     code: 'import type { BetStatus } from "~/domain/bet";\nimport { formatCents } from "~/utils/money";',
     why: "components take client-safe types and helpers",
   },
   {
     at: "app/models/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";\nimport { getPaymentProvider } from "~/payments/provider.server";',
+    code: 'import { db } from "~/db/client.server";\nimport { createDemoProvider } from "~/payments/demo.server";\nimport type { PaymentProvider } from "~/payments/provider.server";',
     why: "models use the database and call payments",
+  },
+  {
+    at: "app/payments/lint-fixture.ts",
+    code: 'import { invalid } from "~/utils/errors";\nimport type { ProviderIntent } from "./provider.server";',
+    why: "providers use the helpers and each other's types",
   },
 ];

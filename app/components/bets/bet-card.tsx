@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { STATUS_CARD, StatusBadge } from "./status-badge";
 import type { BetStatus } from "~/domain/bet";
 import { formatCentsShort } from "~/utils/money";
@@ -22,7 +22,7 @@ export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
       <div className="flex items-start justify-between gap-2">
         <h3 className="break-words font-semibold">
           <Link
-            to={`/bet/${bet.id}`}
+            to={href("/bet/:id", { id: String(bet.id) })}
             className="after:absolute after:inset-0 after:content-['']"
           >
             {bet.title}
@@ -48,11 +48,14 @@ export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
       ) : null}
       {bet.canEdit ? (
         <div className="relative z-10 flex gap-2">
-          <Link to={`/bet/${bet.id}/edit`} className="btn-secondary">
+          <Link
+            to={href("/bet/:id/edit", { id: String(bet.id) })}
+            className="btn-secondary"
+          >
             Edit
           </Link>
           <Link
-            to={`/bet/${bet.id}/edit?confirm=delete`}
+            to={`${href("/bet/:id/edit", { id: String(bet.id) })}?confirm=delete`}
             className="btn-secondary text-red-700"
           >
             Delete

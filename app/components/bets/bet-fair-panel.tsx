@@ -1,7 +1,7 @@
 // The "fair to the end" parts of /bet/{id} (rulings 22–24): a called-off
 // bet, the payment's due date, a dispute with the referee, and the two
 // forms (ask the referee, nudge to pay) that work without JavaScript.
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
 
 type Referee = {
   name: string | null;
@@ -59,7 +59,10 @@ export function DisputeNotice({
         still agree between yourselves meanwhile.
       </p>
       {referee.isMe ? (
-        <Link to={`/bet/${betId}/rule`} className="btn-primary">
+        <Link
+          to={href("/bet/:id/rule", { id: String(betId) })}
+          className="btn-primary"
+        >
           Rule on this bet
         </Link>
       ) : null}

@@ -2,21 +2,10 @@
 // native constraints, validated again on the server. JavaScript only adds the
 // live fee preview, the time switch behaviour and the browser's time zone.
 import { useEffect, useState } from "react";
+import type { BetFormValues } from "~/domain/bet";
 import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { FeePreview } from "./fee-preview";
-import { useHydrated } from "./use-hydrated";
-
-export type BetFormDefaults = {
-  title: string;
-  description: string;
-  amount: string;
-  visibility: string;
-  deadlineDate: string;
-  deadlineTime: string;
-  includeTime: boolean;
-  timeZone: string;
-  refereeId?: string;
-};
+import { useHydrated } from "~/components/use-hydrated";
 
 export const COMMON_TIME_ZONES = [
   "UTC",
@@ -49,7 +38,7 @@ export function BetFormFields({
   todayDate,
   friends = [],
 }: {
-  defaults: BetFormDefaults;
+  defaults: BetFormValues;
   errors: Record<string, string[] | undefined>;
   mode: "create" | "edit";
   todayDate: string;

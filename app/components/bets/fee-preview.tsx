@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { formatCents, splitPayout } from "~/utils/money";
 import { Tooltip } from "./tooltip";
 
@@ -38,7 +38,10 @@ export function FeePreview({ amount }: { amount: string }) {
       </dl>
       <p className="mt-1 text-xs text-slate-600">
         {FEE_EXPLAINED}{" "}
-        <Link to="/help/fees" className="font-medium text-brand-700 underline">
+        <Link
+          to={href("/help/fees")}
+          className="font-medium text-brand-700 underline"
+        >
           Learn more
         </Link>
       </p>

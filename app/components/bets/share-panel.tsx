@@ -2,7 +2,7 @@
 // disclosure of plain intent links (ruling 18). JavaScript adds copy buttons
 // and the browser's share sheet; without it the link is selectable text.
 import { useState } from "react";
-import { useHydrated } from "./use-hydrated";
+import { useHydrated } from "~/components/use-hydrated";
 
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const hydrated = useHydrated();

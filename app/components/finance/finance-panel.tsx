@@ -1,5 +1,5 @@
 // The Finances view, shared by /financial-history and /notifications?tab=finances
-// (feed it loadFinances(request, userId) from app/routes/payments/finances.server.ts).
+// (feed it loadFinances(request, user) from app/routes/payments/finances.server.ts).
 // Everything is links and GET forms: it works without JavaScript.
 import { Form, Link } from "react-router";
 import { ErrorList } from "~/components/forms";
@@ -12,6 +12,7 @@ const STATUS_TONE: Record<string, string> = {
   pending: "bg-amber-100 text-amber-800",
 };
 const FAILED_TONE = "bg-red-100 text-red-800";
+const COLUMNS = ["Date", "Type", "Description", "Amount", "Status"];
 
 export function FinancePanel({
   finances,
@@ -60,38 +61,22 @@ export function FinancePanel({
         aria-label="Date range"
       >
         {hidden}
-        <div>
-          <label htmlFor="fin-start" className="label">
-            Start date
-          </label>
-          <input
-            id="fin-start"
-            type="date"
-            name="startDate"
-            className="input"
-            defaultValue={range.start}
-            max={today}
-            required
-            aria-invalid={fieldErrors.startDate ? true : undefined}
-          />
-          <ErrorList errors={fieldErrors.startDate} />
-        </div>
-        <div>
-          <label htmlFor="fin-end" className="label">
-            End date
-          </label>
-          <input
-            id="fin-end"
-            type="date"
-            name="endDate"
-            className="input"
-            defaultValue={range.end}
-            max={today}
-            required
-            aria-invalid={fieldErrors.endDate ? true : undefined}
-          />
-          <ErrorList errors={fieldErrors.endDate} />
-        </div>
+        <RangeDay
+          id="fin-start"
+          label="Start date"
+          name="startDate"
+          value={range.start}
+          max={today}
+          errors={fieldErrors.startDate}
+        />
+        <RangeDay
+          id="fin-end"
+          label="End date"
+          name="endDate"
+          value={range.end}
+          max={today}
+          errors={fieldErrors.endDate}
+        />
         <button type="submit" className="btn-primary col-span-2">
           Apply
         </button>
@@ -162,21 +147,15 @@ export function FinancePanel({
           <table className="mt-2 w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs uppercase text-slate-600">
               <tr>
-                <th scope="col" className="px-3 py-2">
-                  Date
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Type
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Description
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Amount
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
+                {COLUMNS.map((c) => (
+                  <th
+                    key={c}
+                    scope="col"
+                    className={`px-3 py-2${c === "Amount" ? " text-right" : ""}`}
+                  >
+                    {c}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -203,6 +182,42 @@ export function FinancePanel({
           </table>
         )}
       </section>
+    </div>
+  );
+}
+
+/** One end of the range: a native date input, no later than today. */
+function RangeDay({
+  id,
+  label,
+  name,
+  value,
+  max,
+  errors,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value: string;
+  max: string;
+  errors?: string[];
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="date"
+        name={name}
+        className="input"
+        defaultValue={value}
+        max={max}
+        required
+        aria-invalid={errors ? true : undefined}
+      />
+      <ErrorList errors={errors} />
     </div>
   );
 }

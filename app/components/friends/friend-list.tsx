@@ -1,4 +1,4 @@
-import { UserAvatar } from "~/components/user-avatar";
+import { PersonHeading } from "./person-heading";
 import type { FriendEntry } from "~/domain/friends";
 
 /** A friend: picture or initials, name, record, and the head-to-head. */
@@ -11,23 +11,13 @@ export function FriendRow({
   const played = headToHead.wins + headToHead.losses;
   return (
     <li className="card space-y-3">
-      <div className="flex items-center gap-3">
-        <UserAvatar username={friend.username} avatarUrl={friend.avatarUrl} />
-        <div className="min-w-0 flex-1">
-          <p className="truncate font-semibold">{friend.username}</p>
-          <p className="text-sm text-slate-600">
-            {friend.winCount} wins · {friend.lossCount} losses
-          </p>
-          {entry.recordText ? (
-            <p className="text-sm text-slate-600">{entry.recordText}</p>
-          ) : null}
-          <p className="text-sm text-slate-700">
-            {played === 0
-              ? "No settled bets between you yet"
-              : `You vs ${friend.username}: ${headToHead.wins} - ${headToHead.losses}`}
-          </p>
-        </div>
-      </div>
+      <PersonHeading person={friend} recordText={entry.recordText}>
+        <p className="text-sm text-slate-700">
+          {played === 0
+            ? "No settled bets between you yet"
+            : `You vs ${friend.username}: ${headToHead.wins} - ${headToHead.losses}`}
+        </p>
+      </PersonHeading>
       {/* SPEC: Invite to Bet only says 'Feature coming soon' (ruling 20). */}
       <details className="text-sm">
         <summary className="btn-secondary cursor-pointer list-none">

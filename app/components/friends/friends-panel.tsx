@@ -11,6 +11,7 @@ import type {
 import { FriendList } from "./friend-list";
 import { RequestList } from "./request-list";
 import { UserSearch } from "./user-search";
+import { href } from "react-router";
 
 export type FriendsPanelLinks = {
   /** The URL of each sub-tab. */
@@ -87,10 +88,10 @@ export function FriendsPanel({
 export const SEARCH_FRIENDS_LINKS: FriendsPanelLinks = {
   tabHref: (tab) =>
     tab === "friends"
-      ? "/search?tab=friends"
-      : `/search?tab=friends&sub=${tab}`,
+      ? `${href("/search")}?tab=friends`
+      : `${href("/search")}?tab=friends&sub=${tab}`,
   findLabel: "Find",
-  searchAction: "/search",
+  searchAction: href("/search"),
   searchHidden: { tab: "friends", sub: "find" },
   shortHint: "Please enter at least 2 characters to search for friends.",
 };

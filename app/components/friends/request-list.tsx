@@ -1,6 +1,6 @@
-import { UserAvatar } from "~/components/user-avatar";
 import type { RequestEntry } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
+import { PersonHeading } from "./person-heading";
 
 export function RequestList({
   requests,
@@ -25,18 +25,7 @@ export function RequestList({
     <ul aria-label="Friend requests" className="space-y-2">
       {requests.map(({ id, friend }) => (
         <li key={id} className="card space-y-3">
-          <div className="flex items-center gap-3">
-            <UserAvatar
-              username={friend.username}
-              avatarUrl={friend.avatarUrl}
-            />
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-semibold">{friend.username}</p>
-              <p className="text-sm text-slate-600">
-                {friend.winCount} wins · {friend.lossCount} losses
-              </p>
-            </div>
-          </div>
+          <PersonHeading person={friend} />
           <div className="grid grid-cols-2 gap-2 [&_button]:w-full">
             <FriendForm
               intent="accept"

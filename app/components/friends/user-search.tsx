@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { UserAvatar } from "~/components/user-avatar";
+import { PersonHeading } from "./person-heading";
 import type { SearchResult } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
 
@@ -70,21 +70,7 @@ export function UserSearch({
         <ul aria-label="Search results" className="space-y-2">
           {results.map((user) => (
             <li key={user.id} className="card space-y-3">
-              <div className="flex items-center gap-3">
-                <UserAvatar
-                  username={user.username}
-                  avatarUrl={user.avatarUrl}
-                />
-                <div className="min-w-0 flex-1">
-                  <p className="truncate font-semibold">{user.username}</p>
-                  <p className="text-sm text-slate-600">
-                    {user.winCount} wins · {user.lossCount} losses
-                  </p>
-                  {user.recordText ? (
-                    <p className="text-sm text-slate-600">{user.recordText}</p>
-                  ) : null}
-                </div>
-              </div>
+              <PersonHeading person={user} recordText={user.recordText} />
               <Relation user={user} />
             </li>
           ))}

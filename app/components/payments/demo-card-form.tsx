@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Field } from "~/components/forms";
 import { formatCents } from "~/utils/money";
+import { useHydrated } from "~/components/use-hydrated";
 
 // Ruling 11: our own card form, test cards only, autocomplete off; it posts
 // to its own route and works without JavaScript.
@@ -13,8 +13,7 @@ export function DemoCardForm({
   fieldErrors?: Record<string, string[]>;
 }) {
   const busy = useNavigation().state === "submitting";
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   return (
     <Form
       method="post"

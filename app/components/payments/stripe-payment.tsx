@@ -15,6 +15,12 @@ import {
   useStripe,
 } from "@stripe/react-stripe-js";
 import { FormAlert } from "~/components/forms";
+import {
+  PAYMENT_ERROR_TITLE,
+  PAYMENT_FAILED_TITLE,
+  PAYMENT_INIT_FAILED_TITLE,
+  PAYMENT_WENT_WRONG,
+} from "~/domain/payment";
 import { formatCents } from "~/utils/money";
 
 let stripePromise: Promise<Stripe | null> | null = null;
@@ -60,7 +66,7 @@ function PayWithElement({
     try {
       const checked = await elements.submit();
       if (checked.error)
-        throw { title: "Payment failed", message: checked.error.message };
+        throw { title: PAYMENT_FAILED_TITLE, message: checked.error.message };
       const res = await fetch("/api/create-payment-intent", {
         method: "POST",
         headers: {
@@ -76,7 +82,7 @@ function PayWithElement({
       };
       if (!res.ok || !body.clientSecret)
         throw {
-          title: "Failed to initialize payment",
+          title: PAYMENT_INIT_FAILED_TITLE,
           message: body.error ?? "",
         };
       const result = await stripe.confirmPayment({
@@ -86,7 +92,10 @@ function PayWithElement({
         redirect: "if_required",
       });
       if (result.error)
-        throw { title: "Payment failed", message: result.error.message ?? "" };
+        throw {
+          title: PAYMENT_FAILED_TITLE,
+          message: result.error.message ?? "",
+        };
       submit(
         {
           intent: "stripe-record",
@@ -98,10 +107,8 @@ function PayWithElement({
     } catch (e) {
       const known = e as { title?: string; message?: string };
       setError({
-        title: known.title ?? "Payment error",
-        message:
-          known.message ||
-          "Something went wrong while processing your payment.",
+        title: known.title ?? PAYMENT_ERROR_TITLE,
+        message: known.message || PAYMENT_WENT_WRONG,
       });
       setBusy(false);
     }

@@ -3,11 +3,11 @@
 // needed); inside the dialog on /profile they post through fetchers so a
 // refusal shows in the dialog and success closes it.
 import { useEffect, useRef } from "react";
-import { Form, useFetcher, useNavigation } from "react-router";
+import { Form, useFetcher, useNavigation, href } from "react-router";
 import { Field } from "~/components/forms";
 import { FilePicker } from "~/components/file-picker";
 
-export const EDIT_PROFILE_ACTION = "/profile/edit";
+export const EDIT_PROFILE_ACTION = href("/profile/edit");
 const AVATAR_MAX = 2 * 1024 * 1024;
 
 export type ProfileFormResult = {

@@ -1,5 +1,7 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import { formatCents } from "~/utils/money";
+import { NoticeCard } from "~/components/notice-card";
 
 // Ruling 2: the loser pays the bet amount; the fee comes out of the
 // winner's payout. Shown the same on the approve and payment screens.
@@ -51,26 +53,6 @@ function Row({
   );
 }
 
-export function NoticeCard({
-  title,
-  message,
-  children,
-}: {
-  title: string;
-  message?: string;
-  children?: React.ReactNode;
-}) {
-  return (
-    <section className="card space-y-3 text-center" aria-labelledby="notice">
-      <h1 id="notice" className="text-xl font-bold">
-        {title}
-      </h1>
-      {message ? <p className="text-slate-700">{message}</p> : null}
-      <div className="flex flex-wrap justify-center gap-2">{children}</div>
-    </section>
-  );
-}
-
 /**
  * Why a bet cannot be settled from this page now, with the way on: to the
  * live proposal if there is one, else back to the bet.
@@ -89,13 +71,14 @@ export function SettlementBlocked({
   return (
     <NoticeCard title={title} message={message}>
       {live ? (
-        <Link to={`/settlements/${betId}/approve`} className="btn-primary">
+        <Link
+          to={href("/settlements/:id/approve", { id: String(betId) })}
+          className="btn-primary"
+        >
           View the proposal
         </Link>
       ) : null}
-      <Link to={`/bet/${betId}`} className="btn-secondary">
-        Back to the bet
-      </Link>
+      <BackToBet betId={betId} />
     </NoticeCard>
   );
 }

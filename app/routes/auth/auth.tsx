@@ -5,7 +5,14 @@ import {
   type SubmissionResult,
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  useSearchParams,
+  href,
+} from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/auth";
 import { ErrorList, Field, FormAlert, PasswordField } from "~/components/forms";
@@ -130,7 +137,7 @@ export default function AuthPage({ actionData }: Route.ComponentProps) {
     if (t === "register") next.set("tab", "register");
     else next.delete("tab");
     const q = next.toString();
-    return q ? `/auth?${q}` : "/auth";
+    return q ? `${href("/auth")}?${q}` : href("/auth");
   };
 
   return (
@@ -223,7 +230,7 @@ function LoginForm({
       </button>
       <p className="text-sm">
         <Link
-          to="/forgot-password"
+          to={href("/forgot-password")}
           className="font-medium text-brand-700 underline"
         >
           Forgot password

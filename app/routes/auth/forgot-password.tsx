@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams, href } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { Field, FormAlert } from "~/components/forms";
 import { PublicCardPage } from "~/components/page-frames";
@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   // Post/Redirect/Get: a reload does not ask again.
-  throw redirect("/forgot-password?sent=1");
+  throw redirect(`${href("/forgot-password")}?sent=1`);
 }
 
 export default function ForgotPassword({
@@ -71,7 +71,7 @@ export default function ForgotPassword({
         </button>
       </Form>
       <p className="text-sm">
-        <Link to="/auth" className="text-brand-700 underline">
+        <Link to={href("/auth")} className="text-brand-700 underline">
           Back to login
         </Link>
       </p>

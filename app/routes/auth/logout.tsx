@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirect, href } from "react-router";
 import type { Route } from "./+types/logout";
 import { endSession } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -10,7 +10,7 @@ export async function loader() {
 
 export async function action({ request }: Route.ActionArgs) {
   return redirectWithToast(
-    "/auth",
+    href("/auth"),
     {
       title: "Logged out",
       description: "You have been logged out successfully.",

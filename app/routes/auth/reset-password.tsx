@@ -1,4 +1,4 @@
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, href } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { FormAlert, PasswordField } from "~/components/forms";
 import { PublicCardPage } from "~/components/page-frames";
@@ -71,7 +71,7 @@ export default function ResetPassword({
             {badLink}
           </p>
           <p>
-            <Link to="/forgot-password" className="btn-primary w-full">
+            <Link to={href("/forgot-password")} className="btn-primary w-full">
               Send a new link
             </Link>
           </p>

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect, href } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { PublicCardPage } from "~/components/page-frames";
 import {
@@ -50,12 +50,12 @@ export async function action({ request }: Route.ActionArgs) {
       return data({ error: failure.message }, { status: failure.status });
     }
     const signedIn = (await getUser(request)) !== null;
-    return redirectWithToast(signedIn ? "/" : "/auth", {
+    return redirectWithToast(signedIn ? "/" : href("/auth"), {
       title: "Email confirmed",
       description: "Fairshake can now tell you when a bet needs you.",
     });
   }
-  throw redirect("/verify-email");
+  throw redirect(href("/verify-email"));
 }
 
 export default function VerifyEmail({
@@ -93,8 +93,8 @@ export default function VerifyEmail({
         </Form>
       ) : (
         <p className="text-slate-700">
-          Open the link from your mail, or <Link to="/auth">sign in</Link> to
-          ask for a new one.
+          Open the link from your mail, or{" "}
+          <Link to={href("/auth")}>sign in</Link> to ask for a new one.
         </p>
       )}
     </PublicCardPage>

@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
@@ -12,7 +12,7 @@ import {
   toSettlementCardData,
 } from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
-import { BET_NOT_FOUND } from "~/models/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { joinBet } from "~/models/bet.server";
 import { mayEditBet } from "~/models/bet-policy.server";
 import { parseVersion } from "~/models/bet-input.server";
@@ -82,7 +82,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     // Ruling 15: the seeded bet alice lost offers the demo payment.
     demoPaymentHref:
       isDemoMode && bet.id === DEMO_PAYMENT_BET_ID
-        ? `/payment/${DEMO_PAYMENT_BET_ID}`
+        ? href("/payment/:id", { id: String(DEMO_PAYMENT_BET_ID) })
         : null,
     links,
     qrSvg,
@@ -115,7 +115,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       userId: user.id,
       version: version === "invalid" ? -1 : version,
     });
-    return redirectWithToast(`/bet/${bet.id}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "You joined the bet!",
       description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
     });
@@ -242,11 +242,14 @@ export default function BetDetail({
         ) : null}
         {canEdit ? (
           <div className="grid grid-cols-2 gap-2">
-            <Link to={`/bet/${bet.id}/edit`} className="btn-secondary">
+            <Link
+              to={href("/bet/:id/edit", { id: String(bet.id) })}
+              className="btn-secondary"
+            >
               Edit Bet
             </Link>
             <Link
-              to={`/bet/${bet.id}/edit?confirm=delete`}
+              to={`${href("/bet/:id/edit", { id: String(bet.id) })}?confirm=delete`}
               className="btn-secondary text-red-700"
             >
               Delete Bet
@@ -255,12 +258,18 @@ export default function BetDetail({
         ) : null}
         {/* While a proposal is live the card above offers approve/reject instead. */}
         {bet.status === "active" && isCreator && !loaderData.settlement ? (
-          <Link to={`/settle-bet/${bet.id}`} className="btn-primary">
+          <Link
+            to={href("/settle-bet/:id", { id: String(bet.id) })}
+            className="btn-primary"
+          >
             Settle Bet
           </Link>
         ) : null}
         {bet.status === "active" && isParticipant && !loaderData.settlement ? (
-          <Link to={`/propose-settlement/${bet.id}`} className="btn-secondary">
+          <Link
+            to={href("/propose-settlement/:id", { id: String(bet.id) })}
+            className="btn-secondary"
+          >
             Propose Settlement
           </Link>
         ) : null}
@@ -268,7 +277,10 @@ export default function BetDetail({
         isParticipant &&
         bet.winnerId !== me &&
         !loaderData.settlement?.paymentCompleted ? (
-          <Link to={`/payment/${bet.id}`} className="btn-primary">
+          <Link
+            to={href("/payment/:id", { id: String(bet.id) })}
+            className="btn-primary"
+          >
             Pay Winnings
           </Link>
         ) : null}
@@ -305,7 +317,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       statusHandlers={{
         404: () => ({
           title: "Bet not found",
-          message: "This bet could not be found or has expired.",
+          message: BET_NOT_FOUND,
         }),
       }}
       defaultStatusHandler={failed}
@@ -313,7 +325,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       Frame={BetCard}
     >
       <HomeLink />
-      <Link to="/my-bets" className="btn-secondary">
+      <Link to={href("/my-bets")} className="btn-secondary">
         My Bets
       </Link>
     </GeneralErrorBoundary>

@@ -18,6 +18,7 @@ import { formatDateTime } from "~/utils/dates";
 import { notFound } from "~/utils/errors";
 import { formFailure } from "~/utils/page.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { href } from "react-router";
 
 export function loadFairState(
   bet: BetView,
@@ -69,13 +70,13 @@ export async function fairAction(
     if (betId === null) throw notFound(BET_NOT_FOUND);
     if (intent === "nudge") {
       nudgePayment({ betId, userId });
-      return redirectWithToast(`/bet/${betId}`, {
+      return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
         title: "Nudge sent",
         description: "We reminded them to pay, with a link to pay now.",
       });
     }
     referDispute({ betId, userId });
-    return redirectWithToast(`/bet/${betId}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Sent to the referee",
       description: "The referee will rule on who won.",
     });

@@ -1,15 +1,9 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/create-bet";
-import {
-  BetFormFields,
-  type BetFormDefaults,
-} from "~/components/bets/bet-form-fields";
+import { BetFormFields } from "~/components/bets/bet-form-fields";
 import { FormAlert } from "~/components/forms";
-import {
-  parseBetForm,
-  readBetForm,
-  type BetFormValues,
-} from "~/models/bet-form.server";
+import type { BetFormValues } from "~/domain/bet";
+import { parseBetForm, readBetForm } from "~/models/bet-form.server";
 import { createBet } from "~/models/bet.server";
 import { refereeChoices } from "~/models/friend.server";
 import { utcToZonedParts } from "~/utils/dates";
@@ -26,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const timeZone = readTimeZone(request);
   const now = Date.now();
   // SPEC §4: the deadline defaults to tomorrow at 23:59:59 in my zone.
-  const defaults: BetFormDefaults = {
+  const defaults: BetFormValues = {
     title: "",
     description: "",
     amount: "10",
@@ -47,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await getUser(request);
   if (!user) {
-    return redirectWithToast("/auth?return_to=%2Fcreate-bet", {
+    return redirectWithToast(`${href("/auth")}?return_to=%2Fcreate-bet`, {
       title: "Authentication required",
       description: "Please log in to create a bet",
       type: "error",
@@ -59,7 +53,7 @@ export async function action({ request }: Route.ActionArgs) {
       creatorId: user.id,
       input: parseBetForm(values, "create"),
     });
-    return redirectWithToast(`/bet/${bet.id}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "Bet created!",
       description: `Your bet has been created successfully with code ${bet.code}`,
     });
@@ -82,20 +76,15 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-function toDefaults(values: BetFormValues): BetFormDefaults {
-  return { ...values };
-}
-
 export default function CreateBet({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting =
-    navigation.state !== "idle" && navigation.formAction === "/create-bet";
-  const defaults = actionData
-    ? toDefaults(actionData.values)
-    : loaderData.defaults;
+    navigation.state !== "idle" &&
+    navigation.formAction === href("/create-bet");
+  const defaults = actionData ? actionData.values : loaderData.defaults;
   return (
     <div className="mx-auto max-w-lg">
       <header className="mb-4 flex items-center justify-between">
@@ -125,7 +114,7 @@ export default function CreateBet({
         <p className="text-sm text-slate-600">
           A 2.5% fee applies to winnings only.{" "}
           <Link
-            to="/help/fees"
+            to={href("/help/fees")}
             className="font-medium text-brand-700 underline"
           >
             Learn more about our fees

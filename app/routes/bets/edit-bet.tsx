@@ -1,11 +1,16 @@
 // /bet/{id}/edit and /edit-bet/{id}: one screen (ruling 12). Delete asks a
 // second time with a confirmation form (?confirm=delete), no JS needed.
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
-import type { Route } from "./+types/edit-bet";
 import {
-  BetFormFields,
-  type BetFormDefaults,
-} from "~/components/bets/bet-form-fields";
+  data,
+  Form,
+  Link,
+  useNavigation,
+  useSearchParams,
+  href,
+} from "react-router";
+import type { Route } from "./+types/edit-bet";
+import { BetFormFields } from "~/components/bets/bet-form-fields";
+import type { BetFormValues } from "~/domain/bet";
 import { FormAlert } from "~/components/forms";
 import {
   END_OF_DAY,
@@ -30,7 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // SPEC §8: refusals toast and send the person to /my-bets.
   const refusal = editRefusal(editFactsOf(bet, user.id), user.id);
   if (refusal)
-    throw await redirectWithToast("/my-bets", {
+    throw await redirectWithToast(href("/my-bets"), {
       title: refusal.title,
       description: refusal.message,
       type: "error",
@@ -38,7 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const timeZone = readTimeZone(request);
   const parts = utcToZonedParts(bet.deadline.getTime(), timeZone);
   const endOfDay = `${parts.time}:${parts.seconds}` === END_OF_DAY;
-  const defaults: BetFormDefaults = {
+  const defaults: BetFormValues = {
     title: bet.title,
     description: bet.description,
     amount: String(bet.amountCents / 100),
@@ -66,7 +71,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === "delete") {
     try {
       deleteBet({ betId, userId: user.id });
-      return redirectWithToast("/my-bets", {
+      return redirectWithToast(href("/my-bets"), {
         title: "Bet deleted",
         description: "Your bet has been deleted.",
       });
@@ -91,7 +96,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       userId: user.id,
       input: parseBetForm(values, "edit"),
     });
-    return redirectWithToast(`/bet/${bet.id}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "Bet updated",
       description: "Your changes have been saved.",
     });
@@ -123,7 +128,7 @@ export default function EditBet({
     <div className="mx-auto max-w-lg space-y-4">
       <header className="flex items-center gap-2">
         <Link
-          to="/my-bets"
+          to={href("/my-bets")}
           className="btn-secondary"
           aria-label="Back to My Bets"
         >

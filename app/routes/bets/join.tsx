@@ -1,10 +1,10 @@
 // /join/{code}: no JavaScript (ruling 18). Opening records access to a
 // private bet (ruling 13); the Join form carries the version it showed (9).
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
+import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/join";
 import { StatusBadge } from "~/components/bets/status-badge";
 import { FormAlert } from "~/components/forms";
-import { Logo } from "~/components/logo";
 import { joinBet } from "~/models/bet.server";
 import { openBetByCode } from "~/models/bet-access.server";
 import { parseVersion } from "~/models/bet-input.server";
@@ -67,7 +67,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       userId: user.id,
       version: version === "invalid" ? -1 : version,
     });
-    return redirectWithToast(`/bet/${bet.id}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "You joined the bet!",
       description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
     });
@@ -79,14 +79,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 function Shell({ children }: { children: React.ReactNode }) {
   return (
-    <div className="mx-auto min-h-dvh max-w-lg px-4 py-6">
-      <header className="mb-6">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main className="space-y-4">{children}</main>
-    </div>
+    <PublicPage width="lg" mainClassName="space-y-4">
+      {children}
+    </PublicPage>
   );
 }
 
@@ -151,7 +146,10 @@ export default function JoinByCode({
           Bet already has the maximum number of participants.
         </p>
       )}
-      <Link to={`/bet/${bet.id}`} className="btn-secondary w-full">
+      <Link
+        to={href("/bet/:id", { id: String(bet.id) })}
+        className="btn-secondary w-full"
+      >
         View bet details
       </Link>
     </Shell>
@@ -169,7 +167,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         Frame={JoinCard}
       >
         <HomeLink className="btn-secondary" />
-        <Link to="/create-bet" className="btn-primary">
+        <Link to={href("/create-bet")} className="btn-primary">
           Create a Bet
         </Link>
       </GeneralErrorBoundary>

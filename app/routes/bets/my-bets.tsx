@@ -1,4 +1,4 @@
-import { Link, useLocation, useNavigation } from "react-router";
+import { Link, useLocation, useNavigation, href } from "react-router";
 import type { Route } from "./+types/my-bets";
 import { BetCard, type BetCardData } from "~/components/bets/bet-card";
 import { LinkTabs } from "~/components/ui/link-tabs";
@@ -40,7 +40,7 @@ const EMPTY: Record<Tab, { text: string; action?: React.ReactNode }> = {
   all: {
     text: "You don't have any bets yet.",
     action: (
-      <Link to="/create-bet" className="btn-primary">
+      <Link to={href("/create-bet")} className="btn-primary">
         Create a Bet
       </Link>
     ),
@@ -48,7 +48,7 @@ const EMPTY: Record<Tab, { text: string; action?: React.ReactNode }> = {
   created: {
     text: "You haven't created any bets yet.",
     action: (
-      <Link to="/create-bet" className="btn-primary">
+      <Link to={href("/create-bet")} className="btn-primary">
         Create a Bet
       </Link>
     ),
@@ -56,7 +56,7 @@ const EMPTY: Record<Tab, { text: string; action?: React.ReactNode }> = {
   joined: {
     text: "You haven't joined any bets yet. Find public bets or enter a bet code to join one.",
     action: (
-      <Link to="/search" className="btn-primary">
+      <Link to={href("/search")} className="btn-primary">
         Find Bets
       </Link>
     ),
@@ -80,10 +80,22 @@ export default function MyBets({ loaderData }: Route.ComponentProps) {
         label="Bet lists"
         current={tab}
         tabs={[
-          { id: "all", label: "All", to: "/my-bets" },
-          { id: "created", label: "Created", to: "/my-bets?tab=created" },
-          { id: "joined", label: "Joined", to: "/my-bets?tab=joined" },
-          { id: "completed", label: "Completed", to: "/my-bets?tab=completed" },
+          { id: "all", label: "All", to: href("/my-bets") },
+          {
+            id: "created",
+            label: "Created",
+            to: `${href("/my-bets")}?tab=created`,
+          },
+          {
+            id: "joined",
+            label: "Joined",
+            to: `${href("/my-bets")}?tab=joined`,
+          },
+          {
+            id: "completed",
+            label: "Completed",
+            to: `${href("/my-bets")}?tab=completed`,
+          },
         ]}
       />
       {loading ? (

@@ -8,6 +8,7 @@ import {
   redirect,
   useNavigation,
   useSearchParams,
+  href,
 } from "react-router";
 import type { Route } from "./+types/search";
 import { FormAlert } from "~/components/forms";
@@ -68,7 +69,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
   if (isFriendForm(form))
-    return friendsAction(request, user.id, "/search?tab=friends", form);
+    return friendsAction(
+      request,
+      user.id,
+      `${href("/search")}?tab=friends`,
+      form,
+    );
   const raw = form.get("code");
   const code = normalizeCode(typeof raw === "string" ? raw : "");
   const fail = (status: number, title: string, message: string) =>
@@ -91,7 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       userId: user.id,
       clientAddress: context.clientAddress,
     });
-    return redirect(`/bet/${bet.id}`);
+    return redirect(href("/bet/:id", { id: String(bet.id) }));
   } catch (error) {
     const failure = pageFailure(error);
     if (failure.status === 429)
@@ -118,8 +124,12 @@ export default function Search({
         label="Discover sections"
         current={tab}
         tabs={[
-          { id: "bets", label: "Find Bets", to: "/search" },
-          { id: "friends", label: "Friends", to: "/search?tab=friends" },
+          { id: "bets", label: "Find Bets", to: href("/search") },
+          {
+            id: "friends",
+            label: "Friends",
+            to: `${href("/search")}?tab=friends`,
+          },
         ]}
       />
       {tab === "friends" && loaderData.friends ? (
@@ -210,7 +220,10 @@ function PublicBets({
       {error ? (
         <div className="card space-y-2" role="alert">
           <p>Error loading public bets</p>
-          <Link to={`/search?${params.toString()}`} className="btn-secondary">
+          <Link
+            to={`${href("/search")}?${params}.toString()}`}
+            className="btn-secondary"
+          >
             Try Again
           </Link>
         </div>
@@ -225,7 +238,7 @@ function PublicBets({
               <div className="flex items-start justify-between gap-2">
                 <h3 className="break-words font-semibold">
                   <Link
-                    to={`/bet/${b.id}`}
+                    to={href("/bet/:id", { id: String(b.id) })}
                     className="after:absolute after:inset-0 after:content-['']"
                   >
                     {b.title}

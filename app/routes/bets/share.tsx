@@ -1,9 +1,10 @@
 // /share/{id}: 200 for everyone with Open Graph and Twitter tags; a signed-in
 // person goes on to the bet; a visitor is sent to log in after 300 ms by a
 // meta refresh (ruling 13a). No JavaScript on this page.
-import { data, Link, redirect } from "react-router";
+import { data, Link, redirect, href } from "react-router";
 import type { Route } from "./+types/share";
 import { Logo } from "~/components/logo";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { openBetByCode } from "~/models/bet-access.server";
 import {
   getSharePreview,
@@ -59,7 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw data(
       {
         title: "Bet not found",
-        message: "This bet could not be found or has expired.",
+        message: BET_NOT_FOUND,
       },
       { status: 404 },
     );
@@ -71,7 +72,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         userId: user.id,
         clientAddress: context.clientAddress,
       });
-    throw redirect(`/bet/${preview.id}`);
+    throw redirect(href("/bet/:id", { id: String(preview.id) }));
   }
   const meta = shareMeta(preview, request);
   return {
@@ -82,7 +83,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       code: preview.code,
     },
     meta,
-    loginUrl: `/auth?return_to=${encodeURIComponent(url.pathname + url.search)}`,
+    loginUrl: `${href("/auth")}?return_to=${encodeURIComponent(url.pathname + url.search)}`,
   };
 }
 

@@ -1,6 +1,6 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/outbox";
-import { Logo } from "~/components/logo";
 import { listDemoMails } from "~/models/outbox.server";
 import { isDemoMode } from "~/utils/env.server";
 
@@ -43,35 +43,28 @@ function MailText({ text }: { text: string }) {
 
 export default function DemoOutbox({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto min-h-dvh max-w-xl px-4 py-6">
-      <header className="mb-6">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main className="space-y-4">
-        <h1 className="text-2xl font-bold">Demo outbox</h1>
-        <p className="text-slate-700">
-          This demo sends no real mail. Here is what it would have sent, newest
-          first.
-        </p>
-        {loaderData.mails.length === 0 ? (
-          <p className="card">Nothing has been sent yet.</p>
-        ) : (
-          <ul className="space-y-3">
-            {loaderData.mails.map((m) => (
-              <li key={m.id} className="card space-y-2">
-                <h2 className="font-semibold">{m.subject}</h2>
-                <p className="text-xs text-slate-600">
-                  To {m.to} · <time dateTime={m.at}>{m.at}</time>
-                </p>
-                <MailText text={m.text} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </main>
-    </div>
+    <PublicPage width="xl" mainClassName="space-y-4">
+      <h1 className="text-2xl font-bold">Demo outbox</h1>
+      <p className="text-slate-700">
+        This demo sends no real mail. Here is what it would have sent, newest
+        first.
+      </p>
+      {loaderData.mails.length === 0 ? (
+        <p className="card">Nothing has been sent yet.</p>
+      ) : (
+        <ul className="space-y-3">
+          {loaderData.mails.map((m) => (
+            <li key={m.id} className="card space-y-2">
+              <h2 className="font-semibold">{m.subject}</h2>
+              <p className="text-xs text-slate-600">
+                To {m.to} · <time dateTime={m.at}>{m.at}</time>
+              </p>
+              <MailText text={m.text} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </PublicPage>
   );
 }
 

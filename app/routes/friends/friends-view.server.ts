@@ -3,7 +3,7 @@
 // Requests, Find). A route calls loadFriendsView in its loader and
 // friendsAction in its action; the components in app/components/friends/
 // render the result.
-import { data } from "react-router";
+import { data, href } from "react-router";
 import {
   acceptFriendRequest,
   countIncomingRequests,
@@ -128,7 +128,7 @@ export function isFriendForm(form: FormData) {
 export async function friendsAction(
   request: Request,
   userId: number,
-  fallback = "/friends",
+  fallback = href("/friends"),
   form?: FormData,
 ) {
   form ??= await readFormData(request);

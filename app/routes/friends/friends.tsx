@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, href } from "react-router";
 import type { Route } from "./+types/friends";
 import { FriendsPanel } from "~/components/friends/friends-panel";
 import { requireUser } from "~/models/session.server";
@@ -25,15 +25,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return friendsAction(request, user.id, "/friends");
+  return friendsAction(request, user.id, href("/friends"));
 }
 
-const href = (tab: FriendsTab) =>
+const tabHref = (tab: FriendsTab) =>
   tab === "friends"
-    ? "/friends"
+    ? href("/friends")
     : tab === "requests"
-      ? "/friends?tab=requests"
-      : "/friends?tab=add";
+      ? `${href("/friends")}?tab=requests`
+      : `${href("/friends")}?tab=add`;
 
 export default function Friends({
   loaderData,
@@ -46,9 +46,9 @@ export default function Friends({
         view={loaderData.view}
         failure={actionData as FriendsActionFailure | undefined}
         links={{
-          tabHref: href,
+          tabHref,
           findLabel: "Add",
-          searchAction: "/friends",
+          searchAction: href("/friends"),
           searchHidden: { tab: "add" },
           shortHint: "Please enter at least 2 characters to search.",
         }}

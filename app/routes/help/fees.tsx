@@ -1,7 +1,7 @@
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
+import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/fees";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import { Logo } from "~/components/logo";
 import { formatCents, PLATFORM_FEE_BPS, splitPayout } from "~/utils/money";
 
 // Public and JavaScript-free: the calculator is a GET form computed here.
@@ -40,36 +40,29 @@ export function loader({ request }: Route.LoaderArgs) {
 export default function FeesHelp({ loaderData }: Route.ComponentProps) {
   const { tab, input, result, error } = loaderData;
   return (
-    <div className="mx-auto min-h-dvh max-w-xl px-4 py-6">
-      <header className="mb-6 flex items-center justify-between">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main>
-        <h1 className="mb-4 text-2xl font-bold">Platform fees</h1>
-        <LinkTabs
-          label="Fee help sections"
-          current={tab}
-          tabs={[
-            { id: "overview", label: "Overview", to: "/help/fees" },
-            {
-              id: "calculator",
-              label: "Fee Calculator",
-              to: "/help/fees?tab=calculator",
-            },
-            { id: "faq", label: "FAQ", to: "/help/fees?tab=faq" },
-          ]}
-        />
-        <section className="card mt-4">
-          {tab === "overview" ? <Overview /> : null}
-          {tab === "calculator" ? (
-            <Calculator input={input} result={result} error={error} />
-          ) : null}
-          {tab === "faq" ? <Faq /> : null}
-        </section>
-      </main>
-    </div>
+    <PublicPage width="xl">
+      <h1 className="mb-4 text-2xl font-bold">Platform fees</h1>
+      <LinkTabs
+        label="Fee help sections"
+        current={tab}
+        tabs={[
+          { id: "overview", label: "Overview", to: href("/help/fees") },
+          {
+            id: "calculator",
+            label: "Fee Calculator",
+            to: `${href("/help/fees")}?tab=calculator`,
+          },
+          { id: "faq", label: "FAQ", to: `${href("/help/fees")}?tab=faq` },
+        ]}
+      />
+      <section className="card mt-4">
+        {tab === "overview" ? <Overview /> : null}
+        {tab === "calculator" ? (
+          <Calculator input={input} result={result} error={error} />
+        ) : null}
+        {tab === "faq" ? <Faq /> : null}
+      </section>
+    </PublicPage>
   );
 }
 
@@ -137,7 +130,7 @@ function Calculator({
         {PRESETS.map((p) => (
           <Link
             key={p}
-            to={`/help/fees?tab=calculator&amount=${p}`}
+            to={`${href("/help/fees")}?tab=calculator&amount=${p}`}
             className="btn-secondary flex-1"
           >
             ${p}

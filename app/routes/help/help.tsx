@@ -1,6 +1,6 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
+import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/help";
-import { Logo } from "~/components/logo";
 
 // Help & Support: public and JavaScript-free, like /help/fees.
 export const handle = { hydrate: false };
@@ -34,52 +34,45 @@ const FAQ = [
 
 export default function Help() {
   return (
-    <div className="mx-auto min-h-dvh max-w-xl px-4 py-6">
-      <header className="mb-6 flex items-center justify-between">
-        <Link to="/" aria-label="Fairshake home">
-          <Logo />
-        </Link>
-      </header>
-      <main className="space-y-6">
-        <h1 className="text-2xl font-bold">Help &amp; Support</h1>
-        <section aria-labelledby="faq-heading" className="space-y-2">
-          <h2 id="faq-heading" className="text-lg font-semibold">
-            Frequently asked questions
-          </h2>
-          {FAQ.map(([q, a]) => (
-            <details key={q} className="card">
-              <summary className="cursor-pointer font-medium">{q}</summary>
-              <p className="mt-2 text-slate-700">{a}</p>
-            </details>
-          ))}
-        </section>
-        <section aria-labelledby="contact-heading" className="card space-y-2">
-          <h2 id="contact-heading" className="text-lg font-semibold">
-            Contact us
-          </h2>
-          <p className="text-slate-700">
-            Write to{" "}
-            <a
-              className="font-medium underline"
-              href="mailto:support@fairshake.app"
-            >
-              support@fairshake.app
-            </a>
-            . We answer within two working days.
-          </p>
-          <p>
-            <Link to="/help/fees" className="underline">
-              Platform fees explained
-            </Link>
-          </p>
-        </section>
+    <PublicPage width="xl" mainClassName="space-y-6">
+      <h1 className="text-2xl font-bold">Help &amp; Support</h1>
+      <section aria-labelledby="faq-heading" className="space-y-2">
+        <h2 id="faq-heading" className="text-lg font-semibold">
+          Frequently asked questions
+        </h2>
+        {FAQ.map(([q, a]) => (
+          <details key={q} className="card">
+            <summary className="cursor-pointer font-medium">{q}</summary>
+            <p className="mt-2 text-slate-700">{a}</p>
+          </details>
+        ))}
+      </section>
+      <section aria-labelledby="contact-heading" className="card space-y-2">
+        <h2 id="contact-heading" className="text-lg font-semibold">
+          Contact us
+        </h2>
+        <p className="text-slate-700">
+          Write to{" "}
+          <a
+            className="font-medium underline"
+            href="mailto:support@fairshake.app"
+          >
+            support@fairshake.app
+          </a>
+          . We answer within two working days.
+        </p>
         <p>
-          <Link to="/profile" className="btn-secondary">
-            Back to profile
+          <Link to={href("/help/fees")} className="underline">
+            Platform fees explained
           </Link>
         </p>
-      </main>
-    </div>
+      </section>
+      <p>
+        <Link to={href("/profile")} className="btn-secondary">
+          Back to profile
+        </Link>
+      </p>
+    </PublicPage>
   );
 }
 

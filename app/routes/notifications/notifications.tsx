@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { data, Form, Link, redirect, useFetcher } from "react-router";
+import { data, Form, Link, redirect, useFetcher, href } from "react-router";
 import type { Route } from "./+types/notifications";
 import { FinancePanel } from "~/components/finance/finance-panel";
 import { LinkTabs } from "~/components/ui/link-tabs";
@@ -22,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? "finances"
       : "activity";
   if (tab === "finances") {
-    const { finances, status } = loadFinances(request, user.id);
+    const { finances, status } = loadFinances(request, user);
     const refreshed =
       new URL(request.url).searchParams.get("refreshed") === "1";
     return data(
@@ -56,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readFormData(request);
   if (form.get("intent") === "mark-read") markAllActivityRead(user.id);
   if (form.get("background") === "1") return data({ marked: true });
-  return redirect("/notifications");
+  return redirect(href("/notifications"));
 }
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
@@ -68,11 +68,11 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         label="Activity sections"
         current={tab}
         tabs={[
-          { id: "activity", label: "Activity", to: "/notifications" },
+          { id: "activity", label: "Activity", to: href("/notifications") },
           {
             id: "finances",
             label: "Finances",
-            to: "/notifications?tab=finances",
+            to: `${href("/notifications")}?tab=finances`,
           },
         ]}
       />
@@ -82,11 +82,14 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         <>
           <FinancePanel
             finances={loaderData.finances}
-            path="/notifications"
+            path={href("/notifications")}
             keep={{ tab: "finances" }}
             refreshed={loaderData.refreshed}
           />
-          <Link to="/financial-history" className="btn-secondary w-full">
+          <Link
+            to={href("/financial-history")}
+            className="btn-secondary w-full"
+          >
             Open full financial history
           </Link>
         </>

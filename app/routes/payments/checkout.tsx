@@ -1,22 +1,29 @@
-import { lazy, Suspense, useEffect, useState } from "react";
-import { Form, Link, data, redirect, useNavigate } from "react-router";
+import { lazy, Suspense, useEffect } from "react";
+import { Form, Link, data, redirect, useNavigate, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/checkout";
 import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
+import {
+  PAYMENT_INIT_FAILED_TITLE,
+  PAYMENT_WENT_WRONG,
+  paymentFailureTitle,
+} from "~/domain/payment";
 import { payBet, paymentOptions } from "~/models/pay-bet.server";
 import {
-  ALREADY_PAID,
+  PAYMENTS_UNAVAILABLE_CODE,
   PAYMENTS_UNAVAILABLE_NOTICE,
 } from "~/models/payment.server";
 import { publicOrigin } from "~/utils/env.server";
-import { isDomainError } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/session.server";
+import { formReply, pageFailureOr } from "~/utils/page.server";
 import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
-import { loadPayable } from "./load.server";
+import { getPayable, loadPayable } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
+import { useHydrated } from "~/components/use-hydrated";
 
 const StripePayment = lazy(
   () => import("~/components/payments/stripe-payment"),
@@ -37,31 +44,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
-type Failure = {
-  paid?: false;
-  title: string;
-  message: string;
-  fieldErrors?: Record<string, string[]>;
-};
-
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const payable = loadPayable(params.id, user.id);
   const form = await readFormData(request);
-  const fail = (status: number, f: Failure) =>
-    data({ paid: false as const, ...f }, { status });
-  if (!payable.bet)
-    return fail(payable.status, {
-      title: "Payment error",
-      message: payable.refusal,
-    });
-  if (payable.bet.paid)
-    return fail(409, {
-      title: "Payment error",
-      message: ALREADY_PAID,
-    });
-  if (!paymentOptions().provider) return fail(409, PAYMENTS_UNAVAILABLE_NOTICE);
+  let payable: ReturnType<typeof getPayable>;
   try {
+    // The model's refusals (unseen, not the loser, not settled, already
+    // paid, no provider, the card) in the model's order, through the page door.
+    payable = getPayable(params.id, user.id);
     const outcome = await payBet({
       betId: payable.betId,
       userId: user.id,
@@ -73,26 +63,12 @@ export async function action({ request, params }: Route.ActionArgs) {
     });
     if (outcome.kind === "redirect") return redirect(outcome.url);
   } catch (error) {
-    if (!isDomainError(error)) {
-      console.error(error);
-      return fail(500, {
-        title: "Payment error",
-        message: "Something went wrong while processing your payment.",
-      });
-    }
-    return fail(error.status, {
-      title:
-        error.title ??
-        (error.status === 402 || error.status === 400
-          ? "Payment failed"
-          : "Payment error"),
-      message: error.message,
-      fieldErrors: error.fieldErrors,
-    });
+    return checkoutFailure(error);
   }
+  const { bet } = payable;
   const toast = {
     title: "Payment successful",
-    description: `You paid ${formatCents(payable.bet.amountCents)} to ${payable.bet.winnerName}.`,
+    description: `You paid ${formatCents(bet.amountCents)} to ${bet.winnerName}.`,
   };
   // With JavaScript the page celebrates, then moves on after 2 s; without,
   // the server redirects at once (ruling 18).
@@ -101,7 +77,18 @@ export async function action({ request, params }: Route.ActionArgs) {
       { paid: true as const },
       { headers: { "Set-Cookie": await toastCookieHeader(toast) } },
     );
-  return redirectWithToast("/my-bets", toast);
+  return redirectWithToast(href("/my-bets"), toast);
+}
+
+/** A refusal in the card form's alert; a bug (a provider unreachable) a 500 in words. */
+function checkoutFailure(error: unknown) {
+  const failure = pageFailureOr(error, { message: PAYMENT_WENT_WRONG });
+  return formReply(
+    failure.code === PAYMENTS_UNAVAILABLE_CODE
+      ? { ...failure, ...PAYMENTS_UNAVAILABLE_NOTICE }
+      : failure,
+    paymentFailureTitle(failure.status),
+  );
 }
 
 export default function Checkout({
@@ -111,13 +98,12 @@ export default function Checkout({
   const { bet, betId, refusal, provider, publishableKey, unavailable } =
     loaderData;
   const navigate = useNavigate();
-  const paid = actionData?.paid === true;
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const paid = actionData !== undefined && "paid" in actionData;
+  const hydrated = useHydrated();
   useEffect(() => {
     if (!paid) return;
     const timer = setTimeout(
-      () => navigate("/my-bets"),
+      () => navigate(href("/my-bets")),
       REDIRECT_AFTER_PAYMENT_MS,
     );
     return () => clearTimeout(timer);
@@ -131,7 +117,7 @@ export default function Checkout({
           title="Payment successful"
           message="Taking you to My Bets..."
         >
-          <Link to="/my-bets" className="btn-primary">
+          <Link to={href("/my-bets")} className="btn-primary">
             My Bets
           </Link>
         </NoticeCard>
@@ -141,16 +127,14 @@ export default function Checkout({
   if (!bet || bet.paid) {
     return (
       <NoticeCard
-        title="Failed to initialize payment"
-        message={refusal ?? "This bet has already been paid."}
+        title={PAYMENT_INIT_FAILED_TITLE}
+        message={refusal ?? undefined}
       >
-        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
-          {betId ? "Back to the bet" : "Go to Home"}
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }
-  const failure = actionData && !actionData.paid ? actionData : null;
+  const failure = actionData && "ok" in actionData ? actionData : null;
   return (
     <div className="space-y-4">
       <section className="card" aria-labelledby="checkout-heading">
@@ -187,7 +171,10 @@ export default function Checkout({
       ) : (
         <FormAlert title={unavailable.title} message={unavailable.message} />
       )}
-      <Link to={`/payment/${betId}`} className="btn-secondary">
+      <Link
+        to={href("/payment/:id", { id: String(betId) })}
+        className="btn-secondary"
+      >
         Back
       </Link>
     </div>

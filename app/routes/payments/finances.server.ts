@@ -1,44 +1,13 @@
 // The Finances tab and /financial-history share this loader helper: the
-// range from the URL (whole days in the user's zone), then transactions and
-// a summary read from the ledger only.
-import { format } from "date-fns";
-import { getUserById } from "~/models/user.server";
+// range from the URL (whole days in the user's zone, the same helper as the
+// /api door's), then transactions and a summary read from the ledger only.
 import { listTransactions, summarize } from "~/models/ledger.server";
 import type { Finances, FinanceSummary } from "~/domain/finances";
-import { isDomainError } from "~/utils/errors";
-import {
-  DEFAULT_PRESET,
-  presetRange,
-  resolveRange,
-  todayIn,
-} from "~/utils/date-range";
-import { utcToZonedParts } from "~/utils/dates";
+import { DEFAULT_PRESET, presetRange, todayIn } from "~/utils/date-range";
+import { rangeFromRequest } from "~/utils/date-range.server";
+import { zonedDayLabel } from "~/utils/dates";
+import { pageFailureOr } from "~/utils/page.server";
 import { readTimeZone } from "~/utils/time-zone.server";
-
-/** 'MMM d, yyyy' of an instant as a day in `timeZone`. */
-export function zonedDayLabel(instant: Date | number, timeZone: string) {
-  const [y, m, d] = utcToZonedParts(Number(instant), timeZone)
-    .date.split("-")
-    .map(Number);
-  return format(new Date(y!, m! - 1, d!), "MMM d, yyyy");
-}
-
-export function rangeFromRequest(request: Request, userId: number) {
-  const url = new URL(request.url);
-  const timeZone = readTimeZone(request);
-  const user = getUserById(userId);
-  const allStart = user
-    ? utcToZonedParts(user.createdAt.getTime(), timeZone).date
-    : todayIn(timeZone);
-  const range = resolveRange({
-    startDate: url.searchParams.get("startDate"),
-    endDate: url.searchParams.get("endDate"),
-    preset: url.searchParams.get("preset"),
-    timeZone,
-    allStart,
-  });
-  return { range, timeZone };
-}
 
 const EMPTY: FinanceSummary = {
   winningsCents: 0,
@@ -53,15 +22,15 @@ const EMPTY: FinanceSummary = {
 /** Never throws for bad input: the page shows the message and the form. */
 export function loadFinances(
   request: Request,
-  userId: number,
+  user: { id: number; createdAt: Date },
 ): { finances: Finances; status: number } {
   const url = new URL(request.url);
   const timeZone = readTimeZone(request);
   const today = todayIn(timeZone);
   try {
-    const { range } = rangeFromRequest(request, userId);
+    const { range } = rangeFromRequest(request, user.createdAt);
     const tx = listTransactions({
-      userId,
+      userId: user.id,
       fromMs: range.fromMs,
       toMs: range.toMs,
     });
@@ -93,15 +62,16 @@ export function loadFinances(
       },
     };
   } catch (error) {
+    const failure = pageFailureOr(error, {
+      message: "Failed to fetch financial data",
+    });
     const fallback = presetRange(DEFAULT_PRESET, today, today);
-    const known = isDomainError(error);
-    if (!known) console.error(error);
     return {
-      status: known ? error.status : 500,
+      status: failure.status,
       finances: {
         ok: false,
-        error: known ? error.message : "Failed to fetch financial data",
-        fieldErrors: known ? (error.fieldErrors ?? {}) : {},
+        error: failure.message,
+        fieldErrors: failure.fieldErrors ?? {},
         range: {
           start: url.searchParams.get("startDate") ?? fallback.start,
           end: url.searchParams.get("endDate") ?? fallback.end,

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, href } from "react-router";
 import type { Route } from "./+types/financial-history";
 import { FinancePanel } from "~/components/finance/finance-panel";
 import { loadFinances } from "~/routes/payments/finances.server";
@@ -6,7 +6,7 @@ import { requireUser } from "~/models/session.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { finances, status } = loadFinances(request, user.id);
+  const { finances, status } = loadFinances(request, user);
   const refreshed = new URL(request.url).searchParams.get("refreshed") === "1";
   return data({ finances, refreshed }, { status });
 }
@@ -17,7 +17,7 @@ export default function FinancialHistory({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-bold">Financial history</h1>
       <FinancePanel
         finances={loaderData.finances}
-        path="/financial-history"
+        path={href("/financial-history")}
         refreshed={loaderData.refreshed}
       />
     </div>

@@ -1,42 +1,58 @@
-// Shared by /payment/{id} and /checkout/{id}: what the loser owes, or the
-// refusal as a message the page can show (with its status).
-import { getPayableBet } from "~/models/payment.server";
+// Shared by /payment/{id} and /checkout/{id}: what the loser owes, through
+// the model's rule (getPayableBet) and the page door.
+import { BET_NOT_FOUND } from "~/models/bet-access.server";
+import { ALREADY_PAID, getPayableBet } from "~/models/payment.server";
 import { parseId } from "~/utils/api.server";
-import { isDomainError } from "~/utils/errors";
+import { notFound } from "~/utils/errors";
+import { pageFailure } from "~/utils/page.server";
 import { splitPayout } from "~/utils/money";
 
-export function loadPayable(rawId: string | undefined, userId: number) {
+/**
+ * The bet the loser owes, or the model's refusal thrown (404 a bad id).
+ * `allowPaid` reads a paid bet too (to show it paid); without it a paid bet
+ * is the model's 409 ALREADY_PAID.
+ */
+export function getPayable(
+  rawId: string | undefined,
+  userId: number,
+  { allowPaid = false } = {},
+) {
   const betId = parseId(rawId);
-  if (betId === null)
-    return {
-      betId: 0,
-      status: 404,
-      refusal: "This bet could not be found or has expired.",
-      bet: null,
-    } as const;
+  if (betId === null) throw notFound(BET_NOT_FOUND);
+  const p = getPayableBet({ betId, userId, allowPaid });
+  const { feeCents, netCents } = splitPayout(p.amountCents);
+  return {
+    betId,
+    bet: {
+      title: p.title,
+      amountCents: p.amountCents,
+      feeCents,
+      netCents,
+      winnerName: p.winnerName,
+      paid: p.settlement.paymentStatus === "completed",
+    },
+  };
+}
+
+/**
+ * The loaders' view: the bet (with the model's ALREADY_PAID as the refusal
+ * when it is paid), or no bet and the refusal the page shows, with its status.
+ */
+export function loadPayable(rawId: string | undefined, userId: number) {
   try {
-    const p = getPayableBet({ betId, userId, allowPaid: true });
-    const { feeCents, netCents } = splitPayout(p.amountCents);
+    const payable = getPayable(rawId, userId, { allowPaid: true });
     return {
-      betId,
+      ...payable,
       status: 200,
-      refusal: null,
-      bet: {
-        title: p.title,
-        amountCents: p.amountCents,
-        feeCents,
-        netCents,
-        winnerName: p.winnerName,
-        paid: p.settlement.paymentStatus === "completed",
-      },
-    } as const;
+      refusal: payable.bet.paid ? ALREADY_PAID : null,
+    };
   } catch (error) {
-    if (!isDomainError(error)) throw error;
+    const failure = pageFailure(error);
     return {
-      betId,
-      status: error.status,
-      refusal: error.message,
+      betId: parseId(rawId) ?? 0,
       bet: null,
-    } as const;
+      status: failure.status,
+      refusal: failure.message,
+    };
   }
 }

@@ -1,19 +1,26 @@
-import { Form, Link, data, redirect } from "react-router";
+import { Form, Link, data, redirect, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/payment";
 import { FormAlert } from "~/components/forms";
-import {
-  MoneySummary,
-  NoticeCard,
-} from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
+import { MoneySummary } from "~/components/settlement/money-summary";
+import { PAYMENT_ERROR_TITLE } from "~/domain/payment";
 import { paymentOptions } from "~/models/pay-bet.server";
-import {
-  ALREADY_PAID,
-  PAYMENTS_UNAVAILABLE_NOTICE,
-} from "~/models/payment.server";
+import { PAYMENTS_UNAVAILABLE_NOTICE } from "~/models/payment.server";
 import { isDemoMode } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
 import { requireUser } from "~/models/session.server";
-import { loadPayable } from "./load.server";
+import { formFailure } from "~/utils/page.server";
+import { getPayable, loadPayable } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
+
+/** The other methods are shown, disabled: a forged post of one is refused. */
+const ONLY_CARD = new DomainError(
+  400,
+  "Only card payments are supported in the demo...",
+  undefined,
+  PAYMENTS_UNAVAILABLE_NOTICE.title,
+);
 
 const COMING_SOON = [
   { id: "applePay", label: "Apple Pay" },
@@ -39,25 +46,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const payable = loadPayable(params.id, user.id);
-  if (!payable.bet || payable.bet.paid)
-    return data(
-      {
-        title: "Payment error",
-        message: payable.refusal ?? ALREADY_PAID,
-      },
-      { status: payable.bet ? 409 : payable.status },
-    );
-  const method = (await readFormData(request)).get("method");
-  if (method !== "card")
-    return data(
-      {
-        title: "Payment method not available",
-        message: "Only card payments are supported in the demo...",
-      },
-      { status: 400 },
-    );
-  return redirect(`/checkout/${payable.betId}`);
+  let payable: ReturnType<typeof getPayable>;
+  try {
+    payable = getPayable(params.id, user.id);
+    const method = (await readFormData(request)).get("method");
+    if (method !== "card") throw ONLY_CARD;
+  } catch (error) {
+    return formFailure(error, PAYMENT_ERROR_TITLE);
+  }
+  return redirect(href("/checkout/:id", { id: String(payable.betId) }));
 }
 
 export default function PaymentPage({
@@ -69,16 +66,14 @@ export default function PaymentPage({
   if (!bet) {
     return (
       <NoticeCard title="Payment" message={refusal ?? undefined}>
-        <Link to={betId ? `/bet/${betId}` : "/"} className="btn-secondary">
-          {betId ? "Back to the bet" : "Go to Home"}
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }
   if (bet.paid) {
     return (
-      <NoticeCard title="Payment" message="This bet has already been paid.">
-        <Link to="/financial-history" className="btn-secondary">
+      <NoticeCard title="Payment" message={refusal ?? undefined}>
+        <Link to={href("/financial-history")} className="btn-secondary">
           Financial history
         </Link>
       </NoticeCard>

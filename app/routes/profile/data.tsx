@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation, href } from "react-router";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/data";
 import { FormAlert, PasswordField } from "~/components/forms";
@@ -38,7 +38,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   // Signed out, to the visitor's front door (as Sign Out does).
   return redirectWithToast(
-    "/auth",
+    href("/auth"),
     {
       title: "Your account has been deleted",
       description:
@@ -90,7 +90,10 @@ export default function YourData({
             <ul className="mt-1 list-disc pl-5">
               {openBets.map((bet) => (
                 <li key={bet.id}>
-                  <Link to={`/bet/${bet.id}`} className="underline">
+                  <Link
+                    to={href("/bet/:id", { id: String(bet.id) })}
+                    className="underline"
+                  >
                     {bet.title}
                   </Link>
                 </li>

@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, Link, redirect, href } from "react-router";
 import type { Route } from "./+types/edit";
 import {
   EditProfileForms,
@@ -10,7 +10,7 @@ import {
   AVATAR_MESSAGES,
 } from "~/models/avatar-rules";
 import { saveAvatar } from "~/models/avatar.server";
-import { updateProfile } from "~/models/profile.server";
+import { profileFormUser, updateProfile } from "~/models/profile.server";
 import { DomainError } from "~/utils/errors";
 import { pageFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
@@ -28,13 +28,7 @@ export const handle: BodyLimitHandle = {
 // and the target of both of its forms.
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return {
-    user: {
-      username: user.username,
-      email: user.email,
-      avatarUrl: user.avatarUrl,
-    },
-  };
+  return { user: profileFormUser(user) };
 }
 
 const UPDATED = {
@@ -78,7 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
           new DomainError(413, AVATAR_MESSAGES.tooLarge),
         );
       await saveAvatar({ userId: user.id, bytes });
-      return redirectWithToast("/profile", UPDATED);
+      return redirectWithToast(href("/profile"), UPDATED);
     } catch (error) {
       return failure("avatar", error);
     }
@@ -93,8 +87,8 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const { changed } = updateProfile({ userId: user.id, input: values });
     // No change just closes the dialog (SPEC §5).
-    if (changed.length === 0) return redirect("/profile");
-    return redirectWithToast("/profile", UPDATED);
+    if (changed.length === 0) return redirect(href("/profile"));
+    return redirectWithToast(href("/profile"), UPDATED);
   } catch (error) {
     return failure("profile", error, values);
   }
@@ -106,7 +100,7 @@ export default function EditProfile({
 }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-md space-y-4">
-      <Link to="/profile" className="btn-secondary">
+      <Link to={href("/profile")} className="btn-secondary">
         ← Back to profile
       </Link>
       <h1 className="text-2xl font-bold">Edit Profile</h1>

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form, useNavigation, href } from "react-router";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/notifications";
 import { PushButton } from "~/components/notifications/push-button";
@@ -28,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
   updateNotificationPreferences(user.id, preferencesFromForm(form));
-  return redirectWithToast("/profile/notifications", {
+  return redirectWithToast(href("/profile/notifications"), {
     title: "Notification settings saved",
   });
 }

@@ -1,14 +1,15 @@
 import { useCallback, useState } from "react";
 import { format } from "date-fns";
 import { Dialog } from "radix-ui";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
 import { UserAvatar } from "~/components/user-avatar";
 import { listFriends } from "~/models/friend.server";
 import {
   PAYMENT_METHOD_LABELS,
-  PAYMENT_METHODS,
+  paymentMethodsOf,
+  profileFormUser,
   setPaymentMethod,
   type PaymentMethod,
 } from "~/models/profile.server";
@@ -18,32 +19,17 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
 
-const FLAG = {
-  applePay: "applePayConnected",
-  googleWallet: "googleWalletConnected",
-  paypal: "paypalConnected",
-  venmo: "venmoConnected",
-  zelle: "zelleConnected",
-  card: "cardConnected",
-} as const;
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   return {
     user: {
-      username: user.username,
-      email: user.email,
-      avatarUrl: user.avatarUrl,
+      ...profileFormUser(user),
       memberSince: format(user.createdAt, "MMMM yyyy"),
       wins: user.winCount,
       losses: user.lossCount,
       paymentRecord: describePaymentRecord(getPaymentRecord(user.id)),
     },
-    methods: PAYMENT_METHODS.map((method) => ({
-      method,
-      label: PAYMENT_METHOD_LABELS[method],
-      connected: user[FLAG[method]],
-    })),
+    methods: paymentMethodsOf(user),
     records: listFriends(user.id)
       .filter((f) => f.headToHead.wins + f.headToHead.losses > 0)
       .map((f) => ({ username: f.friend.username, ...f.headToHead })),
@@ -63,7 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
     const connected = form.get("connected") === "true";
     setPaymentMethod({ userId: user.id, input: { method, connected } });
     const label = PAYMENT_METHOD_LABELS[method as PaymentMethod];
-    return redirectWithToast("/profile", {
+    return redirectWithToast(href("/profile"), {
       title: "Payment method updated",
       description: `${label} ${connected ? "connected" : "disconnected"}.`,
     });
@@ -95,7 +81,7 @@ export default function Profile({
       <section className="card flex flex-col items-center gap-2 text-center">
         {/* A link to the edit page; with JavaScript it opens the dialog. */}
         <Link
-          to="/profile/edit"
+          to={href("/profile/edit")}
           aria-label="Edit Profile"
           className="rounded-full"
           onClick={(event) => {
@@ -176,22 +162,22 @@ export default function Profile({
       </section>
 
       <nav aria-label="Help and account" className="card grid gap-2">
-        <Link to="/profile/notifications" className="btn-secondary">
+        <Link to={href("/profile/notifications")} className="btn-secondary">
           Notification settings
         </Link>
-        <Link to="/profile/security" className="btn-secondary">
+        <Link to={href("/profile/security")} className="btn-secondary">
           Password &amp; devices
         </Link>
-        <Link to="/profile/data" className="btn-secondary">
+        <Link to={href("/profile/data")} className="btn-secondary">
           Your data
         </Link>
-        <Link to="/help/fees" className="btn-secondary">
+        <Link to={href("/help/fees")} className="btn-secondary">
           Platform Fees
         </Link>
-        <Link to="/help" className="btn-secondary">
+        <Link to={href("/help")} className="btn-secondary">
           Help &amp; Support
         </Link>
-        <Form method="post" action="/logout">
+        <Form method="post" action={href("/logout")}>
           <button type="submit" className="btn-danger w-full">
             Sign Out
           </button>

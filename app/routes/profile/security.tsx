@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation, href } from "react-router";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/security";
 import { FormAlert, PasswordField } from "~/components/forms";
@@ -47,7 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readFormData(request);
   const intent = form.get("intent");
-  const here = "/profile/security";
+  const here = href("/profile/security");
 
   if (intent === "change-password") {
     const newPassword = form.get("newPassword");
@@ -187,7 +187,7 @@ export default function Security({
                 </p>
               </div>
               {s.current ? (
-                <Form method="post" action="/logout">
+                <Form method="post" action={href("/logout")}>
                   <button
                     type="submit"
                     className="btn-secondary"

@@ -1,10 +1,9 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, data, useNavigation, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/approve";
 import { FormAlert } from "~/components/forms";
-import {
-  MoneySummary,
-  NoticeCard,
-} from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
+import { MoneySummary } from "~/components/settlement/money-summary";
 import { approveSettlement } from "~/models/settlement.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
@@ -76,7 +75,9 @@ export async function action({ request, params }: Route.ActionArgs) {
     const { settlement } = approveSettlement({ betId, userId: user.id });
     const loser = settlement.loserId === user.id;
     return redirectWithToast(
-      loser ? `/payment/${betId}` : `/settlements/${betId}/approve`,
+      loser
+        ? href("/payment/:id", { id: String(betId) })
+        : href("/settlements/:id/approve", { id: String(betId) }),
       {
         title: "Settlement approved",
         description: loser
@@ -101,9 +102,7 @@ export default function ApproveSettlement({
         title={SETTLEMENT_NOT_FOUND}
         message="There is no settlement proposal for this bet."
       >
-        <Link to={`/bet/${betId}`} className="btn-secondary">
-          Back to the bet
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }
@@ -183,7 +182,10 @@ export default function ApproveSettlement({
           <button type="submit" className="btn-primary flex-1" disabled={busy}>
             {busy ? "Approving..." : "Approve"}
           </button>
-          <Link to={`/settlements/${betId}/reject`} className="btn-danger">
+          <Link
+            to={href("/settlements/:id/reject", { id: String(betId) })}
+            className="btn-danger"
+          >
             Reject
           </Link>
         </Form>
@@ -197,13 +199,14 @@ export default function ApproveSettlement({
       ) : null}
       <div className="flex flex-wrap gap-2">
         {view.settled && view.viewerIsLoser && !view.paymentCompleted ? (
-          <Link to={`/payment/${betId}`} className="btn-primary">
+          <Link
+            to={href("/payment/:id", { id: String(betId) })}
+            className="btn-primary"
+          >
             Pay Winnings
           </Link>
         ) : null}
-        <Link to={`/bet/${betId}`} className="btn-secondary">
-          Back to the bet
-        </Link>
+        <BackToBet betId={betId} />
       </div>
     </div>
   );

@@ -1,9 +1,7 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/propose";
 import { TextareaField } from "~/components/forms";
-import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
-import { SettlementBlocked } from "~/components/settlement/money-summary";
-import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
+import { WinnerChoice } from "~/components/settlement/winner-choice";
 import {
   NO_WINNER_TITLE,
   parseProposalInput,
@@ -28,10 +26,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     const { winnerId, outcome, notes } = parseProposalInput(form);
     proposeSettlement({ betId, userId: user.id, winnerId, outcome, notes });
-    return redirectWithToast(`/settlements/${betId}/approve`, {
-      title: "Settlement proposed",
-      description: "The other side must approve it before the bet is settled.",
-    });
+    return redirectWithToast(
+      href("/settlements/:id/approve", { id: String(betId) }),
+      {
+        title: "Settlement proposed",
+        description:
+          "The other side must approve it before the bet is settled.",
+      },
+    );
   } catch (error) {
     return formFailure(
       error,
@@ -44,47 +46,34 @@ export default function ProposeSettlement({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
-  const { bet, blocked, live, viewerId } = loaderData;
+  const { bet } = loaderData;
   const busy = useNavigation().state === "submitting";
-  if (blocked) {
-    return (
-      <SettlementBlocked
-        title="Propose a settlement"
-        message={blocked}
-        betId={bet.id}
-        live={Boolean(live)}
-      />
-    );
-  }
   return (
-    <SettlementFormCard
-      id="propose-heading"
-      title="Propose a settlement"
-      bet={bet}
-      intro="Your side approves at once; the bet is settled when the other side approves too."
+    <WinnerChoice
+      view={loaderData}
       failure={actionData}
+      title="Propose a settlement"
+      headingId="propose-heading"
+      intro="Your side approves at once; the bet is settled when the other side approves too."
+      formLabel="Propose settlement"
     >
-      <Form method="post" className="space-y-4" aria-label="Propose settlement">
-        <WinnerFieldset
-          people={bet.people}
-          viewerId={viewerId}
-          errors={actionData?.fieldErrors?.winnerId}
-        />
-        <TextareaField
-          label="Notes (optional)"
-          errors={actionData?.fieldErrors?.settlementNotes}
-          textareaProps={{ name: "settlementNotes", maxLength: NOTES_MAX }}
-        />
-        <div className="flex gap-2">
-          <button type="submit" className="btn-primary flex-1" disabled={busy}>
-            {busy ? "Proposing..." : "Propose Settlement"}
-          </button>
-          <Link to={`/bet/${bet.id}`} className="btn-secondary">
-            Cancel
-          </Link>
-        </div>
-      </Form>
-    </SettlementFormCard>
+      <TextareaField
+        label="Notes (optional)"
+        errors={actionData?.fieldErrors?.settlementNotes}
+        textareaProps={{ name: "settlementNotes", maxLength: NOTES_MAX }}
+      />
+      <div className="flex gap-2">
+        <button type="submit" className="btn-primary flex-1" disabled={busy}>
+          {busy ? "Proposing..." : "Propose Settlement"}
+        </button>
+        <Link
+          to={href("/bet/:id", { id: String(bet.id) })}
+          className="btn-secondary"
+        >
+          Cancel
+        </Link>
+      </div>
+    </WinnerChoice>
   );
 }
 

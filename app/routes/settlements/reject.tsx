@@ -1,7 +1,8 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, data, useNavigation, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
 import { getSettlementView } from "~/models/settlement-view.server";
 import {
   parseRejectionInput,
@@ -54,7 +55,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     const { reason } = parseRejectionInput(form);
     rejectSettlement({ betId, userId: user.id, reason });
-    return redirectWithToast(`/bet/${betId}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Settlement rejected",
       description: "A new settlement can be proposed.",
     });
@@ -75,9 +76,7 @@ export default function RejectSettlement({
         title={SETTLEMENT_NOT_FOUND}
         message="There is no open settlement proposal for this bet."
       >
-        <Link to={`/bet/${betId}`} className="btn-secondary">
-          Back to the bet
-        </Link>
+        <BackToBet betId={betId} />
       </NoticeCard>
     );
   }
@@ -115,7 +114,10 @@ export default function RejectSettlement({
           <button type="submit" className="btn-danger flex-1" disabled={busy}>
             {busy ? "Rejecting..." : "Reject Settlement"}
           </button>
-          <Link to={`/settlements/${betId}/approve`} className="btn-secondary">
+          <Link
+            to={href("/settlements/:id/approve", { id: String(betId) })}
+            className="btn-secondary"
+          >
             Cancel
           </Link>
         </div>

@@ -1,7 +1,8 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation, href } from "react-router";
+import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/rule";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
-import { NoticeCard } from "~/components/settlement/money-summary";
+import { NoticeCard } from "~/components/notice-card";
 import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   ruleRefusal,
@@ -61,7 +62,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       winnerId: form.winnerId,
     });
     ruleDispute({ betId, userId: user.id, outcome, winnerId });
-    return redirectWithToast(`/bet/${betId}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Ruling recorded",
       description:
         outcome === "void"
@@ -85,9 +86,7 @@ export default function RuleOnBet({
   if (blocked) {
     return (
       <NoticeCard title="Referee's ruling" message={blocked}>
-        <Link to={`/bet/${bet.id}`} className="btn-secondary">
-          Back to the bet
-        </Link>
+        <BackToBet betId={bet.id} />
       </NoticeCard>
     );
   }

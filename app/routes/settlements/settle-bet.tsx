@@ -1,8 +1,6 @@
-import { Form, useNavigation } from "react-router";
+import { useNavigation, href } from "react-router";
 import type { Route } from "./+types/settle-bet";
-import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
-import { SettlementBlocked } from "~/components/settlement/money-summary";
-import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
+import { WinnerChoice } from "~/components/settlement/winner-choice";
 import {
   NO_WINNER_TITLE,
   parseProposalInput,
@@ -29,12 +27,12 @@ export async function action({ request, params }: Route.ActionArgs) {
     });
     const result = settleBet({ betId, userId: user.id, winnerId, outcome });
     if (result.kind === "settled") {
-      return redirectWithToast(`/payment/${betId}`, {
+      return redirectWithToast(href("/payment/:id", { id: String(betId) }), {
         title: "Bet settled",
         description: "You conceded the bet. Please pay the winnings.",
       });
     }
-    return redirectWithToast(`/bet/${betId}`, {
+    return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Settlement proposed",
       description: "The other participant must approve you as the winner.",
     });
@@ -50,37 +48,20 @@ export default function SettleBet({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
-  const { bet, blocked, live, viewerId } = loaderData;
   const busy = useNavigation().state === "submitting";
-  if (blocked) {
-    return (
-      <SettlementBlocked
-        title="Settle bet"
-        message={blocked}
-        betId={bet.id}
-        live={Boolean(live)}
-      />
-    );
-  }
   return (
-    <SettlementFormCard
-      id="settle-heading"
-      title="Settle bet"
-      bet={bet}
-      intro="Naming the other participant concedes the bet: it is settled at once and you pay the bet amount. Naming yourself, or calling it off, sends a proposal the other participant must approve."
+    <WinnerChoice
+      view={loaderData}
       failure={actionData}
+      title="Settle bet"
+      headingId="settle-heading"
+      intro="Naming the other participant concedes the bet: it is settled at once and you pay the bet amount. Naming yourself, or calling it off, sends a proposal the other participant must approve."
+      formLabel="Settle bet"
     >
-      <Form method="post" className="space-y-4" aria-label="Settle bet">
-        <WinnerFieldset
-          people={bet.people}
-          viewerId={viewerId}
-          errors={actionData?.fieldErrors?.winnerId}
-        />
-        <button type="submit" className="btn-primary w-full" disabled={busy}>
-          {busy ? "Settling..." : "Settle Bet"}
-        </button>
-      </Form>
-    </SettlementFormCard>
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
+        {busy ? "Settling..." : "Settle Bet"}
+      </button>
+    </WinnerChoice>
   );
 }
 

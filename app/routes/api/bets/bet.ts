@@ -1,18 +1,12 @@
 // GET, PUT and DELETE /api/bets/{id} (DESIGN §3a).
 import type { Route } from "./+types/bet";
-import { BET_NOT_FOUND, getBetForViewer } from "~/models/bet-access.server";
+import { getBetForViewer } from "~/models/bet-access.server";
 import { deleteBet, updateBet } from "~/models/bet.server";
 import { parseBetInput } from "~/models/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
-import { api, parseId, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/utils/api.server";
+import { betIdOf } from "~/routes/api/bet-id.server";
 import { requireApiUser } from "~/models/session.server";
-import { notFound } from "~/utils/errors";
-
-function betIdOf(raw: string | undefined) {
-  const id = parseId(raw);
-  if (id === null) throw notFound(BET_NOT_FOUND);
-  return id;
-}
 
 export function loader({ request, params }: Route.LoaderArgs) {
   return api(async () => {

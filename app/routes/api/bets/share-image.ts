@@ -5,13 +5,10 @@ import { api } from "~/utils/api.server";
 import { renderShareImage, shareImageEtag } from "~/utils/share-image.server";
 import { requireSharePreview } from "./share-preview.server";
 
-export function loader({ request, params, context }: Route.LoaderArgs) {
+export function loader(args: Route.LoaderArgs) {
+  const { request } = args;
   return api(async () => {
-    const preview = await requireSharePreview(
-      request,
-      params.id,
-      context.clientAddress,
-    );
+    const preview = await requireSharePreview(args);
     const width =
       new URL(request.url).searchParams.get("w") === "720" ? 720 : 1200;
     const etag = shareImageEtag(preview, width);

@@ -6,13 +6,10 @@ import { shareMeta } from "~/models/share.server";
 import { api } from "~/utils/api.server";
 import { requireSharePreview } from "./share-preview.server";
 
-export function loader({ request, params, context }: Route.LoaderArgs) {
+export function loader(args: Route.LoaderArgs) {
+  const { request } = args;
   return api(async () => {
-    const preview = await requireSharePreview(
-      request,
-      params.id,
-      context.clientAddress,
-    );
+    const preview = await requireSharePreview(args);
     return Response.json(shareMeta(preview, request));
   });
 }

@@ -7,12 +7,17 @@ import { parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
 import { getUser } from "~/models/session.server";
 
-export async function requireSharePreview(
-  request: Request,
-  rawId: string | undefined,
-  clientAddress: string,
-): Promise<SharePreview> {
-  const id = parseId(rawId);
+export async function requireSharePreview({
+  request,
+  params,
+  context,
+}: {
+  request: Request;
+  params: { id?: string };
+  context: { clientAddress: string };
+}): Promise<SharePreview> {
+  const { clientAddress } = context;
+  const id = parseId(params.id);
   const code = new URL(request.url).searchParams.get("code");
   const viewer = await getUser(request);
   const preview =

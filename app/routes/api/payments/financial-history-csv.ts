@@ -4,15 +4,13 @@ import type { Route } from "./+types/financial-history-csv";
 import { listTransactions, transactionsToCsv } from "~/models/ledger.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
-import {
-  rangeFromRequest,
-  zonedDayLabel,
-} from "~/routes/payments/finances.server";
+import { rangeFromRequest } from "~/utils/date-range.server";
+import { zonedDayLabel } from "~/utils/dates";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser(request);
-    const { range, timeZone } = rangeFromRequest(request, user.id);
+    const { range, timeZone } = rangeFromRequest(request, user.createdAt);
     const tx = listTransactions({
       userId: user.id,
       fromMs: range.fromMs,

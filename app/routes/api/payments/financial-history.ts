@@ -8,12 +8,12 @@ import {
 } from "~/models/ledger.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
-import { rangeFromRequest } from "~/routes/payments/finances.server";
+import { rangeFromRequest } from "~/utils/date-range.server";
 
 export function loader({ request }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser(request);
-    const { range } = rangeFromRequest(request, user.id);
+    const { range } = rangeFromRequest(request, user.createdAt);
     const tx = listTransactions({
       userId: user.id,
       fromMs: range.fromMs,

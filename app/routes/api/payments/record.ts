@@ -2,12 +2,10 @@
 // after the provider confirms; the same intent again is 200 with no effect.
 import { z } from "zod";
 import type { Route } from "./+types/record";
-import { BET_NOT_FOUND } from "~/models/bet-access.server";
 import { payBet } from "~/models/pay-bet.server";
 import { toSettlementJson } from "~/routes/api/json";
-import { api, parseId, parseJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
-import { notFound } from "~/utils/errors";
+import { api, parseJson } from "~/utils/api.server";
+import { requireBetRoute } from "~/routes/api/bet-id.server";
 import { dollarsToCents } from "~/utils/money";
 
 const Body = z.object({
@@ -24,9 +22,7 @@ const Body = z.object({
 
 export function action({ request, params }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
-    const betId = parseId(params.id);
-    if (betId === null) throw notFound(BET_NOT_FOUND);
+    const { user, betId } = await requireBetRoute(request, params.id);
     const body = await parseJson(request, Body);
     const { settlement } = await payBet({
       betId,

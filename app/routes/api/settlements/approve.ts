@@ -1,17 +1,13 @@
 // POST /api/settlements/{id}/approve: 200 {bet, settlement}.
 import type { Route } from "./+types/approve";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
-import { SETTLEMENT_NOT_FOUND } from "~/models/settlement-rules.server";
 import { approveSettlement } from "~/models/settlement.server";
-import { api, parseId, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
-import { notFound } from "~/utils/errors";
+import { api, readJson } from "~/utils/api.server";
+import { requireSettlementRoute } from "~/routes/api/bet-id.server";
 
 export function action({ request, params }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
-    const betId = parseId(params.id);
-    if (betId === null) throw notFound(SETTLEMENT_NOT_FOUND);
+    const { user, betId } = await requireSettlementRoute(request, params.id);
     await readJson(request);
     const { bet, settlement } = approveSettlement({ betId, userId: user.id });
     return Response.json({

@@ -4,19 +4,21 @@ import {
   declineFriendRequest,
   parseFriendId,
 } from "~/models/friend.server";
-import { api, jsonError, readJson } from "~/utils/api.server";
+import {
+  apiOnly,
+  jsonError,
+  methodNotAllowed,
+  readJson,
+} from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
 // POST /api/friends/accept and /api/friends/decline {friendId}: the
 // requester's user id. 200; 404 when there is no such pending request.
 // A GET here is the wrong method, answered in the API's JSON shape.
-export function loader() {
-  return jsonError(405, "Method not allowed");
-}
+export const loader = methodNotAllowed;
 
 export function action({ request, params }: Route.ActionArgs) {
-  return api(async () => {
-    if (request.method !== "POST") return jsonError(405, "Method not allowed");
+  return apiOnly("POST", request, async () => {
     const user = await requireApiUser(request);
     if (params.decision !== "accept" && params.decision !== "decline")
       return jsonError(404, "Not found");

@@ -6,7 +6,7 @@ import {
   toFriendJson,
 } from "~/models/friend.server";
 import { withFriendPaymentRecords } from "~/models/dues.server";
-import { api, jsonError, readJson } from "~/utils/api.server";
+import { api, apiOnly, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
 // GET /api/friends: [{id, friend}] (plus the head-to-head record).
@@ -21,8 +21,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 // POST /api/friends {friendId}: send a request (201).
 export function action({ request }: Route.ActionArgs) {
-  return api(async () => {
-    if (request.method !== "POST") return jsonError(405, "Method not allowed");
+  return apiOnly("POST", request, async () => {
     const user = await requireApiUser(request);
     const friendId = parseFriendId(await readJson(request));
     const row = sendFriendRequest({ userId: user.id, friendId });

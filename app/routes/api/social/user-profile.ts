@@ -1,18 +1,15 @@
 import type { Route } from "./+types/user-profile";
 import { toUserJson } from "~/models/user.server";
 import { updateProfile } from "~/models/profile.server";
-import { api, jsonError, readJson } from "~/utils/api.server";
+import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
 // PATCH /api/user/profile: the changed fields (username, email, avatarUrl).
 // A GET here is the wrong method, answered in the API's JSON shape.
-export function loader() {
-  return jsonError(405, "Method not allowed");
-}
+export const loader = methodNotAllowed;
 
 export function action({ request }: Route.ActionArgs) {
-  return api(async () => {
-    if (request.method !== "PATCH") return jsonError(405, "Method not allowed");
+  return apiOnly("PATCH", request, async () => {
     const user = await requireApiUser(request);
     const body = await readJson(request);
     const { user: updated } = updateProfile({ userId: user.id, input: body });

@@ -1,0 +1,94 @@
+// Which payment provider this server uses (DESIGN §1, ruling 11): the demo
+// provider in DEMO_MODE=1, Stripe when its test keys are set, neither
+// otherwise (then payments say they are unavailable: 0201). The demo provider
+// plays the card processor; its record of intents is a table, so the store it
+// keeps them in is given here, in the model layer: providers never import the
+// database or the models (docs/decisions/0960).
+import { and, eq } from "drizzle-orm";
+import { db, immediate } from "~/db/client.server";
+import { demoPaymentIntents } from "~/db/schema";
+import {
+  createDemoProvider,
+  type DemoConfirmInput,
+  type DemoIntentStore,
+} from "~/payments/demo.server";
+import type { PaymentProvider } from "~/payments/provider.server";
+import { createStripeProvider } from "~/payments/stripe.server";
+import { isDemoMode, stripeKeys } from "~/utils/env.server";
+
+/** The demo processor's intents, in `demo_payment_intents`. */
+export const demoIntentStore: DemoIntentStore = {
+  openOrCreate({ betId, amountCents, newId }) {
+    return immediate((tx) => {
+      const open = tx
+        .select()
+        .from(demoPaymentIntents)
+        .where(
+          and(
+            eq(demoPaymentIntents.betId, betId),
+            eq(demoPaymentIntents.amountCents, amountCents),
+            eq(demoPaymentIntents.status, "requires_payment_method"),
+          ),
+        )
+        .get();
+      if (open) return open;
+      return tx
+        .insert(demoPaymentIntents)
+        .values({ id: newId(), betId, amountCents })
+        .returning()
+        .get();
+    });
+  },
+  find(id) {
+    return (
+      db
+        .select()
+        .from(demoPaymentIntents)
+        .where(eq(demoPaymentIntents.id, id))
+        .get() ?? null
+    );
+  },
+  recordDecline(id, message) {
+    db.update(demoPaymentIntents)
+      .set({ lastError: message })
+      .where(eq(demoPaymentIntents.id, id))
+      .run();
+  },
+  markSucceeded(id) {
+    db.update(demoPaymentIntents)
+      .set({ status: "succeeded", lastError: null })
+      .where(
+        and(
+          eq(demoPaymentIntents.id, id),
+          eq(demoPaymentIntents.status, "requires_payment_method"),
+        ),
+      )
+      .run();
+  },
+};
+
+export const demoProvider = createDemoProvider(demoIntentStore);
+
+/**
+ * Confirms a demo intent with a card, as Stripe.js would in the browser:
+ * only the intent's payer, 402 on the declined test card.
+ */
+export function confirmDemoIntent(input: DemoConfirmInput) {
+  return demoProvider.confirmIntent(input);
+}
+
+let cached: PaymentProvider | null | undefined;
+
+export function getPaymentProvider(): PaymentProvider | null {
+  if (cached !== undefined) return cached;
+  const keys = stripeKeys();
+  if (isDemoMode) cached = demoProvider;
+  else if (keys) cached = createStripeProvider(keys.secretKey, keys);
+  else cached = null;
+  return cached;
+}
+
+/** For tests: choose the provider explicitly. */
+export function setPaymentProvider(provider: PaymentProvider | null) {
+  cached = provider;
+}

@@ -1,0 +1,22 @@
+// The finance views' range from a request, shared by both doors (the
+// Finances tab and /financial-history, /api/financial-history and its CSV).
+import { resolveRange } from "./date-range";
+import { utcToZonedParts } from "./dates";
+import { readTimeZone } from "./time-zone.server";
+
+/**
+ * ?startDate&endDate (or ?preset=) as whole days in the viewer's time zone;
+ * "All time" starts on the day they joined. 400 with SPEC §5's rules.
+ */
+export function rangeFromRequest(request: Request, joinedAt: Date) {
+  const { searchParams } = new URL(request.url);
+  const timeZone = readTimeZone(request);
+  const range = resolveRange({
+    startDate: searchParams.get("startDate"),
+    endDate: searchParams.get("endDate"),
+    preset: searchParams.get("preset"),
+    timeZone,
+    allStart: utcToZonedParts(joinedAt.getTime(), timeZone).date,
+  });
+  return { range, timeZone };
+}

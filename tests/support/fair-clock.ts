@@ -1,0 +1,16 @@
+// Shared by the fair-to-the-end model tests (rulings 21–25): time is passed
+// as `now`, hours at a time, and the sweep runs the jobs due by then.
+import { sqlite } from "~/db/client.server";
+import { JOB_HANDLERS } from "~/models/background-work.server";
+import { listActivity } from "~/models/activity.server";
+import { runDueJobs } from "~/models/jobs.server";
+
+export const H = 3_600_000;
+export const WINDOW = 72 * H;
+
+export const sweep = (now: number) =>
+  runDueJobs({ handlers: JOB_HANDLERS, now });
+export const kinds = (userId: number) =>
+  listActivity(userId).map((e) => e.type);
+export const count = (sql: string, ...args: unknown[]) =>
+  (sqlite.prepare(sql).get(...args) as { n: number }).n;

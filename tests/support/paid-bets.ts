@@ -1,0 +1,43 @@
+// Shared by the payment model tests: a settled bet, paying it with the
+// demo provider's good test card, and its ledger lines.
+import { sqlite } from "~/db/client.server";
+import { createPaymentIntent, isIntentPayer } from "~/models/payment.server";
+import {
+  approveSettlement,
+  proposeSettlement,
+} from "~/models/settlement.server";
+import { confirmDemoIntent } from "~/models/payment-provider.server";
+import { activeBet } from "./factories";
+
+export const GOOD = {
+  cardNumber: "4242 4242 4242 4242",
+  expiry: "12/40",
+  cvc: "123",
+};
+
+/** A settled bet: the joiner won, the creator lost and owes `amount`. */
+export async function settledBet(amount = 100) {
+  const { creator, joiner, bet } = await activeBet(amount);
+  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
+  approveSettlement({ betId: bet.id, userId: creator.id });
+  return { winner: joiner, loser: creator, bet };
+}
+
+/** Opens the loser's intent and confirms it with the good test card. */
+export async function pay(betId: number, userId: number) {
+  const intent = await createPaymentIntent({ betId, userId });
+  confirmDemoIntent({
+    intentId: intent.intentId,
+    card: GOOD,
+    isPayer: (id) => isIntentPayer(id, userId),
+  });
+  return intent;
+}
+
+/** The ledger lines of one bet, in order. */
+export const entriesOf = (betId: number) =>
+  sqlite
+    .prepare(
+      "SELECT user_id AS userId, kind, amount_cents AS cents FROM ledger_entries WHERE bet_id = ? ORDER BY id",
+    )
+    .all(betId);
