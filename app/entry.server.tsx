@@ -1,6 +1,5 @@
-import { PassThrough } from "node:stream";
+import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "react-router";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import stylesheet from "./app.css?url";
@@ -50,21 +49,30 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
-          const body = new PassThrough({
+          // The document is sent as one piece: every write into compression
+          // is a zlib call of its own (a page came out of React in 5–11
+          // chunks), and the head's preloads are taken out in one pass.
+          const chunks: Buffer[] = [];
+          const whole = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk);
+              callback();
+            },
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;
+              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+              resolve(
+                new Response(
+                  withoutScriptPreloads(Buffer.concat(chunks).toString("utf8")),
+                  { headers: responseHeaders, status: responseStatusCode },
+                ),
+              );
               callback();
             },
           });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(withoutScriptPreloads()).pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          whole.on("error", reject);
+          pipe(whole);
         },
         onShellError(error: unknown) {
           reject(error);

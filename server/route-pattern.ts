@@ -17,6 +17,17 @@ type Node = {
 
 let roots: Node[] | null = null;
 let table: ServerBuild["routes"] | null = null;
+// Every static segment of every route path, lower-cased ("bet", "api", …).
+let statics = new Set<string>();
+// matchRoutes flattens, ranks and compiles the whole route table on every
+// call (React Router keeps precomputed branches only for its own handler):
+// ~10 % of a page's CPU. Its answers are kept here under the path's *shape*:
+// each segment that is no route's static segment stands for any other such
+// segment (only dynamic segments and splats can match it), so `/bet/1` and
+// `/bet/999` share one entry and the shapes are few. Bounded all the same.
+const byShape = new Map<string, Matched>();
+const SHAPES_KEPT = 500;
+const SHAPE_MAX_LENGTH = 512;
 
 /** Called once the server build is loaded (production); until then, and in development, routes are "unknown". */
 export function useRouteTable(routes: ServerBuild["routes"]) {
@@ -41,6 +52,52 @@ export function useRouteTable(routes: ServerBuild["routes"]) {
     (parent ? parent.children : top).push(node);
   }
   roots = top;
+  statics = new Set(
+    Object.values(routes).flatMap((route) =>
+      (route?.path ?? "")
+        .split("/")
+        .filter((s) => s && !s.startsWith(":") && s !== "*")
+        .map((s) => s.toLowerCase()),
+    ),
+  );
+  byShape.clear();
+}
+
+/** The path with every segment that no route names replaced by ":" (null: not cacheable). */
+function shapeOf(path: string): string | null {
+  if (path.length > SHAPE_MAX_LENGTH || !path.startsWith("/")) return null;
+  const segments = path.split("/");
+  for (let i = 1; i < segments.length; i += 1) {
+    const raw = segments[i]!;
+    if (raw === "") continue;
+    let decoded: string;
+    try {
+      // Matched as React Router matches: each segment decoded first.
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return null; // React Router then matches the raw path: not worth a shape
+    }
+    if (!statics.has(decoded.toLowerCase())) segments[i] = ":";
+  }
+  return segments.join("/");
+}
+
+function matchPathByShape(pathname: string): Matched {
+  if (!roots || pathname.startsWith("/assets/")) return matchPath(pathname);
+  // The answer depends on the path as matched (without a data request's
+  // suffix, see matchPath) and on the suffix.
+  const data = pathname.endsWith(".data");
+  const path = data ? pathname.slice(0, -".data".length) : pathname;
+  const shape = shapeOf(data && path === "/_root" ? "/" : path);
+  if (shape === null) return matchPath(pathname);
+  const key = data ? `${shape} .data` : shape;
+  let matched = byShape.get(key);
+  if (!matched) {
+    matched = matchPath(pathname);
+    if (byShape.size >= SHAPES_KEPT) byShape.clear();
+    byShape.set(key, matched);
+  }
+  return matched;
 }
 
 type Matched = { pattern: string; handles: unknown[] };
@@ -71,6 +128,11 @@ function matchPath(pathname: string): Matched {
 }
 
 export function routePattern(pathname: string): string {
+  return matchPathByShape(pathname).pattern;
+}
+
+/** The same answer without the kept shapes (for tests). */
+export function routePatternUncached(pathname: string): string {
   return matchPath(pathname).pattern;
 }
 
@@ -86,7 +148,7 @@ function requestMatch(req: IncomingMessage): Matched {
     const url = r.originalUrl ?? r.url ?? "/";
     const q = url.indexOf("?");
     // Raw, as React Router receives it: matchRoutes decodes it once itself.
-    r[MATCHED] = matchPath(q === -1 ? url : url.slice(0, q));
+    r[MATCHED] = matchPathByShape(q === -1 ? url : url.slice(0, q));
   }
   return r[MATCHED]!;
 }

@@ -1,8 +1,8 @@
 // Getting paid (rulings 24 and 25): the loser's reminders, the overdue
 // notice, the winner's nudge, and everyone's payment record. The due date
 // and its jobs are written when the bet settles (settlement.server.ts).
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import { db, immediate, type Tx } from "~/db/client.server";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { db, immediate, preparedOnce, type Tx } from "~/db/client.server";
 import {
   betEvents,
   betParticipants,
@@ -216,21 +216,17 @@ export type PaymentRecord = {
 
 const EMPTY: PaymentRecord = { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 };
 
-/** Settled bets lost, of those paid, paid by the due date, unpaid past it. */
-export function getPaymentRecords(
-  userIds: number[],
-  now = Date.now(),
-): Map<number, PaymentRecord> {
-  const map = new Map<number, PaymentRecord>();
-  const ids = [...new Set(userIds)];
-  if (ids.length === 0) return map;
-  const rows = db
+// Asked for every person a bet page or profile shows: prepared once, with
+// the ids as one JSON array (building and preparing the query cost more
+// than running it: docs/decisions/0810).
+const paymentRecordRows = preparedOnce(() =>
+  db
     .select({
       userId: settlements.loserId,
       owed: sql<number>`count(*)`,
       paid: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed'), 0)`,
       paidOnTime: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed' AND ${payments.completedAt} <= ${bets.paymentDueAt}), 0)`,
-      overdue: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'pending' AND ${bets.paymentDueAt} <= ${now}), 0)`,
+      overdue: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'pending' AND ${bets.paymentDueAt} <= ${sql.placeholder("now")}), 0)`,
     })
     .from(settlements)
     .innerJoin(bets, eq(bets.id, settlements.betId))
@@ -243,13 +239,24 @@ export function getPaymentRecords(
     )
     .where(
       and(
-        inArray(settlements.loserId, ids),
+        sql`${settlements.loserId} in (select value from json_each(${sql.placeholder("ids")}))`,
         sql`${settlements.settledAt} IS NOT NULL`,
         eq(settlements.outcome, "winner"),
       ),
     )
     .groupBy(settlements.loserId)
-    .all();
+    .prepare(),
+);
+
+/** Settled bets lost, of those paid, paid by the due date, unpaid past it. */
+export function getPaymentRecords(
+  userIds: number[],
+  now = Date.now(),
+): Map<number, PaymentRecord> {
+  const map = new Map<number, PaymentRecord>();
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return map;
+  const rows = paymentRecordRows().all({ ids: JSON.stringify(ids), now });
   for (const id of ids) map.set(id, { ...EMPTY });
   for (const row of rows)
     if (row.userId !== null)

@@ -1,19 +1,21 @@
 // Sessions live in the database (a model: it owns the sessions table); the cookie carries only a random 256-bit
 // token, signed. The table stores the token's SHA-256, so logout and expiry
 // really end a session and a copied database hands out nothing.
-import { createCookie, href, redirect } from "react-router";
+import { href, redirect } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { db, preparedOnce } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
+import { signedCookie } from "~/utils/signed-cookie.server";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 // `__Host-` requires Secure, path=/ and no Domain: the browser then refuses
-// the cookie from any subdomain or plain-HTTP page.
-const sessionCookie = createCookie(
+// the cookie from any subdomain or plain-HTTP page. Read with a synchronous
+// HMAC check on every request (~/utils/signed-cookie.server).
+const sessionCookie = signedCookie(
   isProduction ? "__Host-fairshake_session" : "fairshake_session",
   {
     httpOnly: true,
@@ -52,8 +54,8 @@ export async function createSession(
   return { token, setCookie: await sessionCookie.serialize(token) };
 }
 
-async function readToken(request: Request): Promise<string | null> {
-  const value = await sessionCookie.parse(request.headers.get("Cookie"));
+function readToken(request: Request): string | null {
+  const value = sessionCookie.read(request.headers.get("Cookie"));
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
@@ -120,9 +122,10 @@ export function getUser(request: Request): Promise<User | null> {
   const cookieHeader = request.headers.get("Cookie") ?? "";
   let lookup = lookupsThisTick.get(cookieHeader);
   if (!lookup) {
-    lookup = readToken(request).then((token) =>
-      token ? findUserBySessionToken(token) : null,
-    );
+    lookup = new Promise<User | null>((resolve) => {
+      const token = readToken(request);
+      resolve(token ? findUserBySessionToken(token) : null);
+    });
     lookupsThisTick.set(cookieHeader, lookup);
     setImmediate(() => lookupsThisTick.delete(cookieHeader));
   }
@@ -157,7 +160,7 @@ export async function requireApiUser(request: Request): Promise<User> {
  * the id is rotated at every login so a planted cookie is worthless.
  */
 export async function startSession(request: Request, userId: number) {
-  const old = await readToken(request);
+  const old = readToken(request);
   if (old) revokeSessionToken(old);
   const { setCookie } = await createSession(userId, {
     userAgent: request.headers.get("User-Agent"),
@@ -166,7 +169,7 @@ export async function startSession(request: Request, userId: number) {
 }
 
 export async function endSession(request: Request) {
-  const token = await readToken(request);
+  const token = readToken(request);
   if (token) revokeSessionToken(token);
   return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
 }
@@ -186,7 +189,7 @@ export async function currentSessionId(
   request: Request,
   now = Date.now(),
 ): Promise<string | null> {
-  const token = await readToken(request);
+  const token = readToken(request);
   if (!token) return null;
   const row = db
     .select({ publicId: sessions.publicId })

@@ -1,7 +1,7 @@
 // Settlements, reading: the live settlement and what the settlement card and
 // the approve screen show of it.
 import { and, eq, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, preparedOnce } from "~/db/client.server";
 import { betEvents, bets, settlements, type Settlement } from "~/db/schema";
 import { canViewBet, getBetView, type BetView } from "./bet-access.server";
 import { notFound } from "~/utils/errors";
@@ -23,11 +23,7 @@ export function getSettlement({
 }): Settlement {
   const bet = db.select().from(bets).where(eq(bets.id, betId)).get();
   if (!bet || !canViewBet(bet, userId)) throw notFound(SETTLEMENT_NOT_FOUND);
-  const settlement = db
-    .select()
-    .from(settlements)
-    .where(eq(settlements.betId, betId))
-    .get();
+  const settlement = settlementOfBet().get({ betId });
   if (!settlement) throw notFound(SETTLEMENT_NOT_FOUND);
   return settlement;
 }
@@ -49,6 +45,15 @@ export type SettlementView = {
   netCents: number;
 };
 
+// Read on every bet page: prepared once (docs/decisions/0810).
+const settlementOfBet = preparedOnce(() =>
+  db
+    .select()
+    .from(settlements)
+    .where(eq(settlements.betId, sql.placeholder("betId")))
+    .prepare(),
+);
+
 /** What the settlement card and the approve screen show, or null if none is live. */
 export function getSettlementView({
   betId,
@@ -59,11 +64,7 @@ export function getSettlementView({
 }): SettlementView | null {
   const bet = getBetView(betId);
   if (!bet || !canViewBet(bet, userId)) return null;
-  const settlement = db
-    .select()
-    .from(settlements)
-    .where(eq(settlements.betId, betId))
-    .get();
+  const settlement = settlementOfBet().get({ betId });
   if (!settlement) return null;
   const creator = bet.participants.find((p) => p.seat === 1);
   const participant = bet.participants.find((p) => p.seat === 2);

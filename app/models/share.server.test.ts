@@ -56,7 +56,7 @@ describe("share previews (ruling 13a)", () => {
       new RegExp(`/share/${b.id}\\?code=${b.code}$`),
     );
     expect(links.imagePath).toBe(
-      `/api/bets/${b.id}/share-image?code=${b.code}`,
+      `/api/bets/${b.id}/share-image?w=720&code=${b.code}`,
     );
   });
 

@@ -19,7 +19,8 @@ export function shareLinks(bet: Shareable, request?: Request) {
   return {
     shareUrl: `${origin}/share/${bet.id}${query}`,
     joinUrl: `${origin}/join/${bet.code}`,
-    imagePath: `/api/bets/${bet.id}/share-image${query}`,
+    // The page's own preview, at 720 px wide (docs/decisions/0812).
+    imagePath: `/api/bets/${bet.id}/share-image?w=720${query.replace("?", "&")}`,
     imageUrl: `${origin}/api/bets/${bet.id}/share-image${query}`,
   };
 }

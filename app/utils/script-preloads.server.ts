@@ -1,6 +1,3 @@
-import { Transform } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
-
 /**
  * React hoists <Scripts>' `<link rel="modulepreload">` tags to the top of the
  * head, ahead of everything the first paint needs and at the priority of a
@@ -11,28 +8,14 @@ import { StringDecoder } from "node:string_decoder";
  * <Scripts> puts its module script, at the end of the body, after the content
  * is in, and load through their imports (React adds the preload tags again when
  * it hydrates, for modules already loaded). Nothing after `</head>` is
- * touched; the head is held back until it is complete, so a tag split across
- * two chunks is still found.
+ * touched. It works on the whole document (entry.server.tsx renders each page
+ * whole before sending it), so a tag is never split across two chunks.
  */
-export function withoutScriptPreloads(): Transform {
-  let head = "";
-  let done = false;
-  const decoder = new StringDecoder("utf8");
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      if (done) return callback(null, chunk);
-      head += decoder.write(chunk);
-      const end = head.indexOf("</head>");
-      if (end === -1) return callback();
-      done = true;
-      const out =
-        head.slice(0, end).replace(/<link rel="modulepreload"[^>]*>/g, "") +
-        head.slice(end);
-      head = "";
-      callback(null, out);
-    },
-    flush(callback) {
-      callback(null, done ? undefined : head + decoder.end());
-    },
-  });
+export function withoutScriptPreloads(html: string): string {
+  const end = html.indexOf("</head>");
+  if (end === -1) return html;
+  return (
+    html.slice(0, end).replace(/<link rel="modulepreload"[^>]*>/g, "") +
+    html.slice(end)
+  );
 }

@@ -40,8 +40,12 @@ export type ShareImageInput = {
   updatedAt: Date;
 };
 
-export function shareImageEtag(bet: ShareImageInput) {
-  return `"bet-${bet.id}-${bet.updatedAt.getTime()}"`;
+export function shareImageEtag(
+  bet: ShareImageInput,
+  width: ShareImageWidth = 1200,
+) {
+  const size = width === 1200 ? "" : `-${width}`;
+  return `"bet-${bet.id}-${bet.updatedAt.getTime()}${size}"`;
 }
 
 /** The shipped font covers Latin; other glyphs (emoji) would render as boxes. */
@@ -63,8 +67,21 @@ function truncate(text: string, max: number) {
     : chars.join("");
 }
 
-export async function renderShareImage(bet: ShareImageInput): Promise<Buffer> {
-  const key = shareImageEtag(bet);
+/**
+ * The widths served: 1200 for link previews (og:image), 720 for the bet
+ * page's own preview, twice the ~360 CSS pixels it takes on a phone and
+ * about a third of the bytes. It is the largest thing painted on a bet
+ * page's first screen, so its bytes are that page's LCP on a slow link
+ * (docs/decisions/0812).
+ */
+export const SHARE_IMAGE_WIDTHS = [1200, 720] as const;
+export type ShareImageWidth = (typeof SHARE_IMAGE_WIDTHS)[number];
+
+export async function renderShareImage(
+  bet: ShareImageInput,
+  width: ShareImageWidth = 1200,
+): Promise<Buffer> {
+  const key = `${shareImageEtag(bet, width)}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const { regular, bold } = loadFonts();
@@ -139,7 +156,7 @@ export async function renderShareImage(bet: ShareImageInput): Promise<Buffer> {
       { name: "Inter", data: bold, weight: 700, style: "normal" },
     ],
   });
-  const png = new Resvg(svg, { fitTo: { mode: "width", value: 1200 } })
+  const png = new Resvg(svg, { fitTo: { mode: "width", value: width } })
     .render()
     .asPng();
   if (cache.size >= CACHE_LIMIT) {

@@ -1,9 +1,9 @@
 // A one-shot flash message in a cookie: set on a redirect, read and cleared
 // by the next page. It renders as plain HTML first (a polite live region), so
 // it works without JavaScript (ruling 19).
-import { createCookie } from "react-router";
 import { z } from "zod";
 import { isProduction, sessionSecret } from "./env.server";
+import { signedCookie } from "./signed-cookie.server";
 
 export const ToastSchema = z.object({
   id: z.string(),
@@ -13,7 +13,7 @@ export const ToastSchema = z.object({
 });
 export type Toast = z.infer<typeof ToastSchema>;
 
-const toastCookie = createCookie("fairshake_toast", {
+const toastCookie = signedCookie("fairshake_toast", {
   httpOnly: true,
   sameSite: "lax",
   secure: isProduction,
@@ -32,7 +32,7 @@ export async function toastCookieHeader(
 export async function readToast(
   request: Request,
 ): Promise<{ toast: Toast | null; clear: string | null }> {
-  const raw = await toastCookie.parse(request.headers.get("Cookie"));
+  const raw = toastCookie.read(request.headers.get("Cookie"));
   if (!raw) return { toast: null, clear: null };
   const parsed = ToastSchema.safeParse(raw);
   const clear = await toastCookie.serialize("", {

@@ -70,6 +70,16 @@ describe("GET /api/bets/{id}/share-image", () => {
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     expect(png.readUInt32BE(16)).toBe(1200);
     expect(png.readUInt32BE(20)).toBe(630);
+    // The bet page's own copy: the same card at 720×378, its own ETag.
+    const small = await fetch(
+      `${server.url}/api/bets/${bet.id}/share-image?w=720`,
+    );
+    expect(small.status).toBe(200);
+    const smallPng = Buffer.from(await small.arrayBuffer());
+    expect(smallPng.readUInt32BE(16)).toBe(720);
+    expect(smallPng.readUInt32BE(20)).toBe(378);
+    expect(smallPng.length).toBeLessThan(png.length);
+    expect(small.headers.get("etag")).not.toBe(etag);
     const again = await fetch(`${server.url}/api/bets/${bet.id}/share-image`, {
       headers: { "If-None-Match": etag! },
     });

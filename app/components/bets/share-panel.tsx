@@ -57,8 +57,8 @@ export function SharePanel({
           <img
             src={imageUrl}
             alt="Preview not available"
-            width={1200}
-            height={630}
+            width={720}
+            height={378}
             // In view on a phone's first screen, often the largest thing
             // painted: fetched at once, not after layout (docs/decisions/0800).
             fetchPriority="high"
