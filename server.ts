@@ -11,10 +11,14 @@ import express, {
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import type { ServerBuild } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
 import { isProduction, publicOrigin, stripeKeys } from "~/utils/env.server";
 import { clientAddress } from "./server/client-address";
+import {
+  clientAddressContext,
+  nonceContext,
+} from "./app/utils/request-context.server";
 import {
   closeConnectionsWhenStopping,
   stopGracefully,
@@ -201,10 +205,12 @@ app.use(
   createAppHandler({
     build,
     mode: isProduction ? "production" : "development",
-    getLoadContext: (req, res) => ({
-      nonce: res.locals.nonce as string,
-      clientAddress: clientAddress(req),
-    }),
+    getLoadContext: (req, res) => {
+      const context = new RouterContextProvider();
+      context.set(nonceContext, res.locals.nonce as string);
+      context.set(clientAddressContext, clientAddress(req));
+      return context;
+    },
   }),
 );
 

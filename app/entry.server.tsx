@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import stylesheet from "./app.css?url";
@@ -7,6 +7,7 @@ import { InlineCssProvider } from "~/utils/inline-css";
 import { readBuiltStylesheet } from "~/utils/inline-css.server";
 import { withoutScriptPreloads } from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
+import { nonceContext } from "~/utils/request-context.server";
 import { startBackgroundJobs } from "~/models/background-work.server";
 
 export const streamTimeout = 5_000;
@@ -18,7 +19,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, {
@@ -26,7 +27,7 @@ export default function handleRequest(
       headers: responseHeaders,
     });
   }
-  const nonce = typeof loadContext?.nonce === "string" ? loadContext.nonce : "";
+  const nonce = loadContext.get(nonceContext);
 
   return new Promise((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(

@@ -14,7 +14,7 @@ import stylesheet from "./app.css?url";
 import { Toaster, StaticToast } from "~/components/toaster";
 import { AppStylesheet } from "~/utils/inline-css";
 import { useNonce } from "~/utils/nonce";
-import { getUser } from "~/models/session.server";
+import { getUser, sessionMiddleware } from "~/models/session.server";
 import { readToast } from "~/utils/toast.server";
 import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
@@ -26,9 +26,13 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/icon-192.png" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
+// Who the user is is looked up once per request, for every loader and action
+// under the root (pages and the /api alike): docs/decisions/0811.
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, { toast, clear }] = await Promise.all([
-    getUser(request),
+    getUser({ request, context }),
     readToast(request),
   ]);
   const styles = stylesheetDelivery(request, stylesheet);

@@ -12,7 +12,7 @@ import type {
 } from "express";
 import {
   createRequestHandler,
-  type AppLoadContext,
+  type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
 import { defaultBodyLimit, type BodyLimitHandle } from "~/utils/body-limits";
@@ -32,7 +32,10 @@ export function createAppHandler({
 }: {
   build: BuildSource;
   mode: string;
-  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+  getLoadContext: (
+    req: ExpressRequest,
+    res: ExpressResponse,
+  ) => RouterContextProvider;
 }) {
   const handle = createRequestHandler(build, mode);
   return async (

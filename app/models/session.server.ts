@@ -1,7 +1,13 @@
 // Sessions live in the database (a model: it owns the sessions table); the cookie carries only a random 256-bit
 // token, signed. The table stores the token's SHA-256, so logout and expiry
 // really end a session and a copied database hands out nothing.
-import { href, redirect } from "react-router";
+import {
+  createContext,
+  href,
+  redirect,
+  type MiddlewareFunction,
+  type RouterContextProvider,
+} from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { db, preparedOnce } from "~/db/client.server";
@@ -112,24 +118,38 @@ export function deleteExpiredSessions(now = Date.now()) {
     .run().changes;
 }
 
-// The root, layout and page loaders of one request run in the same tick and
-// each ask who the user is. They share one lookup (the cookie's signature
-// check and the session query), keyed by the Cookie header and forgotten on
-// the next turn of the event loop, so nothing outlives the request.
-const lookupsThisTick = new Map<string, Promise<User | null>>();
+// Who the user is, once per request: React Router's root middleware
+// (app/root.tsx) puts a lookup in the request's context, and every loader
+// and action of that request (root, layout and page, or the one resource
+// route) reads the same one. It is lazy, so a request that never asks (an
+// avatar, /healthz, a login) pays nothing, and it lives exactly as long as the
+// request's context (docs/decisions/0811).
+type SessionLookup = () => Promise<User | null>;
+const sessionUserContext = createContext<SessionLookup>();
 
-export function getUser(request: Request): Promise<User | null> {
-  const cookieHeader = request.headers.get("Cookie") ?? "";
-  let lookup = lookupsThisTick.get(cookieHeader);
-  if (!lookup) {
-    lookup = new Promise<User | null>((resolve) => {
+/** The loader/action arguments the session is read from. */
+export type RequestArgs = {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+};
+
+export const sessionMiddleware: MiddlewareFunction<Response> = (
+  { request, context },
+  next,
+) => {
+  let lookup: Promise<User | null> | undefined;
+  context.set(sessionUserContext, () => {
+    lookup ??= new Promise<User | null>((resolve) => {
       const token = readToken(request);
       resolve(token ? findUserBySessionToken(token) : null);
     });
-    lookupsThisTick.set(cookieHeader, lookup);
-    setImmediate(() => lookupsThisTick.delete(cookieHeader));
-  }
-  return lookup;
+    return lookup;
+  });
+  return next();
+};
+
+export function getUser({ context }: RequestArgs): Promise<User | null> {
+  return context.get(sessionUserContext)();
 }
 
 function returnToFor(request: Request) {
@@ -138,8 +158,9 @@ function returnToFor(request: Request) {
 }
 
 /** The guard of every protected page: a visitor is sent to /auth (302). */
-export async function requireUser(request: Request): Promise<User> {
-  const user = await getUser(request);
+export async function requireUser(args: RequestArgs): Promise<User> {
+  const { request } = args;
+  const user = await getUser(args);
   if (!user) {
     throw redirect(
       `${href("/auth")}?return_to=${encodeURIComponent(returnToFor(request))}`,
@@ -149,8 +170,8 @@ export async function requireUser(request: Request): Promise<User> {
 }
 
 /** The guard of every protected /api route: a visitor gets a 401. */
-export async function requireApiUser(request: Request): Promise<User> {
-  const user = await getUser(request);
+export async function requireApiUser(args: RequestArgs): Promise<User> {
+  const user = await getUser(args);
   if (!user) throw new DomainError(401, "Authentication required");
   return user;
 }

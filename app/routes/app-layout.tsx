@@ -7,8 +7,8 @@ import { requireUser } from "~/models/session.server";
 
 // Every screen inside this layout is protected: the guard redirects a
 // visitor to /auth?return_to=… on the server (302).
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   return {
     username: user.username,
     unread: countUnreadActivity(user.id),

@@ -7,8 +7,8 @@ import { formatCents, formatCentsShort, winRate } from "~/utils/money";
 
 const HOME_LIST_LIMIT = 3;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const dashboard = getDashboard(user.id);
   return {
     username: user.username,

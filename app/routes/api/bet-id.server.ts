@@ -2,10 +2,12 @@
 // or the model's 404 for an {id} that is not one (the settlement routes
 // answer theirs with SETTLEMENT_NOT_FOUND).
 import { BET_NOT_FOUND } from "~/models/bet-access.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser, type RequestArgs } from "~/models/session.server";
 import { SETTLEMENT_NOT_FOUND } from "~/models/settlement-rules.server";
 import { parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
+
+type BetRouteArgs = RequestArgs & { params: { id?: string } };
 
 export function betIdOf(raw: string | undefined, missing = BET_NOT_FOUND) {
   const id = parseId(raw);
@@ -14,19 +16,12 @@ export function betIdOf(raw: string | undefined, missing = BET_NOT_FOUND) {
 }
 
 /** The signed-in user (401 otherwise), then the route's bet id. */
-export async function requireBetRoute(
-  request: Request,
-  rawId: string | undefined,
-  missing?: string,
-) {
-  const user = await requireApiUser(request);
-  return { user, betId: betIdOf(rawId, missing) };
+export async function requireBetRoute(args: BetRouteArgs, missing?: string) {
+  const user = await requireApiUser(args);
+  return { user, betId: betIdOf(args.params.id, missing) };
 }
 
 /** The settlement routes ({id} is the bet's): their 404 is SETTLEMENT_NOT_FOUND. */
-export function requireSettlementRoute(
-  request: Request,
-  rawId: string | undefined,
-) {
-  return requireBetRoute(request, rawId, SETTLEMENT_NOT_FOUND);
+export function requireSettlementRoute(args: BetRouteArgs) {
+  return requireBetRoute(args, SETTLEMENT_NOT_FOUND);
 }

@@ -3,12 +3,13 @@ import { signIn } from "~/models/sign-in.server";
 import { toUserJson } from "~/models/user.server";
 import { api, readJson } from "~/utils/api.server";
 import { startSession } from "~/models/session.server";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     const { user, deviceCookie } = await signIn({
       input: await readJson(request),
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
       cookieHeader: request.headers.get("Cookie"),
     });
     const headers = new Headers();

@@ -3,12 +3,13 @@ import { signUp } from "~/models/sign-in.server";
 import { toUserJson } from "~/models/user.server";
 import { api, readJson } from "~/utils/api.server";
 import { startSession } from "~/models/session.server";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     const user = await signUp({
       input: await readJson(request),
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json(toUserJson(user), {
       status: 201,

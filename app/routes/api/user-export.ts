@@ -8,9 +8,9 @@ import {
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const data = exportAccountData(user.id);
     return new Response(JSON.stringify(data, null, 2), {
       headers: {

@@ -4,18 +4,18 @@ import { endSession, requireApiUser } from "~/models/session.server";
 import { toUserJson } from "~/models/user.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () =>
-    Response.json(toUserJson(await requireApiUser(request))),
+    Response.json(toUserJson(await requireApiUser({ request, context }))),
   );
 }
 
 // DELETE /api/user {password}: close the account (ruling 32).
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     if (request.method !== "DELETE")
       return jsonError(405, "Method not allowed");
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const body = await readJson(request);
     await closeAccount({ userId: user.id, input: body });
     return new Response(null, {

@@ -6,9 +6,9 @@ import { api, parseId } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { notFound } from "~/utils/errors";
 
-export function loader({ request, params }: Route.LoaderArgs) {
+export function loader({ request, context, params }: Route.LoaderArgs) {
   return api(async () => {
-    await requireApiUser(request);
+    await requireApiUser({ request, context });
     const id = parseId(params.id);
     const user = id === null ? null : getPublicUser(id);
     if (!user) throw notFound("User not found");

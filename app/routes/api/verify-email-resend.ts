@@ -4,9 +4,9 @@ import { resendVerificationEmail } from "~/models/email-verification.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    resendVerificationEmail(await requireApiUser(request));
+    resendVerificationEmail(await requireApiUser({ request, context }));
     return new Response(null, { status: 202 });
   });
 }

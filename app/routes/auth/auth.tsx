@@ -24,6 +24,7 @@ import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 const RegisterFormSchema = RegisterSchema.extend({
   confirmPassword: z.string({ error: "Passwords do not match" }),
@@ -35,8 +36,8 @@ const RegisterFormSchema = RegisterSchema.extend({
 // No JavaScript on this page (ruling 18): forms post, the server answers.
 export const handle = { hydrate: false };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  if (await getUser(request)) throw redirect("/");
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (await getUser({ request, context })) throw redirect("/");
   return null;
 }
 
@@ -52,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           username: form.get("username") ?? undefined,
           password: form.get("password") ?? undefined,
         },
-        clientAddress: context.clientAddress,
+        clientAddress: context.get(clientAddressContext),
         cookieHeader: request.headers.get("Cookie"),
       });
       const headers = new Headers();
@@ -98,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       const user = await signUp({
         input: submission.value,
-        clientAddress: context.clientAddress,
+        clientAddress: context.get(clientAddressContext),
       });
       return redirectWithToast(
         returnTo,

@@ -8,6 +8,7 @@ import {
 } from "~/models/password-reset.server";
 import { pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 // /forgot-password (ruling 30): a username or an email; the answer is always
 // the same sentence, matched or not. No JavaScript, like /auth.
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     requestPasswordReset({
       login: typeof login === "string" ? login : undefined,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
   } catch (error) {
     return pageReply<{ login?: string[] }, { login: string }>(error, {

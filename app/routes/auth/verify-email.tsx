@@ -16,17 +16,17 @@ import { redirectWithToast } from "~/utils/toast.server";
 // scanner that follows it changes nothing). No JavaScript, like /auth.
 export const handle = { hydrate: false };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const user = await getUser(request);
+  const user = await getUser({ request, context });
   return { token, signedIn: user !== null, verified: user?.emailVerified };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const intent = form.get("intent");
   if (intent === "resend") {
-    const user = await requireUser(request);
+    const user = await requireUser({ request, context });
     const back = safeRedirect(form.get("return_to"), "/");
     try {
       resendVerificationEmail(user);
@@ -49,7 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
       const failure = pageFailure(error);
       return data({ error: failure.message }, { status: failure.status });
     }
-    const signedIn = (await getUser(request)) !== null;
+    const signedIn = (await getUser({ request, context })) !== null;
     return redirectWithToast(signedIn ? "/" : href("/auth"), {
       title: "Email confirmed",
       description: "Fairshake can now tell you when a bet needs you.",

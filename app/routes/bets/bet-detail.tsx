@@ -39,8 +39,8 @@ import {
   HomeLink,
 } from "~/components/error-boundary";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const bet = betForPage(params.id, user.id);
   const links = shareLinks(bet, request);
   const qrSvg = await qrCodeSvg(links.joinUrl);
@@ -89,8 +89,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   const intent = form.get("intent");
   if (intent === "nudge" || intent === "refer")

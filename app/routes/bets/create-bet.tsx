@@ -15,8 +15,8 @@ import { readFormData } from "~/utils/form-data.server";
 
 const DAY = 86_400_000;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const timeZone = readTimeZone(request);
   const now = Date.now();
   // SPEC §4: the deadline defaults to tomorrow at 23:59:59 in my zone.
@@ -38,8 +38,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await getUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await getUser({ request, context });
   if (!user) {
     return redirectWithToast(`${href("/auth")}?return_to=%2Fcreate-bet`, {
       title: "Authentication required",

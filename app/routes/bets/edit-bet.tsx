@@ -29,8 +29,8 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const bet = betForPage(params.id, user.id);
   // SPEC §8: refusals toast and send the person to /my-bets.
   const refusal = editRefusal(editFactsOf(bet, user.id), user.id);
@@ -63,8 +63,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const betId = parseId(params.id) ?? 0;
   const form = await readFormData(request);
   const intent = form.get("intent");

@@ -20,6 +20,7 @@ import {
   GeneralErrorBoundary,
   HomeLink,
 } from "~/components/error-boundary";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 export const handle = { hydrate: false };
 
@@ -34,8 +35,8 @@ function open(code: string, userId: number, clientAddress: string) {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await requireUser(request);
-  const bet = open(params.code, user.id, context.clientAddress);
+  const user = await requireUser({ request, context });
+  const bet = open(params.code, user.id, context.get(clientAddressContext));
   const isParticipant = bet.participants.some((p) => p.id === user.id);
   return {
     code: params.code.toUpperCase(),
@@ -57,10 +58,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await requireUser(request);
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   try {
-    const bet = open(params.code, user.id, context.clientAddress);
+    const bet = open(params.code, user.id, context.get(clientAddressContext));
     const version = parseVersion(form.get("version"));
     joinBet({
       betId: bet.id,

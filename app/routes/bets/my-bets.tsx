@@ -12,8 +12,8 @@ import { readTimeZone } from "~/utils/time-zone.server";
 const TABS = ["all", "created", "joined", "completed"] as const;
 type Tab = (typeof TABS)[number];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const raw = new URL(request.url).searchParams.get("tab");
   const tab: Tab = TABS.find((t) => t === raw) ?? "all";
   const now = Date.now();

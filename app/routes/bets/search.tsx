@@ -34,9 +34,10 @@ import {
   loadFriendsView,
 } from "~/routes/friends/friends-view.server";
 import type { FriendsActionFailure } from "~/domain/friends";
+import { clientAddressContext } from "~/utils/request-context.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const params = new URL(request.url).searchParams;
   const tab = params.get("tab") === "friends" ? "friends" : "bets";
   if (tab === "friends") {
@@ -66,7 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request);
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   if (isFriendForm(form))
     return friendsAction(
@@ -95,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const bet = openBetByCode({
       code,
       userId: user.id,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return redirect(href("/bet/:id", { id: String(bet.id) }));
   } catch (error) {

@@ -20,6 +20,7 @@ import {
   copyFromData,
   GeneralErrorBoundary,
 } from "~/components/error-boundary";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 export const handle = { hydrate: false };
 
@@ -32,12 +33,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { status: 400 },
     );
   const code = url.searchParams.get("code");
-  const user = await getUser(request);
+  const user = await getUser({ request, context });
   let preview: SharePreview | null;
   try {
     preview = getSharePreview(id, code, {
       userId: user?.id ?? null,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
   } catch (error) {
     if (isDomainError(error))
@@ -70,7 +71,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       openBetByCode({
         code: preview.code,
         userId: user.id,
-        clientAddress: context.clientAddress,
+        clientAddress: context.get(clientAddressContext),
       });
     throw redirect(href("/bet/:id", { id: String(preview.id) }));
   }

@@ -12,8 +12,8 @@ const TAB_PARAM: Record<string, FriendsTab> = {
   add: "find",
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const params = new URL(request.url).searchParams;
   const tab = TAB_PARAM[params.get("tab") ?? ""] ?? "friends";
   const { view, status } = loadFriendsView(request, user.id, {
@@ -23,8 +23,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ view }, { status });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   return friendsAction(request, user.id, href("/friends"));
 }
 

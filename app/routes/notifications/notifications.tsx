@@ -15,8 +15,8 @@ import { requireUser } from "~/models/session.server";
 import { readFormData } from "~/utils/form-data.server";
 
 // /notifications: tabs Activity (default) and Finances, as links (ruling 18).
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const tab =
     new URL(request.url).searchParams.get("tab") === "finances"
       ? "finances"
@@ -51,8 +51,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 // POST the page sends when it opens gets plain data: a redirect answering a
 // fetcher is a navigation, which would load this page a second time on a slow
 // phone for nothing (the bell's count revalidates after any action anyway).
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   if (form.get("intent") === "mark-read") markAllActivityRead(user.id);
   if (form.get("background") === "1") return data({ marked: true });

@@ -31,8 +31,8 @@ const StripePayment = lazy(
 
 export const REDIRECT_AFTER_PAYMENT_MS = 2000;
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const payable = loadPayable(params.id, user.id);
   return data(
     {
@@ -44,8 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   let payable: ReturnType<typeof getPayable>;
   try {

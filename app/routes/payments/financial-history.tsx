@@ -4,8 +4,8 @@ import { FinancePanel } from "~/components/finance/finance-panel";
 import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/session.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const { finances, status } = loadFinances(request, user);
   const refreshed = new URL(request.url).searchParams.get("refreshed") === "1";
   return data({ finances, refreshed }, { status });

@@ -30,8 +30,8 @@ const COMING_SOON = [
   { id: "zelle", label: "Zelle" },
 ];
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const payable = loadPayable(params.id, user.id);
   return data(
     {
@@ -44,8 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   let payable: ReturnType<typeof getPayable>;
   try {
     payable = getPayable(params.id, user.id);

@@ -15,13 +15,13 @@ import { redirectWithToast } from "~/utils/toast.server";
 const CONFIRM_REQUIRED =
   "Tick the box to confirm that you want to delete your account.";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   return { openBets: listOpenBets(user.id) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   try {
     if (form.get("intent") !== "delete-account")

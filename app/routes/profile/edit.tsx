@@ -26,8 +26,8 @@ export const handle: BodyLimitHandle = {
 
 // Edit Profile as a page: the dialog's server-rendered fallback (ruling 18)
 // and the target of both of its forms.
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   return { user: profileFormUser(user) };
 }
 
@@ -57,8 +57,8 @@ function failure(
   return data(result, { status: refusal.status });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const type = request.headers.get("Content-Type") ?? "";
 
   if (type.toLowerCase().startsWith("multipart/form-data")) {

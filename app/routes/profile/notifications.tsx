@@ -15,8 +15,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 // /profile/notifications (ruling 26): which kinds reach you by email and by
 // push, as one no-JS form of checkboxes; the push button needs JavaScript by
 // nature and says so without it.
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   return {
     preferences: getNotificationPreferences(user.id),
     email: user.email,
@@ -24,8 +24,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   updateNotificationPreferences(user.id, preferencesFromForm(form));
   return redirectWithToast(href("/profile/notifications"), {

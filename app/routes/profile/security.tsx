@@ -22,8 +22,8 @@ import { describeUserAgent } from "~/utils/user-agent";
 // /profile/security (ruling 31): change the password, see where you are
 // signed in, sign one device or every other one out. Plain forms: all of it
 // works without JavaScript.
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const timeZone = readTimeZone(request);
   const sessions = listSessions(user.id, await currentSessionId(request)).map(
     (s) => ({
@@ -43,8 +43,8 @@ type PasswordErrors = {
   confirmPassword?: string[];
 };
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const form = await readFormData(request);
   const intent = form.get("intent");
   const here = href("/profile/security");

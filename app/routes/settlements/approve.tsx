@@ -20,8 +20,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   loadBetOr404(betId, user.id);
   const view = getSettlementView({ betId, userId: user.id });
@@ -68,8 +68,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   try {
     const { settlement } = approveSettlement({ betId, userId: user.id });

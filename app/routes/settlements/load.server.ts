@@ -6,7 +6,7 @@ import type { SettleFacts } from "~/models/settlement-rules.server";
 import { parseId } from "~/utils/api.server";
 import { page } from "~/utils/page.server";
 import type { Refusal } from "~/utils/errors";
-import { requireUser } from "~/models/session.server";
+import { requireUser, type RequestArgs } from "~/models/session.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 
 export function betIdFrom(params: { id?: string }) {
@@ -34,11 +34,11 @@ export function partiesIdsOf(bet: BetView) {
  * who may never, 200 with the reason for a bet not settleable now).
  */
 export async function settleFormLoader(
-  request: Request,
-  params: { id?: string },
+  args: RequestArgs & { params: { id?: string } },
   policy: (facts: SettleFacts, userId: number) => Refusal | null,
 ) {
-  const user = await requireUser(request);
+  const { params } = args;
+  const user = await requireUser(args);
   const betId = betIdFrom(params);
   const bet = loadBetOr404(betId, user.id);
   const live = getSettlementView({ betId, userId: user.id }) !== null;

@@ -19,8 +19,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesIdsOf } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const bet = loadBetOr404(betId, user.id);
   const view = getSettlementView({ betId, userId: user.id });
@@ -48,8 +48,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
   try {

@@ -19,8 +19,8 @@ import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
 
 // /bet/{id}/rule: the referee's own screen (ruling 23). Works without
 // JavaScript: native radios and a plain POST.
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const bet = loadBetOr404(betId, user.id);
   const isReferee = bet.refereeId === user.id;
@@ -53,8 +53,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
   try {

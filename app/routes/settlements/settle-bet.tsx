@@ -13,12 +13,12 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, settleFormLoader } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
-export function loader({ request, params }: Route.LoaderArgs) {
-  return settleFormLoader(request, params, settleRefusal);
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  return settleFormLoader({ request, context, params }, settleRefusal);
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
   try {

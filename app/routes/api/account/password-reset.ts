@@ -3,11 +3,15 @@
 import type { Route } from "./+types/password-reset";
 import { requestPasswordReset } from "~/models/password-reset.server";
 import { api, readJson } from "~/utils/api.server";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     const { login } = await readJson(request);
-    requestPasswordReset({ login, clientAddress: context.clientAddress });
+    requestPasswordReset({
+      login,
+      clientAddress: context.get(clientAddressContext),
+    });
     return new Response(null, { status: 202 });
   });
 }

@@ -5,9 +5,9 @@ import { changePassword } from "~/models/account-security.server";
 import { currentSessionId, requireApiUser } from "~/models/session.server";
 import { api, readJson } from "~/utils/api.server";
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     await changePassword({
       user,
       input: await readJson(request),

@@ -4,9 +4,9 @@ import { signOutSession } from "~/models/account-security.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, context, params }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     if (request.method !== "DELETE")
       return jsonError(405, "Method not allowed");
     await readJson(request);

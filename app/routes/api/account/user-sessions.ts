@@ -4,9 +4,9 @@ import { sessionsJson } from "~/models/account-security.server";
 import { currentSessionId, requireApiUser } from "~/models/session.server";
 import { api } from "~/utils/api.server";
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     return Response.json(
       sessionsJson(user.id, await currentSessionId(request)),
     );

@@ -8,17 +8,17 @@ import { api, readJson } from "~/utils/api.server";
 import { betIdOf } from "~/routes/api/bet-id.server";
 import { requireApiUser } from "~/models/session.server";
 
-export function loader({ request, params }: Route.LoaderArgs) {
+export function loader({ request, context, params }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const bet = getBetForViewer({ betId: betIdOf(params.id), userId: user.id });
     return Response.json(toBetJson(bet));
   });
 }
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, context, params }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const betId = betIdOf(params.id);
     if (request.method === "PUT") {
       const input = parseBetInput(await readJson(request), "edit");

@@ -4,14 +4,15 @@ import { openBetByCode } from "~/models/bet-access.server";
 import { toBetJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const bet = openBetByCode({
       code: params.code ?? "",
       userId: user.id,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json(toBetJson(bet));
   });

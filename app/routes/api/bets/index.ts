@@ -12,11 +12,11 @@ export function loader() {
   return api(() => Response.json(listPublicBets().map(toBetJson)));
 }
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     if (request.method !== "POST")
       return Response.json({ error: "Method not allowed" }, { status: 405 });
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const input = parseBetInput(await readJson(request), "create");
     const bet = createBet({ creatorId: user.id, input });
     return Response.json(toBetJson(getBetView(bet.id)!), { status: 201 });

@@ -8,9 +8,9 @@ import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 import { invalid } from "~/utils/errors";
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
-    const { user, betId } = await requireBetRoute(request, params.id);
+    const { user, betId } = await requireBetRoute({ request, context, params });
     const body = await readJson(request);
     const version = parseVersion(body.version);
     if (version === "invalid")

@@ -5,21 +5,18 @@ import { BET_NOT_FOUND } from "~/models/bet-access.server";
 import { getSharePreview, type SharePreview } from "~/models/share.server";
 import { parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
-import { getUser } from "~/models/session.server";
+import { getUser, type RequestArgs } from "~/models/session.server";
+import { clientAddressContext } from "~/utils/request-context.server";
 
 export async function requireSharePreview({
   request,
   params,
   context,
-}: {
-  request: Request;
-  params: { id?: string };
-  context: { clientAddress: string };
-}): Promise<SharePreview> {
-  const { clientAddress } = context;
+}: RequestArgs & { params: { id?: string } }): Promise<SharePreview> {
+  const clientAddress = context.get(clientAddressContext);
   const id = parseId(params.id);
   const code = new URL(request.url).searchParams.get("code");
-  const viewer = await getUser(request);
+  const viewer = await getUser({ request, context });
   const preview =
     id === null
       ? null

@@ -8,9 +8,9 @@ import { notFound } from "~/utils/errors";
 
 const KINDS: BetListKind[] = ["created", "joined", "completed"];
 
-export function loader({ request, params }: Route.LoaderArgs) {
+export function loader({ request, context, params }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const kind = KINDS.find((k) => k === params.kind);
     if (!kind) throw notFound("Not found");
     return Response.json(

@@ -4,9 +4,9 @@ import { nudgePayment } from "~/models/dues.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
-    const { user, betId } = await requireBetRoute(request, params.id);
+    const { user, betId } = await requireBetRoute({ request, context, params });
     await readJson(request);
     nudgePayment({ betId, userId: user.id });
     return new Response(null, { status: 204 });

@@ -6,9 +6,9 @@ import { referDispute } from "~/models/settlement-referee.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
-    const { user, betId } = await requireBetRoute(request, params.id);
+    const { user, betId } = await requireBetRoute({ request, context, params });
     await readJson(request);
     return Response.json(toBetJson(referDispute({ betId, userId: user.id })));
   });

@@ -7,16 +7,16 @@ import {
 import { api, jsonError, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     return Response.json(getNotificationPreferences(user.id));
   });
 }
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     if (request.method !== "PUT") return jsonError(405, "Method not allowed");
     return Response.json(
       updateNotificationPreferences(user.id, await readJson(request)),

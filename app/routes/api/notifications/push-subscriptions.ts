@@ -8,9 +8,9 @@ import {
 import { api, jsonError, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const body = await readJson(request);
     if (request.method === "POST") {
       const { created } = savePushSubscription(user.id, body);

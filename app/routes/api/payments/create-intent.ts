@@ -13,9 +13,9 @@ const Body = z.object({
     .positive("betId is required."),
 });
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const { betId } = await parseJson(request, Body, "betId is required.");
     const intent = await createPaymentIntent({ betId, userId: user.id });
     return Response.json({

@@ -9,9 +9,9 @@ import { requireApiUser } from "~/models/session.server";
 import { isDemoMode } from "~/utils/env.server";
 import { invalid, notFound } from "~/utils/errors";
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     if (!isDemoMode) throw notFound("Not found");
     const body = await readJson(request);
     const intentId = body.paymentIntentId;

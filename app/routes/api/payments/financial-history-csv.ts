@@ -7,9 +7,9 @@ import { requireApiUser } from "~/models/session.server";
 import { rangeFromRequest } from "~/utils/date-range.server";
 import { zonedDayLabel } from "~/utils/dates";
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const { range, timeZone } = rangeFromRequest(request, user.createdAt);
     const tx = listTransactions({
       userId: user.id,

@@ -10,9 +10,9 @@ import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 import { rangeFromRequest } from "~/utils/date-range.server";
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const { range } = rangeFromRequest(request, user.createdAt);
     const tx = listTransactions({
       userId: user.id,

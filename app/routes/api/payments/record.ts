@@ -20,9 +20,9 @@ const Body = z.object({
     .optional(),
 });
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
-    const { user, betId } = await requireBetRoute(request, params.id);
+    const { user, betId } = await requireBetRoute({ request, context, params });
     const body = await parseJson(request, Body);
     const { settlement } = await payBet({
       betId,

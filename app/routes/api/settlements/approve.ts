@@ -5,9 +5,13 @@ import { approveSettlement } from "~/models/settlement.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
-    const { user, betId } = await requireSettlementRoute(request, params.id);
+    const { user, betId } = await requireSettlementRoute({
+      request,
+      context,
+      params,
+    });
     await readJson(request);
     const { bet, settlement } = approveSettlement({ betId, userId: user.id });
     return Response.json({

@@ -7,9 +7,9 @@ import { settleBet } from "~/models/settlement.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
-    const { user, betId } = await requireBetRoute(request, params.id);
+    const { user, betId } = await requireBetRoute({ request, context, params });
     const { winnerId, outcome } = parseProposalInput(await readJson(request));
     const result = settleBet({ betId, userId: user.id, winnerId, outcome });
     if (result.kind === "settled")

@@ -5,9 +5,13 @@ import { toSettlementJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";
 
-export function loader({ request, params }: Route.LoaderArgs) {
+export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {
-    const { user, betId } = await requireSettlementRoute(request, params.id);
+    const { user, betId } = await requireSettlementRoute({
+      request,
+      context,
+      params,
+    });
     return Response.json(
       toSettlementJson(getSettlement({ betId, userId: user.id })),
     );

@@ -7,9 +7,9 @@ import { requireApiUser } from "~/models/session.server";
 // A GET here is the wrong method, answered in the API's JSON shape.
 export const loader = methodNotAllowed;
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return apiOnly("POST", request, async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     await readJson(request);
     markAllActivityRead(user.id);
     return new Response(null, { status: 204 });

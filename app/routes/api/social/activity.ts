@@ -4,9 +4,9 @@ import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
 // GET /api/activity: my events, newest first.
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     return Response.json(listActivity(user.id).map(toActivityJson));
   });
 }

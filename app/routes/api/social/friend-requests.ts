@@ -5,9 +5,9 @@ import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
 // GET /api/friend-requests: the requests others sent me, [{id, friend}].
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     return Response.json(
       withFriendPaymentRecords(listIncomingRequests(user.id)).map(toFriendJson),
     );

@@ -17,9 +17,9 @@ import { requireApiUser } from "~/models/session.server";
 // A GET here is the wrong method, answered in the API's JSON shape.
 export const loader = methodNotAllowed;
 
-export function action({ request, params }: Route.ActionArgs) {
+export function action({ request, context, params }: Route.ActionArgs) {
   return apiOnly("POST", request, async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     if (params.decision !== "accept" && params.decision !== "decline")
       return jsonError(404, "Not found");
     const requesterId = parseFriendId(await readJson(request));

@@ -10,9 +10,9 @@ import { api, apiOnly, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
 // GET /api/friends: [{id, friend}] (plus the head-to-head record).
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     return Response.json(
       withFriendPaymentRecords(listFriends(user.id)).map(toFriendJson),
     );
@@ -20,9 +20,9 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 // POST /api/friends {friendId}: send a request (201).
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return apiOnly("POST", request, async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const friendId = parseFriendId(await readJson(request));
     const row = sendFriendRequest({ userId: user.id, friendId });
     return Response.json(

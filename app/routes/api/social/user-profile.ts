@@ -8,9 +8,9 @@ import { requireApiUser } from "~/models/session.server";
 // A GET here is the wrong method, answered in the API's JSON shape.
 export const loader = methodNotAllowed;
 
-export function action({ request }: Route.ActionArgs) {
+export function action({ request, context }: Route.ActionArgs) {
   return apiOnly("PATCH", request, async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const body = await readJson(request);
     const { user: updated } = updateProfile({ userId: user.id, input: body });
     return Response.json(toUserJson(updated));

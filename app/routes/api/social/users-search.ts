@@ -6,9 +6,9 @@ import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
 // GET /api/users/search?q=: public users only (never emails), not yourself.
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser(request);
+    const user = await requireApiUser({ request, context });
     const query = parseSearchQuery(new URL(request.url).searchParams.get("q"));
     return Response.json(
       withPaymentRecords(
