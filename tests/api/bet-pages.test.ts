@@ -80,6 +80,17 @@ describe("GET /api/bets/{id}/share-image", () => {
     expect(smallPng.readUInt32BE(20)).toBe(378);
     expect(smallPng.length).toBeLessThan(png.length);
     expect(small.headers.get("etag")).not.toBe(etag);
+    // Only the one width the page asks for: any other `w` is the link
+    // preview's 1200, so a caller cannot make the server draw a size it picks.
+    for (const w of ["99999", "0", "-1", "720.5", "abc"]) {
+      const other = await fetch(
+        `${server.url}/api/bets/${bet.id}/share-image?w=${w}`,
+      );
+      expect(other.status, w).toBe(200);
+      expect(other.headers.get("etag"), w).toBe(etag);
+      const otherPng = Buffer.from(await other.arrayBuffer());
+      expect(otherPng.readUInt32BE(16), w).toBe(1200);
+    }
     const again = await fetch(`${server.url}/api/bets/${bet.id}/share-image`, {
       headers: { "If-None-Match": etag! },
     });
