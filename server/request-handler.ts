@@ -44,14 +44,14 @@ export function createAppHandler({
     next: NextFunction,
   ) => {
     try {
-      let body: Buffer | undefined;
+      let body: ReadableStream<Uint8Array> | undefined;
       if (!BODYLESS.has(req.method)) {
         const resolved = typeof build === "function" ? await build() : build;
         const limit = bodyLimitFor(resolved, req);
         const read = await readBodyWithin(req, limit.bytes);
         if (read === "aborted") return;
         if (read === "too-large") return refuseTooLarge(req, res, limit);
-        body = read;
+        body = streamOf(read);
       }
       const controller = new AbortController();
       res.on("close", () => {
@@ -60,8 +60,9 @@ export function createAppHandler({
       const request = new Request(requestUrl(req), {
         method: req.method,
         headers: requestHeaders(req),
-        body: body as Uint8Array<ArrayBuffer> | undefined,
+        body,
         signal: controller.signal,
+        ...(body && { duplex: "half" }),
       });
       await sendResponse(res, await handle(request, getLoadContext(req, res)));
     } catch (error) {
@@ -90,17 +91,34 @@ function bodyLimitFor(build: ServerBuild, req: ExpressRequest): BodyLimit {
 
 // --- Reading the body within its limit ---------------------------------------
 
+/**
+ * The chunks as read, handed to the Request as a stream rather than as one
+ * joined Buffer: a Request made from bytes copies them (the Fetch standard),
+ * so a joined body cost two copies of every upload before any route read it,
+ * and a route that parses its own body (`readUploadedFile`) joins it once
+ * (docs/decisions/0820). `request.formData()` and `.text()` read it as
+ * before; the chunks go with the stream once it is read.
+ */
+function streamOf(chunks: Buffer[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
 function readBodyWithin(
   req: ExpressRequest,
   limit: number,
-): Promise<Buffer | "too-large" | "aborted"> {
+): Promise<Buffer[] | "too-large" | "aborted"> {
   // A declared length past the limit is refused before a byte is read.
   if (Number(req.get("Content-Length") ?? "0") > limit)
     return Promise.resolve("too-large");
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (outcome: Buffer | "too-large" | "aborted") => {
+    const finish = (outcome: Buffer[] | "too-large" | "aborted") => {
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);
@@ -117,7 +135,7 @@ function readBodyWithin(
         finish("too-large");
       } else chunks.push(chunk);
     };
-    const onEnd = () => finish(Buffer.concat(chunks));
+    const onEnd = () => finish(chunks);
     const onClose = () => {
       if (!req.complete) finish("aborted");
     };

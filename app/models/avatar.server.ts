@@ -26,10 +26,17 @@ import {
 //
 // sharp (libvips) adds ~30 MB to the process the moment it loads, so it loads
 // with the first upload, not with the server.
+//
+// libvips runs each decode on one thread. sharp chooses that itself on glibc,
+// but only when MALLOC_ARENA_MAX is unset: the server runs with it set
+// (docs/decisions/0804), so sharp took one libvips thread per core, and each
+// extra thread's buffers added ~8 MB to 16 decodes in a row for no gain (one
+// decode runs at a time and the other core serves pages) (decision 0820).
 let sharpLoaded: Promise<typeof Sharp> | undefined;
 function loadSharp() {
   sharpLoaded ??= import("sharp").then(({ default: sharp }) => {
     sharp.cache(false);
+    sharp.concurrency(1);
     return sharp;
   });
   return sharpLoaded;
