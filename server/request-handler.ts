@@ -102,7 +102,9 @@ function bodyLimitFor(build: ServerBuild, req: ExpressRequest): BodyLimit {
 function streamOf(chunks: Buffer[]): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
+      // Emptied as queued: once read, a chunk is held by nothing here (a
+      // queued upload would otherwise keep its chunks besides its bytes).
+      for (const chunk of chunks.splice(0)) controller.enqueue(chunk);
       controller.close();
     },
   });
