@@ -1,24 +1,16 @@
 // The API's bet routes ({id} is a bet's id): the signed-in user and the id,
 // or the model's 404 for an {id} that is not one (the settlement routes
 // answer theirs with SETTLEMENT_NOT_FOUND).
-import { BET_NOT_FOUND } from "~/models/bet-access.server";
 import { requireApiUser, type RequestArgs } from "~/models/session.server";
 import { SETTLEMENT_NOT_FOUND } from "~/models/settlement-rules.server";
-import { parseId } from "~/utils/api.server";
-import { notFound } from "~/utils/errors";
+import { betIdOrNotFound } from "~/utils/api.server";
 
 type BetRouteArgs = RequestArgs & { params: { id?: string } };
-
-export function betIdOf(raw: string | undefined, missing = BET_NOT_FOUND) {
-  const id = parseId(raw);
-  if (id === null) throw notFound(missing);
-  return id;
-}
 
 /** The signed-in user (401 otherwise), then the route's bet id. */
 export async function requireBetRoute(args: BetRouteArgs, missing?: string) {
   const user = await requireApiUser(args);
-  return { user, betId: betIdOf(args.params.id, missing) };
+  return { user, betId: betIdOrNotFound(args.params.id, missing) };
 }
 
 /** The settlement routes ({id} is the bet's): their 404 is SETTLEMENT_NOT_FOUND. */

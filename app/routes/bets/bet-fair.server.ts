@@ -7,15 +7,14 @@ import {
   nudgePayment,
   nudgeState,
 } from "~/models/dues.server";
-import { BET_NOT_FOUND, type BetView } from "~/models/bet-access.server";
+import type { BetView } from "~/models/bet-access.server";
 import {
   referDispute,
   referralBlock,
 } from "~/models/settlement-referee.server";
 import type { SettlementView } from "~/models/settlement-view.server";
-import { parseId } from "~/utils/api.server";
+import { betIdOrNotFound } from "~/utils/api.server";
 import { formatDateTime } from "~/utils/dates";
-import { notFound } from "~/utils/errors";
 import { formFailure } from "~/utils/page.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { href } from "react-router";
@@ -65,9 +64,8 @@ export async function fairAction(
   rawId: string | undefined,
   userId: number,
 ) {
-  const betId = parseId(rawId);
   try {
-    if (betId === null) throw notFound(BET_NOT_FOUND);
+    const betId = betIdOrNotFound(rawId);
     if (intent === "nudge") {
       nudgePayment({ betId, userId });
       return redirectWithToast(href("/bet/:id", { id: String(betId) }), {

@@ -1,9 +1,7 @@
 // Shared by /payment/{id} and /checkout/{id}: what the loser owes, through
 // the model's rule (getPayableBet) and the page door.
-import { BET_NOT_FOUND } from "~/models/bet-access.server";
 import { ALREADY_PAID, getPayableBet } from "~/models/payment.server";
-import { parseId } from "~/utils/api.server";
-import { notFound } from "~/utils/errors";
+import { betIdOrNotFound, parseId } from "~/utils/api.server";
 import { pageFailure } from "~/utils/page.server";
 import { splitPayout } from "~/utils/money";
 
@@ -17,8 +15,7 @@ export function getPayable(
   userId: number,
   { allowPaid = false } = {},
 ) {
-  const betId = parseId(rawId);
-  if (betId === null) throw notFound(BET_NOT_FOUND);
+  const betId = betIdOrNotFound(rawId);
   const p = getPayableBet({ betId, userId, allowPaid });
   const { feeCents, netCents } = splitPayout(p.amountCents);
   return {

@@ -3,16 +3,15 @@
 import { data } from "react-router";
 import { getBetForViewer, type BetView } from "~/models/bet-access.server";
 import type { SettleFacts } from "~/models/settlement-rules.server";
-import { parseId } from "~/utils/api.server";
+import { betIdOrNotFound } from "~/utils/api.server";
 import { page } from "~/utils/page.server";
 import type { Refusal } from "~/utils/errors";
 import { requireUser, type RequestArgs } from "~/models/session.server";
 import { getSettlementView } from "~/models/settlement-view.server";
 
+/** The bet id from the URL, or the same 404 as a bet the viewer cannot see. */
 export function betIdFrom(params: { id?: string }) {
-  const id = parseId(params.id);
-  if (id === null) throw data("This bet could not be found.", { status: 404 });
-  return id;
+  return page(() => betIdOrNotFound(params.id));
 }
 
 export function loadBetOr404(betId: number, userId: number) {

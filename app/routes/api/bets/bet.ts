@@ -4,22 +4,21 @@ import { getBetForViewer } from "~/models/bet-access.server";
 import { deleteBet, updateBet } from "~/models/bet.server";
 import { parseBetInput } from "~/models/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
+import { requireBetRoute } from "~/routes/api/bet-id.server";
 import { api, readJson } from "~/utils/api.server";
-import { betIdOf } from "~/routes/api/bet-id.server";
-import { requireApiUser } from "~/models/session.server";
 
-export function loader({ request, context, params }: Route.LoaderArgs) {
+export function loader(args: Route.LoaderArgs) {
   return api(async () => {
-    const user = await requireApiUser({ request, context });
-    const bet = getBetForViewer({ betId: betIdOf(params.id), userId: user.id });
+    const { user, betId } = await requireBetRoute(args);
+    const bet = getBetForViewer({ betId, userId: user.id });
     return Response.json(toBetJson(bet));
   });
 }
 
-export function action({ request, context, params }: Route.ActionArgs) {
+export function action(args: Route.ActionArgs) {
+  const { request } = args;
   return api(async () => {
-    const user = await requireApiUser({ request, context });
-    const betId = betIdOf(params.id);
+    const { user, betId } = await requireBetRoute(args);
     if (request.method === "PUT") {
       const input = parseBetInput(await readJson(request), "edit");
       const bet = updateBet({ betId, userId: user.id, input });
