@@ -29,10 +29,8 @@ const byShape = new Map<string, Matched>();
 const SHAPES_KEPT = 500;
 const SHAPE_MAX_LENGTH = 512;
 
-/** Called once the server build is loaded (production); until then, and in development, routes are "unknown". */
-export function useRouteTable(routes: ServerBuild["routes"]) {
-  if (routes === table) return;
-  table = routes;
+/** A build's route table nested as matchRoutes takes it (each route's `handle` kept). */
+export function nestRoutes(routes: ServerBuild["routes"]): Node[] {
   const nodes = new Map<string, Node>();
   for (const route of Object.values(routes))
     if (route)
@@ -51,7 +49,14 @@ export function useRouteTable(routes: ServerBuild["routes"]) {
     const parent = route.parentId ? nodes.get(route.parentId) : undefined;
     (parent ? parent.children : top).push(node);
   }
-  roots = top;
+  return top;
+}
+
+/** Called once the server build is loaded (production); until then, and in development, routes are "unknown". */
+export function useRouteTable(routes: ServerBuild["routes"]) {
+  if (routes === table) return;
+  table = routes;
+  roots = nestRoutes(routes);
   statics = new Set(
     Object.values(routes).flatMap((route) =>
       (route?.path ?? "")

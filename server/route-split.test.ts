@@ -4,36 +4,18 @@
 import type { IncomingMessage } from "node:http";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { requestLeafRoute, useRouteTable } from "./route-pattern";
+import { nestRoutes, requestLeafRoute, useRouteTable } from "./route-pattern";
 import { splitBuild } from "./route-split";
 import { routeTable, SAMPLE_PATHS } from "../tests/support/server-route-table";
-
-/** A build's routes as the nested objects matchRoutes takes. */
-function treeOf(routes: ServerBuild["routes"]): RouteObject[] {
-  const nodes = new Map<string, RouteObject & { children: RouteObject[] }>();
-  for (const r of Object.values(routes))
-    if (r)
-      nodes.set(r.id, {
-        id: r.id,
-        path: r.path,
-        index: r.index,
-        caseSensitive: r.caseSensitive,
-        children: [],
-      } as never);
-  const top: RouteObject[] = [];
-  for (const r of Object.values(routes)) {
-    if (!r) continue;
-    const parent = r.parentId ? nodes.get(r.parentId) : undefined;
-    (parent ? parent.children : top).push(nodes.get(r.id)!);
-  }
-  return top;
-}
 
 /** The route a path reaches (a data request's: its page's; /_root.data: /). */
 function leafOf(routes: ServerBuild["routes"], path: string) {
   const page = path.replace(/\.data$/, "");
   const matched = page === "/_root" && page !== path ? "/" : page;
-  return matchRoutes(treeOf(routes), matched)?.at(-1)?.route.id;
+  return matchRoutes(
+    nestRoutes(routes) as unknown as RouteObject[],
+    matched,
+  )?.at(-1)?.route.id;
 }
 
 describe("one build, a handler for the pages and one for the API", () => {
