@@ -605,11 +605,23 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
     for (const s of scripts.values()) if (s.network) bytes += s.bytes;
     return bytes;
   }
+  /** Why a run scored nothing: what Lighthouse itself said. */
+  function failureReason(lhr) {
+    const err = lhr.runtimeError;
+    if (err) return `${err.code}: ${err.message}`;
+    const errored = lhr.categories.performance.auditRefs
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a) => a && (a.scoreDisplayMode === "error" || a.score === null))
+      .map((a) => `${a.id}: ${a.errorMessage ?? a.scoreDisplayMode}`);
+    return errored.length ? errored.join(", ") : "score 0";
+  }
   async function measure(base, p, { repeat = false } = {}) {
     const scores = [];
     const lcps = [];
     const clss = [];
     const js = [];
+    const reasons = [];
     let failed = 0;
     for (let i = 0; i < RUNS; i++) {
       if (repeat) {
@@ -627,13 +639,14 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
       if (!repeat) {
         // A first visit: no cookie saying the stylesheet is already held
         // (Lighthouse's storage reset keeps cookies, so the session stays).
-        const page = await browser.newPage();
-        const cdp = await page.createCDPSession();
-        await cdp.send("Network.deleteCookies", {
+        // Deleted through the browser, not a helper tab: a tab opened and
+        // closed just before Lighthouse opens its own was the one thing our
+        // side did differently in the runs that failed with NO_NAVSTART
+        // (a trace with no navigation of the main frame; docs/decisions/0830).
+        await browser.defaultBrowserContext().deleteMatchingCookies({
           name: "fs_css",
           domain: "localhost",
         });
-        await page.close();
       }
       const result = await lighthouse(base + p, {
         ...flags,
@@ -652,9 +665,12 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
         );
       }
       // A run Lighthouse could not complete (a page that painted nothing in
-      // time on this shared machine, say) scores 0: counted, not averaged in.
+      // time on this shared machine, say) scores 0: counted, not averaged in,
+      // and its reason printed beside the row (a runtimeError's code and
+      // message, or the metric audits that errored and left the score empty).
       if (result.lhr.runtimeError || !result.lhr.categories.performance.score) {
         failed += 1;
+        reasons.push(failureReason(result.lhr));
         continue;
       }
       scores.push(Math.round(result.lhr.categories.performance.score * 100));
@@ -662,10 +678,13 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
       clss.push(result.lhr.audits["cumulative-layout-shift"].numericValue);
       js.push(jsFromNetwork(result.artifacts));
     }
-    if (scores.length === 0) throw new Error(`Lighthouse failed on ${p}`);
+    if (scores.length === 0)
+      throw new Error(`Lighthouse failed on ${p}: ${reasons.join("; ")}`);
     return {
       score: median(scores),
-      scores: failed ? [...scores, `${failed} failed`] : scores,
+      scores: failed
+        ? [...scores, `${failed} failed: ${reasons.join("; ")}`]
+        : scores,
       lcp: median(lcps),
       cls: median(clss),
       js: median(js),
