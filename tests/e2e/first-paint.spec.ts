@@ -12,15 +12,36 @@ test("the scripts start after the first paint, and the page hydrates", async ({
   });
   page.on("pageerror", (e) => problems.push(e.message));
 
-  const html = await (await page.request.get("/create-bet")).text();
+  // A first visit (a fresh browser): its document as served.
+  const response = await page.goto("/create-bet");
+  const html = (await response?.text()) ?? "";
   // The parser meets no module script: a small script inserts it later.
   expect(html).not.toMatch(/<script[^>]*type="module"/);
   expect(html).toContain('s.type="module"');
 
-  await page.goto("/create-bet");
   const amount = page.getByLabel("Wager amount ($)");
   await expect(amount).toHaveValue("10");
   await expect(page.getByText("$9.75")).toBeVisible();
+
+  // A first visit: the stylesheet is inline, and the file for next time is
+  // prefetched at the load event with JavaScript, from a <noscript> without:
+  // never by the head itself, where it competed with the first paint.
+  const head = html.slice(0, html.indexOf("</head>"));
+  expect(head.replace(/<noscript>[\s\S]*?<\/noscript>/g, "")).not.toContain(
+    'rel="prefetch"',
+  );
+  expect(
+    await page.evaluate(() => document.querySelectorAll("head style").length),
+  ).toBe(1);
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('link[rel="prefetch"]')].map((l) =>
+          l.getAttribute("href"),
+        ),
+      ),
+    )
+    .toEqual([expect.stringMatching(/^\/assets\/.*\.css$/)]);
 
   if (!jsEnabled(testInfo)) {
     // Nothing ran: the server's page is the whole page.
