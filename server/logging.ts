@@ -8,7 +8,6 @@ import type { RequestHandler } from "express";
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino } from "pino";
-import { pinoHttp } from "pino-http";
 import { requestRoutePattern } from "./route-pattern";
 
 const SECRET_KEYS = [
@@ -52,22 +51,53 @@ function requestId(req: IncomingMessage, res: ServerResponse) {
   return id;
 }
 
-export function requestLogging(): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: requestId,
-    customAttributeKeys: { reqId: "requestId", responseTime: "durationMs" },
-    serializers: {
-      req: (req: { raw: IncomingMessage; method: string }) => ({
-        method: req.method,
-        route: requestRoutePattern(req.raw),
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      err: pino.stdSerializers.err,
+// The request line has a fixed shape built here from safe values (the
+// route's pattern, never the path; an id that passed INCOMING_ID or a UUID),
+// so it is written by a logger without the redaction pass, which walked ~20
+// wildcard paths on every line. pino-http did the same job with two child
+// loggers and their serializers per request: ~4 % of a page's server CPU
+// (docs/decisions/0813). Other log lines keep `logger` and its redaction.
+/** One line when the answer is finished (or the connection dropped first). */
+export function requestLogging(
+  destination: pino.DestinationStream = pino.destination(1),
+): RequestHandler {
+  const requestLine = pino(
+    {
+      level: process.env.LOG_LEVEL ?? "info",
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
     },
-    quietReqLogger: true,
-    customSuccessMessage: (_req, res) =>
-      res.writableFinished ? "request completed" : "request aborted",
-    customErrorMessage: (_req, res) => `request failed (${res.statusCode})`,
-  }) as unknown as RequestHandler;
+    destination,
+  );
+  return (req, res, next) => {
+    const started = Date.now();
+    const id = requestId(req, res);
+    let logged = false;
+    const done = () => {
+      if (logged) return;
+      logged = true;
+      res.off("finish", done);
+      res.off("close", done);
+      const status = res.statusCode;
+      const line = {
+        requestId: id,
+        req: { method: req.method, route: requestRoutePattern(req) },
+        res: { status },
+        durationMs: Date.now() - started,
+      };
+      if (status >= 500)
+        requestLine.info(
+          { ...line, err: { message: `failed with status code ${status}` } },
+          `request failed (${status})`,
+        );
+      else
+        requestLine.info(
+          line,
+          res.writableFinished ? "request completed" : "request aborted",
+        );
+    };
+    res.on("finish", done);
+    res.on("close", done);
+    next();
+  };
 }

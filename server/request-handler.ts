@@ -18,7 +18,12 @@ import {
 import { defaultBodyLimit, type BodyLimitHandle } from "~/utils/body-limits";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { sendPlainPage } from "./plain-page";
-import { requestRouteHandles, useRouteTable } from "./route-pattern";
+import {
+  requestLeafRoute,
+  requestRouteHandles,
+  useRouteTable,
+} from "./route-pattern";
+import { splitBuild } from "./route-split";
 
 type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 type BodyLimit = { bytes: number; message: string };
@@ -37,7 +42,12 @@ export function createAppHandler({
     res: ExpressResponse,
   ) => RouterContextProvider;
 }) {
-  const handle = createRequestHandler(build, mode);
+  // Production: the pages and the API each get a handler over their own
+  // routes (server/route-split.ts). Development reloads the build on every
+  // change, so it keeps one handler over the whole table.
+  const split = typeof build === "function" ? null : splitBuild(build);
+  const handlePages = createRequestHandler(split ? split.pages : build, mode);
+  const handleApi = split ? createRequestHandler(split.api, mode) : handlePages;
   return async (
     req: ExpressRequest,
     res: ExpressResponse,
@@ -63,6 +73,9 @@ export function createAppHandler({
         body: body as Uint8Array<ArrayBuffer> | undefined,
         signal: controller.signal,
       });
+      const handle = split?.isApiRoute(requestLeafRoute(req))
+        ? handleApi
+        : handlePages;
       await sendResponse(res, await handle(request, getLoadContext(req, res)));
     } catch (error) {
       next(error);

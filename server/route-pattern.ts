@@ -100,7 +100,8 @@ function matchPathByShape(pathname: string): Matched {
   return matched;
 }
 
-type Matched = { pattern: string; handles: unknown[] };
+/** The route's pattern, the `handle` exports along it, and the leaf route's id. */
+type Matched = { pattern: string; handles: unknown[]; leaf?: string };
 
 function matchPath(pathname: string): Matched {
   let path = pathname;
@@ -116,7 +117,8 @@ function matchPath(pathname: string): Matched {
   const matches = matchRoutes(roots as unknown as RouteObject[], path);
   if (!matches) return { pattern: "unmatched", handles: [] };
   const handles = matches.map((m) => (m.route as unknown as Node).handle);
-  if (suffix && path === "/") return { pattern: "/_root.data", handles };
+  const leaf = (matches[matches.length - 1]!.route as unknown as Node).id;
+  if (suffix && path === "/") return { pattern: "/_root.data", handles, leaf };
   const joined = matches
     .map((m) => m.route.path ?? "")
     .filter(Boolean)
@@ -124,6 +126,7 @@ function matchPath(pathname: string): Matched {
   return {
     pattern: `/${joined}`.replace(/\/{2,}/g, "/") + suffix,
     handles,
+    leaf,
   };
 }
 
@@ -156,6 +159,11 @@ function requestMatch(req: IncomingMessage): Matched {
 /** The request's route pattern, computed once. */
 export function requestRoutePattern(req: IncomingMessage): string {
   return requestMatch(req).pattern;
+}
+
+/** The id of the route the request reaches (undefined: no route table yet, or an asset). */
+export function requestLeafRoute(req: IncomingMessage): string | undefined {
+  return requestMatch(req).leaf;
 }
 
 /** The `handle` exports of the routes the request reaches, outermost first. */
