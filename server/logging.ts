@@ -79,6 +79,7 @@ export function requestLogging(
       res.off("finish", done);
       res.off("close", done);
       const status = res.statusCode;
+      // Safe values only: this line is not redacted (docs/decisions/0813).
       const line = {
         requestId: id,
         req: { method: req.method, route: requestRoutePattern(req) },

@@ -15,7 +15,13 @@ import {
   proposeSettlement,
   rejectSettlement,
 } from "./settlement.server";
-import { referDispute, ruleDispute } from "./settlement-referee.server";
+import {
+  referDispute,
+  referralBlock,
+  referralBlockForPage,
+  ruleDispute,
+} from "./settlement-referee.server";
+import { settlementViewOf } from "./settlement-view.server";
 import { toBetJson } from "~/routes/api/json";
 import {
   REFEREE_CANNOT_JOIN,
@@ -215,6 +221,36 @@ describe("the referee (ruling 23)", () => {
       409,
       ALREADY_SETTLED,
     );
+  });
+
+  it("the bet page's answer to 'may I ask the referee?' is the refer action's, at every step", async () => {
+    const { creator, joiner, referee, bet } = await refereedBet();
+    const stranger = await person("rx");
+    const people = [creator, joiner, referee, stranger];
+    const agree = () => {
+      for (const who of people) {
+        const view = getBetForViewer({ betId: bet.id, userId: who.id });
+        const live = settlementViewOf(view, who.id) !== null;
+        const row = getBetView(bet.id)!;
+        expect(referralBlockForPage(view, who.id, live), who.username).toEqual(
+          referralBlock(row, who.id),
+        );
+      }
+    };
+    agree(); // pending
+    joinBet({ betId: bet.id, userId: joiner.id });
+    agree(); // active, nothing rejected
+    proposeSettlement({
+      betId: bet.id,
+      userId: creator.id,
+      winnerId: creator.id,
+    });
+    agree(); // a live proposal
+    rejectSettlement({ betId: bet.id, userId: joiner.id });
+    agree(); // rejected: the parties may refer
+    expect(referralBlock(getBetView(bet.id)!, joiner.id)).toBeNull();
+    referDispute({ betId: bet.id, userId: joiner.id });
+    agree(); // referred
   });
 
   it("a referral has no timeout; agreeing meanwhile closes it; a bet without a referee cannot refer", async () => {

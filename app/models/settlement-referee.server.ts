@@ -46,7 +46,9 @@ import {
   loadBet,
   loserOf,
   partiesOf,
+  partiesOfView,
   usernameOf,
+  type Parties,
 } from "./settlement-rules.server";
 import { finalise } from "./settlement-finalise.server";
 
@@ -79,13 +81,19 @@ export function ruleFactsOf(bet: {
   };
 }
 
-/** What stops `userId` from asking the referee now, or null. */
-export function referralBlock(
+/** What the referral policy reads beyond the bet, asked only if it gets that far. */
+type ReferralFacts = {
+  parties: Parties | null;
+  liveProposal: () => boolean;
+  rejected: () => boolean;
+};
+
+/** The referral policy: what stops `userId` from asking the referee now, or null. */
+function referralRefusal(
   bet: Bet,
   userId: number,
-  tx: Tx | typeof db = db,
+  { parties, liveProposal, rejected }: ReferralFacts,
 ): { status: 403 | 409; message: string } | null {
-  const parties = partiesOf(tx, bet.id);
   if (!isParty(parties, userId) && bet.creatorId !== userId)
     return { status: 403, message: NOT_A_PARTY_REFER };
   if (!bet.refereeId) return { status: 409, message: NO_REFEREE };
@@ -95,11 +103,38 @@ export function referralBlock(
       message: bet.status === "settled" ? ALREADY_SETTLED : NOT_ACTIVE,
     };
   if (bet.disputeReferredAt) return { status: 409, message: ALREADY_REFERRED };
-  if (liveSettlement(tx, bet.id))
-    return { status: 409, message: REFER_LIVE_PROPOSAL };
-  if (!hasRejection(tx as Tx, bet.id))
-    return { status: 409, message: REFER_NOTHING_REJECTED };
+  if (liveProposal()) return { status: 409, message: REFER_LIVE_PROPOSAL };
+  if (!rejected()) return { status: 409, message: REFER_NOTHING_REJECTED };
   return null;
+}
+
+/** The referral policy over the database (the refer action, in its transaction). */
+export function referralBlock(
+  bet: Bet,
+  userId: number,
+  tx: Tx | typeof db = db,
+) {
+  return referralRefusal(bet, userId, {
+    parties: partiesOf(tx, bet.id),
+    liveProposal: () => liveSettlement(tx, bet.id) !== undefined,
+    rejected: () => hasRejection(tx as Tx, bet.id),
+  });
+}
+
+/**
+ * The same policy for a bet page, from what the page has already read: the
+ * bet as the viewer sees it (its seats) and whether a proposal is live.
+ */
+export function referralBlockForPage(
+  bet: BetView,
+  userId: number,
+  liveProposal: boolean,
+) {
+  return referralRefusal(bet, userId, {
+    parties: partiesOfView(bet),
+    liveProposal: () => liveProposal,
+    rejected: () => hasRejection(db as unknown as Tx, bet.id),
+  });
 }
 
 /** After a rejection either party hands the dispute to the referee. */

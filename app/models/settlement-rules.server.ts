@@ -161,6 +161,17 @@ export function partiesOf(tx: Tx | typeof db, betId: number): Parties | null {
     : null;
 }
 
+/** The two seated parties of a bet as a page already read it, or null. */
+export function partiesOfView(bet: {
+  participants: { id: number; seat: number }[];
+}): Parties | null {
+  const creator = bet.participants.find((p) => p.seat === 1);
+  const participant = bet.participants.find((p) => p.seat === 2);
+  return creator && participant
+    ? { creatorId: creator.id, participantId: participant.id }
+    : null;
+}
+
 export const isParty = (p: Parties | null, userId: number) =>
   p !== null && (p.creatorId === userId || p.participantId === userId);
 

@@ -64,7 +64,15 @@ export function getSettlementView({
 }): SettlementView | null {
   const bet = getBetView(betId);
   if (!bet || !canViewBet(bet, userId)) return null;
-  const settlement = settlementOfBet().get({ betId });
+  return settlementViewOf(bet, userId);
+}
+
+/** The same view of a bet the caller has already read as `userId` may see it. */
+export function settlementViewOf(
+  bet: BetView,
+  userId: number,
+): SettlementView | null {
+  const settlement = settlementOfBet().get({ betId: bet.id });
   if (!settlement) return null;
   const creator = bet.participants.find((p) => p.seat === 1);
   const participant = bet.participants.find((p) => p.seat === 2);

@@ -16,7 +16,7 @@ import { BET_NOT_FOUND } from "~/domain/bet";
 import { joinBet } from "~/models/bet.server";
 import { mayEditBet } from "~/models/bet-policy.server";
 import { parseVersion } from "~/models/bet-input.server";
-import { getSettlementView } from "~/models/settlement-view.server";
+import { settlementViewOf } from "~/models/settlement-view.server";
 import { fairAction, loadFairState } from "./bet-fair.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { shareLinks } from "~/models/share.server";
@@ -46,7 +46,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const qrSvg = await qrCodeSvg(links.joinUrl);
   const isCreator = bet.creatorId === user.id;
   const isParticipant = bet.participants.some((p) => p.id === user.id);
-  const settlementView = getSettlementView({ betId: bet.id, userId: user.id });
+  const settlementView = settlementViewOf(bet, user.id);
   const timeZone = readTimeZone(request);
   const settlement = settlementView
     ? toSettlementCardData(settlementView, user.id, timeZone)

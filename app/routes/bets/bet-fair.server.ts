@@ -10,7 +10,7 @@ import {
 import type { BetView } from "~/models/bet-access.server";
 import {
   referDispute,
-  referralBlock,
+  referralBlockForPage,
 } from "~/models/settlement-referee.server";
 import type { SettlementView } from "~/models/settlement-view.server";
 import { betIdOrNotFound } from "~/utils/api.server";
@@ -41,7 +41,8 @@ export function loadFairState(
             : null,
         }
       : null,
-    canRefer: referralBlock(bet, userId) === null,
+    canRefer:
+      referralBlockForPage(bet, userId, settlementView !== null) === null,
     creatorRecord: describePaymentRecord(getPaymentRecord(bet.creatorId, now)),
     voided: bet.voidedAt !== null,
     payment:

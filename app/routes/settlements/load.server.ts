@@ -18,15 +18,6 @@ export function loadBetOr404(betId: number, userId: number) {
   return page(() => getBetForViewer({ betId, userId }));
 }
 
-/** The seated parties' ids, as the approve and reject policies take them. */
-export function partiesIdsOf(bet: BetView) {
-  const creator = bet.participants.find((p) => p.seat === 1);
-  const participant = bet.participants.find((p) => p.seat === 2);
-  return creator && participant
-    ? { creatorId: creator.id, participantId: participant.id }
-    : null;
-}
-
 /**
  * The propose and settle-bet pages' loader: the bet, the parties to choose
  * from, and what the page's policy says of this viewer (`blocked`, 403 for

@@ -16,7 +16,8 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { betIdFrom, loadBetOr404, partiesIdsOf } from "./load.server";
+import { partiesOfView } from "~/models/settlement-rules.server";
+import { betIdFrom, loadBetOr404 } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -27,7 +28,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // The reject policy, as the action's guard asks it: an onlooker may not
   // reject at all (403); a party is only too late (409).
   const refusal = rejectRefusal(
-    responseFactsOf(bet, partiesIdsOf(bet), view?.settlement),
+    responseFactsOf(bet, partiesOfView(bet), view?.settlement),
     user.id,
   );
   if (!view || refusal)
