@@ -614,12 +614,25 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
     for (const s of scripts.values()) if (s.network) bytes += s.bytes;
     return bytes;
   }
+  /** Why a run scored nothing: what Lighthouse itself said. */
+  function failureReason(lhr) {
+    const err = lhr.runtimeError;
+    if (err) return `${err.code}: ${err.message}`;
+    const errored = lhr.categories.performance.auditRefs
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a) => a && (a.scoreDisplayMode === "error" || a.score === null))
+      .map((a) => `${a.id}: ${a.errorMessage ?? a.scoreDisplayMode}`);
+    return errored.length ? errored.join(", ") : "score 0";
+  }
   async function measure(base, p, { repeat = false } = {}) {
     const scores = [];
     const lcps = [];
     const clss = [];
     const js = [];
+    const reasons = [];
     let failed = 0;
+    let retried = 0;
     for (let i = 0; i < RUNS; i++) {
       if (repeat) {
         // A repeat visit: the page was seen before, so the service worker
@@ -636,20 +649,28 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
       if (!repeat) {
         // A first visit: no cookie saying the stylesheet is already held
         // (Lighthouse's storage reset keeps cookies, so the session stays).
-        const page = await browser.newPage();
-        const cdp = await page.createCDPSession();
-        await cdp.send("Network.deleteCookies", {
+        await browser.defaultBrowserContext().deleteMatchingCookies({
           name: "fs_css",
           domain: "localhost",
         });
-        await page.close();
       }
-      const result = await lighthouse(base + p, {
-        ...flags,
-        // Cold: Lighthouse clears the HTTP cache, service workers and cache
-        // storage before the run (cookies stay, so the session does).
-        disableStorageReset: repeat,
-      });
+      const run = () =>
+        lighthouse(base + p, {
+          ...flags,
+          // Cold: Lighthouse clears the HTTP cache, service workers and cache
+          // storage before the run (cookies stay, so the session does).
+          disableStorageReset: repeat,
+        });
+      let result = await run();
+      // NO_NAVSTART: Lighthouse's trace held no navigation of the main frame
+      // ("Please run Lighthouse again"). Seen in ~1 of 10 runs here, on pages
+      // with and without JavaScript, before and after decision 0830, so not
+      // the page: the run is repeated (at most twice) and counted.
+      for (let again = 0; again < 2; again++) {
+        if (result.lhr.runtimeError?.code !== "NO_NAVSTART") break;
+        retried += 1;
+        result = await run();
+      }
       // A visitor on /share/{id} is sent on to /auth by its meta refresh.
       const ended = new URL(result.lhr.finalDisplayedUrl).pathname;
       if (
@@ -661,9 +682,12 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
         );
       }
       // A run Lighthouse could not complete (a page that painted nothing in
-      // time on this shared machine, say) scores 0: counted, not averaged in.
+      // time on this shared machine, say) scores 0: counted, not averaged in,
+      // and its reason printed beside the row (a runtimeError's code and
+      // message, or the metric audits that errored and left the score empty).
       if (result.lhr.runtimeError || !result.lhr.categories.performance.score) {
         failed += 1;
+        reasons.push(failureReason(result.lhr));
         continue;
       }
       scores.push(Math.round(result.lhr.categories.performance.score * 100));
@@ -671,10 +695,15 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
       clss.push(result.lhr.audits["cumulative-layout-shift"].numericValue);
       js.push(jsFromNetwork(result.artifacts));
     }
-    if (scores.length === 0) throw new Error(`Lighthouse failed on ${p}`);
+    if (scores.length === 0)
+      throw new Error(`Lighthouse failed on ${p}: ${reasons.join("; ")}`);
     return {
       score: median(scores),
-      scores: failed ? [...scores, `${failed} failed`] : scores,
+      scores: [
+        ...scores,
+        ...(failed ? [`${failed} failed: ${reasons.join("; ")}`] : []),
+        ...(retried ? [`${retried} repeated after NO_NAVSTART`] : []),
+      ],
       lcp: median(lcps),
       cls: median(clss),
       js: median(js),
