@@ -188,6 +188,9 @@ test.describe("bets", () => {
     await page.goto("/search");
     await page.getByRole("button", { name: "Find" }).click();
     await expect(page.getByText("Please enter a bet code")).toBeVisible();
+    // Typed before hydration, the controlled field would be reset by it
+    // (the scripts start after the first paint, docs/decisions/0830).
+    if (jsEnabled(testInfo)) await untilHydrated(page.getByLabel("Bet code"));
     await page.getByLabel("Bet code").fill("abc");
     await page.getByRole("button", { name: "Find" }).click();
     await expect(
@@ -338,13 +341,16 @@ test.describe("bets", () => {
     page,
     context,
     baseURL,
-  }) => {
+  }, testInfo) => {
     const creator = await personWithApi(baseURL!);
     const bet = await apiBet(creator, { title: "Edit me please" });
     await signIn(context, baseURL!, creator.cookie);
     await page.goto(`/edit-bet/${bet.id}`);
     await expect(page.getByLabel("Title")).toHaveValue("Edit me please");
 
+    // Hydration resets a textarea typed into before it (0830).
+    if (jsEnabled(testInfo))
+      await untilHydrated(page.getByLabel("Description"));
     await noNativeValidation(page, "Edit bet");
     await page.getByLabel("Title").fill("ab");
     await page.getByLabel("Description").fill("short");
