@@ -5,8 +5,8 @@
 // the database, its WAL and SHM and Litestream's own folder are deleted;
 // the launcher starts again, which restores from the replica. Then: the
 // database is whole (integrity_check ok), the ledger sums to zero, sessions
-// survived, and every payment acknowledged more than the sync interval
-// before the kill is there. Prints the measured loss window. Last, after a
+// survived, and every payment acknowledged more than two sync intervals
+// before the kill is there (the next tick, and its upload). Prints the measured loss window. Last, after a
 // graceful stop, the replica restored by hand holds every write.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -17,6 +17,13 @@ import Database from "better-sqlite3";
 import { Person, setBase, startServer, tomorrow } from "./lib/harness.mjs";
 
 const SYNC_INTERVAL_MS = 1_000;
+// What may be lost: a commit waits for Litestream's next tick (at most one
+// interval), and that tick's upload takes time of its own, more on a busy
+// machine; a kill during that upload loses what it carried. A CI run saw a
+// commit acknowledged 1049 ms before the kill missing while one 1128 ms
+// before was kept: the tick ~130 ms before the kill had not finished. So the
+// drill allows one more interval for the upload and prints the window it saw.
+const LOSS_BOUND_MS = 2 * SYNC_INTERVAL_MS;
 const LOAD_MS = Number(process.env.RESTORE_LOAD_MS ?? 6_000);
 const PAIRS = 4;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-restore-"));
@@ -147,7 +154,7 @@ for (const [betId, at] of acked) {
   }
   missing += 1;
   oldestMissingAge = Math.max(oldestMissingAge, age);
-  if (age > SYNC_INTERVAL_MS) missingOld += 1;
+  if (age > LOSS_BOUND_MS) missingOld += 1;
 }
 const paidHere = db
   .prepare("SELECT count(*) AS n FROM payments WHERE status = 'completed'")
@@ -189,7 +196,7 @@ fs.rmSync(dir, { recursive: true, force: true });
 if (acked.size < 10) problems.push(`only ${acked.size} payments under load`);
 if (missingOld)
   problems.push(
-    `${missingOld} payments acknowledged more than ${SYNC_INTERVAL_MS} ms before the kill are missing`,
+    `${missingOld} payments acknowledged more than ${LOSS_BOUND_MS} ms (two sync intervals) before the kill are missing`,
   );
 
 console.info(
