@@ -23,10 +23,15 @@ const SECRET_KEYS = [
   "clientSecret",
 ];
 
-export const logger = pino({
+// What every line carries: the level, the process, an ISO time.
+const LINE_OPTIONS = {
   level: process.env.LOG_LEVEL ?? "info",
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
+};
+
+export const logger = pino({
+  ...LINE_OPTIONS,
   redact: {
     paths: [
       "req.headers",
@@ -61,14 +66,7 @@ function requestId(req: IncomingMessage, res: ServerResponse) {
 export function requestLogging(
   destination: pino.DestinationStream = pino.destination(1),
 ): RequestHandler {
-  const requestLine = pino(
-    {
-      level: process.env.LOG_LEVEL ?? "info",
-      base: { pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    destination,
-  );
+  const requestLine = pino(LINE_OPTIONS, destination);
   return (req, res, next) => {
     const started = Date.now();
     const id = requestId(req, res);

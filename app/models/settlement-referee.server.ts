@@ -52,7 +52,7 @@ import {
 } from "./settlement-rules.server";
 import { finalise } from "./settlement-finalise.server";
 
-function hasRejection(tx: Tx, betId: number) {
+function hasRejection(tx: Tx | typeof db, betId: number) {
   return (
     tx
       .select({ id: betEvents.id })
@@ -117,7 +117,7 @@ export function referralBlock(
   return referralRefusal(bet, userId, {
     parties: partiesOf(tx, bet.id),
     liveProposal: () => liveSettlement(tx, bet.id) !== undefined,
-    rejected: () => hasRejection(tx as Tx, bet.id),
+    rejected: () => hasRejection(tx, bet.id),
   });
 }
 
@@ -133,7 +133,7 @@ export function referralBlockForPage(
   return referralRefusal(bet, userId, {
     parties: partiesOfView(bet),
     liveProposal: () => liveProposal,
-    rejected: () => hasRejection(db as unknown as Tx, bet.id),
+    rejected: () => hasRejection(db, bet.id),
   });
 }
 
