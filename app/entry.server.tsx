@@ -5,7 +5,10 @@ import { renderToPipeableStream } from "react-dom/server";
 import stylesheet from "./app.css?url";
 import { InlineCssProvider } from "~/utils/inline-css";
 import { readBuiltStylesheet } from "~/utils/inline-css.server";
-import { withoutScriptPreloads } from "~/utils/script-preloads.server";
+import {
+  withModuleAfterFirstPaint,
+  withoutScriptPreloads,
+} from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
 import { nonceContext } from "~/utils/request-context.server";
 import { startBackgroundJobs } from "~/models/background-work.server";
@@ -65,7 +68,11 @@ export default function handleRequest(
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               resolve(
                 new Response(
-                  withoutScriptPreloads(Buffer.concat(chunks).toString("utf8")),
+                  withModuleAfterFirstPaint(
+                    withoutScriptPreloads(
+                      Buffer.concat(chunks).toString("utf8"),
+                    ),
+                  ),
                   { headers: responseHeaders, status: responseStatusCode },
                 ),
               );

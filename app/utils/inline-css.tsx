@@ -17,9 +17,19 @@ let chosenOnClient: boolean | undefined;
 export function AppStylesheet({
   href,
   inline,
+  prefetchOnLoad = false,
 }: {
   href: string;
   inline: boolean;
+  /**
+   * A page that runs scripts fetches the file for next time only at its
+   * load event (the root's boot script reads `data-href`): a prefetch in the
+   * head started with the document and took a share of a slow link from
+   * what the first paint waits for, such as the bet page's share preview
+   * (docs/decisions/0830). Pages without JavaScript keep the tag, and a
+   * browser with JavaScript off finds it in a <noscript>.
+   */
+  prefetchOnLoad?: boolean;
 }) {
   const css = useContext(InlineCssContext);
   if (!import.meta.env.SSR) {
@@ -32,9 +42,17 @@ export function AppStylesheet({
     <>
       <style
         suppressHydrationWarning
+        data-href={prefetchOnLoad ? href : undefined}
         dangerouslySetInnerHTML={{ __html: css ?? "" }}
       />
-      <link rel="prefetch" href={href} as="style" />
+      {prefetchOnLoad ? (
+        // A browser with JavaScript off still prefetches it here.
+        <noscript>
+          <link rel="prefetch" href={href} as="style" />
+        </noscript>
+      ) : (
+        <link rel="prefetch" href={href} as="style" />
+      )}
     </>
   );
 }

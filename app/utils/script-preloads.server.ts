@@ -19,3 +19,54 @@ export function withoutScriptPreloads(html: string): string {
     html.slice(end)
   );
 }
+
+/**
+ * <Scripts>' module script (the route modules' imports, then hydration) is
+ * started after the first paint instead of by the parser. As an `async`
+ * module it ran as soon as its imports arrived, and on a fast link or a busy
+ * phone that was before the frame that paints the content: the largest paint
+ * then came after ~130 KB of scripts had been fetched, evaluated and hydrated,
+ * and Lighthouse (whose simulation puts on the path to the largest paint
+ * every script that ran before it did) counted all of them against a slow
+ * 4G link: /create-bet and /bet/{id} swung between 0.78 and 1.24 s from run
+ * to run (docs/decisions/0830, 0831). A small classic script in its place
+ * inserts the same module, with the same nonce, when the browser reports the
+ * page's first contentful paint (a `paint` performance entry, which exists
+ * only once that frame is on screen: a frame callback is not a paint, 0831).
+ * It starts at once where there is no such report to wait for (a browser
+ * without paint timing, a hidden tab, which paints nothing) and after
+ * PAINT_WAIT_MS at the latest, so a page always hydrates. Without JavaScript
+ * nothing changes; React hydrates over the placeholder as over the module
+ * script (same tag, and it does not compare a script's text).
+ */
+export const PAINT_WAIT_MS = 3000;
+
+export function withModuleAfterFirstPaint(html: string): string {
+  const end = html.indexOf("</head>");
+  if (end === -1) return html;
+  const body = html.slice(end);
+  const match =
+    /<script nonce="([^"]*)" type="module" async="">([\s\S]*?)<\/script>/.exec(
+      body,
+    );
+  if (!match) return html;
+  const [tag, nonce, code] = match;
+  // The module's text as a JavaScript string inside an HTML <script>: no
+  // `<` survives, so neither `</script>` nor `<!--` can end it early.
+  const text = JSON.stringify(code).replace(/</g, "\\u003c");
+  const starter =
+    `<script nonce="${nonce}">(function(){var d=0;function go(){if(d)return;d=1;` +
+    `var s=document.createElement("script");s.type="module";s.nonce=${JSON.stringify(nonce)};` +
+    `s.textContent=${text};document.body.appendChild(s)}` +
+    `try{var P=window.PerformanceObserver;` +
+    `if(document.visibilityState!=="visible"||!P||(P.supportedEntryTypes||[]).indexOf("paint")===-1)return go();` +
+    `new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}})` +
+    `.observe({type:"paint",buffered:true});` +
+    `document.addEventListener("visibilitychange",go);setTimeout(go,${PAINT_WAIT_MS})}catch(e){go()}})()</script>`;
+  return (
+    html.slice(0, end) +
+    body.slice(0, match.index) +
+    starter +
+    body.slice(match.index + tag.length)
+  );
+}

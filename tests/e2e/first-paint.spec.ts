@@ -1,0 +1,78 @@
+// The first paint comes from the HTML alone and the scripts start after it
+// (docs/decisions/0800, 0830). With JavaScript the page still hydrates, under
+// its CSP; without it the served document is the same page, complete.
+import { expect, jsEnabled, test, untilHydrated } from "./fixtures";
+
+test("the scripts start after the first paint, and the page hydrates", async ({
+  signedInPage: page,
+}, testInfo) => {
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+
+  // A first visit (a fresh browser): its document as served.
+  const response = await page.goto("/create-bet");
+  const html = (await response?.text()) ?? "";
+  // The parser meets no module script: a small script inserts it later.
+  expect(html).not.toMatch(/<script[^>]*type="module"/);
+  expect(html).toContain('s.type="module"');
+
+  const amount = page.getByLabel("Wager amount ($)");
+  await expect(amount).toHaveValue("10");
+  await expect(page.getByText("$9.75")).toBeVisible();
+
+  // A first visit: the stylesheet is inline, and the file for next time is
+  // prefetched at the load event with JavaScript, from a <noscript> without:
+  // never by the head itself, where it competed with the first paint.
+  const head = html.slice(0, html.indexOf("</head>"));
+  expect(head.replace(/<noscript>[\s\S]*?<\/noscript>/g, "")).not.toContain(
+    'rel="prefetch"',
+  );
+  expect(
+    await page.evaluate(() => document.querySelectorAll("head style").length),
+  ).toBe(1);
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('link[rel="prefetch"]')].map((l) =>
+          l.getAttribute("href"),
+        ),
+      ),
+    )
+    .toEqual([expect.stringMatching(/^\/assets\/.*\.css$/)]);
+
+  if (!jsEnabled(testInfo)) {
+    // Nothing ran: the server's page is the whole page.
+    const scripts = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .map((e) => e.name)
+        .filter((name) => /\/assets\/.*\.js$/.test(name)),
+    );
+    expect(scripts).toEqual([]);
+    return;
+  }
+
+  await untilHydrated(amount);
+  const order = await page.evaluate(() => {
+    const paint = performance.getEntriesByName("first-contentful-paint")[0];
+    const scripts = performance
+      .getEntriesByType("resource")
+      .filter((e) => /\/assets\/.*\.js$/.test(e.name));
+    return {
+      paint: paint?.startTime ?? null,
+      firstScript: Math.min(...scripts.map((e) => e.startTime)),
+      scripts: scripts.length,
+    };
+  });
+  expect(order.paint).not.toBeNull();
+  expect(order.scripts).toBeGreaterThan(0);
+  expect(order.firstScript).toBeGreaterThanOrEqual(order.paint!);
+
+  // Hydrated: the fee preview follows the amount.
+  await amount.fill("200");
+  await expect(page.getByText("$195.00")).toBeVisible();
+  expect(problems).toEqual([]);
+});
