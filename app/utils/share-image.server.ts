@@ -1,11 +1,13 @@
 // The 1200×630 link-preview PNG of a bet: satori lays out the card into SVG
-// with a font shipped in an npm package, resvg rasterises it. Rendered PNGs
+// with a font shipped in an npm package, resvg rasterises it, and it goes out
+// as a palette PNG (palette-png.server.ts). Rendered PNGs
 // are kept in memory by bet id and version, so a crawler storm renders once.
 import { Resvg } from "@resvg/resvg-js";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import satori from "satori";
 import { formatCents } from "./money";
+import { encodePalettePng } from "./palette-png.server";
 
 const require = createRequire(import.meta.url);
 let fonts: { regular: Buffer; bold: Buffer } | null = null;
@@ -84,6 +86,22 @@ export async function renderShareImage(
   const key = `${shareImageEtag(bet, width)}`;
   const hit = cache.get(key);
   if (hit) return hit;
+  const image = await drawShareCard(bet, width);
+  // A palette PNG of the same pixels: about a third fewer bytes (0832).
+  const png = encodePalettePng(image.pixels, image.width, image.height);
+  if (cache.size >= CACHE_LIMIT) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(key, png);
+  return png;
+}
+
+/** The card's pixels (premultiplied RGBA), as resvg draws them. */
+export async function drawShareCard(
+  bet: ShareImageInput,
+  width: ShareImageWidth,
+) {
   const { regular, bold } = loadFonts();
   const tree = h(
     "div",
@@ -156,15 +174,7 @@ export async function renderShareImage(
       { name: "Inter", data: bold, weight: 700, style: "normal" },
     ],
   });
-  const png = new Resvg(svg, { fitTo: { mode: "width", value: width } })
-    .render()
-    .asPng();
-  if (cache.size >= CACHE_LIMIT) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  cache.set(key, png);
-  return png;
+  return new Resvg(svg, { fitTo: { mode: "width", value: width } }).render();
 }
 
 /**
