@@ -136,11 +136,17 @@ describe("getDashboard (ruling 5)", () => {
     expect(d.joinedCount).toBe(1);
     expect(d.atStakeCount).toBe(2);
     expect(d.atStakeCents).toBe(7500);
-    expect(d.bets.map((b) => [b.id, b.type])).toEqual([
+    expect(d.total).toBe(3);
+    expect(d.recent.map((b) => [b.id, b.type])).toEqual([
       [theirs.id, "joined"],
       [activeMine.id, "created"],
       [pendingMine.id, "created"],
     ]);
+    expect(d.recent[0]!.creatorName).toBe(other.username);
+    // Only the newest rows are shown, but the counts cover every open bet.
+    const top = getDashboard(me.id, Date.now(), 1);
+    expect(top.recent.map((b) => b.id)).toEqual([theirs.id]);
+    expect([top.total, top.createdCount, top.joinedCount]).toEqual([3, 2, 1]);
   });
 
   it("leaves out a pending bet past its deadline (it reads as cancelled)", async () => {

@@ -4,7 +4,7 @@ import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import { db, preparedOnce } from "~/db/client.server";
 import { betParticipants, bets } from "~/db/schema";
 
-import { toViews, type BetView } from "./bet-access.server";
+import { effectiveStatus, toViews, type BetView } from "./bet-access.server";
 // --- Lists ------------------------------------------------------------------
 
 export const PUBLIC_FEED_LIMIT = 50;
@@ -119,9 +119,34 @@ export function cancelExpiredBets(now = Date.now()): number {
 
 // --- Dashboard ----------------------------------------------------------------
 
+/**
+ * My open bets, created or joined, in one query: created = I created it,
+ * joined = I hold the second seat of someone else's (the same two sets as
+ * the "created" and "joined" lists, which the dashboard read separately,
+ * with a second round of participant lookups, to show three rows).
+ */
+const myOpenBets = preparedOnce(() =>
+  db
+    .select()
+    .from(bets)
+    .where(
+      and(
+        or(
+          eq(bets.creatorId, sql.placeholder("userId")),
+          inArray(bets.id, myBetIds(2)),
+        ),
+        openAt(),
+      ),
+    )
+    .orderBy(desc(bets.createdAt), desc(bets.id))
+    .prepare(),
+);
+
 export type Dashboard = {
-  /** Created and joined bets (pending or active), newest first, each with my role. */
-  bets: (BetView & { type: "created" | "joined" })[];
+  /** The newest `recentLimit` of my open bets, each with my role. */
+  recent: (BetView & { type: "created" | "joined" })[];
+  /** All my open bets: created + joined. */
+  total: number;
   createdCount: number;
   joinedCount: number;
   /** Ruling 5: the sum and count over my active bets (two participants, not settled). */
@@ -129,20 +154,23 @@ export type Dashboard = {
   atStakeCount: number;
 };
 
-export function getDashboard(userId: number, now = Date.now()): Dashboard {
-  const created = listUserBets(userId, "created", now);
-  const joined = listUserBets(userId, "joined", now);
-  const bets = [
-    ...created.map((b) => ({ ...b, type: "created" as const })),
-    ...joined.map((b) => ({ ...b, type: "joined" as const })),
-  ].sort(
-    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id,
-  );
-  const active = bets.filter((b) => b.status === "active");
+export function getDashboard(
+  userId: number,
+  now = Date.now(),
+  recentLimit = 3,
+): Dashboard {
+  const open = myOpenBets().all({ userId, now });
+  const createdCount = open.filter((b) => b.creatorId === userId).length;
+  const active = open.filter((b) => effectiveStatus(b, now) === "active");
   return {
-    bets,
-    createdCount: created.length,
-    joinedCount: joined.length,
+    // Names and seats are looked up only for the rows shown.
+    recent: toViews(open.slice(0, recentLimit), now).map((b) => ({
+      ...b,
+      type: b.creatorId === userId ? "created" : "joined",
+    })),
+    total: open.length,
+    createdCount,
+    joinedCount: open.length - createdCount,
     atStakeCents: active.reduce((sum, b) => sum + b.amountCents, 0),
     atStakeCount: active.length,
   };

@@ -9,7 +9,7 @@ const HOME_LIST_LIMIT = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const dashboard = getDashboard(user.id);
+  const dashboard = getDashboard(user.id, Date.now(), HOME_LIST_LIMIT);
   return {
     username: user.username,
     wins: user.winCount,
@@ -18,8 +18,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     joinedCount: dashboard.joinedCount,
     atStakeCents: dashboard.atStakeCents,
     atStakeCount: dashboard.atStakeCount,
-    total: dashboard.bets.length,
-    rows: dashboard.bets.slice(0, HOME_LIST_LIMIT).map((b) => ({
+    total: dashboard.total,
+    rows: dashboard.recent.map((b) => ({
       id: b.id,
       code: b.code,
       title: b.title,
