@@ -10,13 +10,14 @@ import express, {
 } from "express";
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
+import { BROTLI_PARAMS, prefersBrotli } from "~/utils/compression.server";
 import { isProduction, publicOrigin, stripeKeys } from "~/utils/env.server";
 import { clientAddress } from "./server/client-address";
 import {
   clientAddressContext,
+  documentEncodingContext,
   nonceContext,
 } from "./app/utils/request-context.server";
 import {
@@ -86,20 +87,9 @@ app.use((req, res, next) => {
   next();
 });
 
-// Brotli for the browsers that take it, at compression's own quality (4) but
-// with a 256 KB window (BROTLI_PARAM_LGWIN 18) instead of 4 MB (22): no page
-// comes near 256 KB, and setting up the 4 MB window cost ~3 ms of CPU and
-// megabytes of memory per answer (docs/decisions/0802).
-app.use(
-  compression({
-    brotli: {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-        [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
-      },
-    },
-  }),
-);
+// Brotli for the browsers that take it (utils/compression.server.ts has the
+// settings); pages arrive compressed already and pass through untouched.
+app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
 
 // The unread rest of a refused or early-answered body: a little is drained
 // so the connection lives on, a lot closes it (server/unread-body.ts).
@@ -209,6 +199,10 @@ app.use(
       const context = new RouterContextProvider();
       context.set(nonceContext, res.locals.nonce as string);
       context.set(clientAddressContext, clientAddress(req));
+      context.set(
+        documentEncodingContext,
+        prefersBrotli(req.get("Accept-Encoding")) ? "br" : null,
+      );
       return context;
     },
   }),

@@ -10,7 +10,11 @@ import {
   withoutScriptPreloads,
 } from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
-import { nonceContext } from "~/utils/request-context.server";
+import {
+  documentEncodingContext,
+  nonceContext,
+} from "~/utils/request-context.server";
+import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/background-work.server";
 
 export const streamTimeout = 5_000;
@@ -68,10 +72,14 @@ export default function handleRequest(
               responseHeaders.set("Content-Type", "text/html; charset=utf-8");
               resolve(
                 new Response(
-                  withModuleAfterFirstPaint(
-                    withoutScriptPreloads(
-                      Buffer.concat(chunks).toString("utf8"),
+                  encodeDocument(
+                    withModuleAfterFirstPaint(
+                      withoutScriptPreloads(
+                        Buffer.concat(chunks).toString("utf8"),
+                      ),
                     ),
+                    loadContext.get(documentEncodingContext),
+                    responseHeaders,
                   ),
                   { headers: responseHeaders, status: responseStatusCode },
                 ),

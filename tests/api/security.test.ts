@@ -3,6 +3,8 @@
 // limits: per address (429 on the 11th in a minute) and per account (a
 // growing delay that never locks anyone out). tests/api/auth.test.ts checks
 // one page's headers and one cross-site POST; this walks them all.
+import http from "node:http";
+import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import {
@@ -164,6 +166,56 @@ describe("security headers", () => {
   it("sends no HSTS over plain http in production, and none is needed to sign in", async () => {
     const res = await new Client(server.url).get("/auth");
     expect(res.headers.get("strict-transport-security")).toBeNull();
+  });
+});
+
+describe("compression", () => {
+  /** The raw answer: bytes as sent, before any decoding. */
+  function raw(path: string, acceptEncoding?: string) {
+    return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>(
+      (resolve, reject) => {
+        http
+          .get(
+            `${server.url}${path}`,
+            {
+              headers: acceptEncoding
+                ? { "Accept-Encoding": acceptEncoding }
+                : {},
+            },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on("data", (c: Buffer) => chunks.push(c));
+              res.on("end", () =>
+                resolve({ headers: res.headers, body: Buffer.concat(chunks) }),
+              );
+            },
+          )
+          .on("error", reject);
+      },
+    );
+  }
+
+  it("sends a page as brotli to a browser that takes it (compressed whole, 0833), gzip or nothing to others", async () => {
+    const chrome = await raw("/auth", "gzip, deflate, br, zstd");
+    expect(chrome.headers["content-encoding"]).toBe("br");
+    expect(chrome.headers.vary).toBe("Accept-Encoding");
+    const page = zlib.brotliDecompressSync(chrome.body).toString();
+    expect(page).toMatch(/^<!DOCTYPE html>/);
+    expect(page).toMatch(/<\/html>$/);
+
+    const gzip = await raw("/auth", "gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).toString()).toMatch(/<\/html>$/);
+
+    const none = await raw("/auth");
+    expect(none.headers["content-encoding"]).toBeUndefined();
+    expect(none.body.toString()).toMatch(/<\/html>$/);
+  });
+
+  it("still compresses what is not a page (the middleware's own work)", async () => {
+    const feed = await raw("/help/fees.data", "gzip, deflate, br, zstd");
+    expect(feed.headers["content-encoding"]).toBe("br");
+    expect(zlib.brotliDecompressSync(feed.body).length).toBeGreaterThan(0);
   });
 });
 
