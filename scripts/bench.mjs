@@ -258,9 +258,11 @@ if (section("weight")) {
     const { status, text } = await get(base, p, withCookie);
     // Every script the page names (preload tags, <Scripts>' module script and
     // its inline manifest of the matched routes), then what those import
-    // statically: what a browser downloads to hydrate the page.
+    // statically: what a browser downloads to hydrate the page. The module
+    // script is a JavaScript string inside the script that starts it after
+    // the first paint (0831), so its quotes may be escaped.
     const scripts = new Set();
-    for (const m of text.matchAll(/"(\/assets\/[^"]+\.js)"/g))
+    for (const m of text.matchAll(/\\?"(\/assets\/[^"\\]+\.js)\\?"/g))
       if (!/\/assets\/manifest-/.test(m[1])) scripts.add(m[1]);
     for (const m of text.matchAll(/<script[^>]+src="([^"]+)"/g))
       scripts.add(m[1]);

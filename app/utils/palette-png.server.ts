@@ -22,6 +22,16 @@ function chunk(type: string, data: Buffer): Buffer {
 /** RGBA channels of a colour packed as 0xRRGGBBAA. */
 const channel = (colour: number, shift: number) => (colour >>> shift) & 0xff;
 
+/** A premultiplied colour (as resvg hands it over) as straight RGBA. */
+function straight(premultiplied: number): number {
+  const a = premultiplied & 0xff;
+  if (a === 255) return premultiplied;
+  if (a === 0) return 0;
+  const c = (shift: number) =>
+    Math.min(255, Math.round((channel(premultiplied, shift) * 255) / a));
+  return ((c(24) << 24) | (c(16) << 16) | (c(8) << 8) | a) >>> 0;
+}
+
 /** The palette entry nearest to a colour, by squared distance over R, G, B, A. */
 function nearest(palette: number[], colour: number): number {
   let best = 0;
@@ -40,12 +50,20 @@ function nearest(palette: number[], colour: number): number {
   return best;
 }
 
+/** Pixel `p` of premultiplied RGBA bytes, packed 0xRRGGBBAA. */
+const pixelAt = (pixels: Uint8Array, p: number) =>
+  ((pixels[p * 4]! << 24) |
+    (pixels[p * 4 + 1]! << 16) |
+    (pixels[p * 4 + 2]! << 8) |
+    pixels[p * 4 + 3]!) >>>
+  0;
+
 /**
  * Encodes `width`×`height` pixels of premultiplied RGBA (resvg's
  * `RenderedImage.pixels`) as an 8-bit palette PNG.
  *
- * A picture of at most 256 colours comes out exactly as it went in. One with
- * more keeps its 256 most frequent colours and draws every other pixel in
+ * A picture of at most 256 distinct pixels comes out exactly as it went in.
+ * One with more keeps its 256 most frequent and draws every other pixel in
  * the nearest of them: for a card of flat colours those are the rarest
  * shades of an edge's anti-aliasing, one step from a kept one.
  */
@@ -56,40 +74,48 @@ export function encodePalettePng(
 ): Buffer {
   if (pixels.length !== width * height * 4)
     throw new Error("encodePalettePng: pixels do not match the size");
-  // Straight (not premultiplied) RGBA, packed 0xRRGGBBAA, and how often each is used.
-  const colours = new Uint32Array(width * height);
+  const count = width * height;
+  // How often each pixel value is used. A card is mostly long runs of one
+  // colour, so a run is counted once, not pixel by pixel.
   const uses = new Map<number, number>();
-  for (let p = 0, i = 0; p < colours.length; p++, i += 4) {
-    const a = pixels[i + 3]!;
-    const straight = (c: number) =>
-      a === 255 ? c : a === 0 ? 0 : Math.min(255, Math.round((c * 255) / a));
-    const colour =
-      ((straight(pixels[i]!) << 24) |
-        (straight(pixels[i + 1]!) << 16) |
-        (straight(pixels[i + 2]!) << 8) |
-        a) >>>
-      0;
-    colours[p] = colour;
-    uses.set(colour, (uses.get(colour) ?? 0) + 1);
+  let runOf = pixelAt(pixels, 0);
+  let run = 0;
+  for (let p = 0; p < count; p++) {
+    const pixel = pixelAt(pixels, p);
+    if (pixel === runOf) {
+      run++;
+      continue;
+    }
+    uses.set(runOf, (uses.get(runOf) ?? 0) + run);
+    runOf = pixel;
+    run = 1;
   }
-  const palette = [...uses.entries()]
+  uses.set(runOf, (uses.get(runOf) ?? 0) + run);
+  const kept = [...uses.entries()]
     .sort((x, y) => y[1] - x[1] || x[0] - y[0])
     .slice(0, MAX_COLOURS)
-    .map(([colour]) => colour);
-  const indexOf = new Map(palette.map((colour, i) => [colour, i]));
+    .map(([pixel]) => pixel);
+  const palette = kept.map(straight);
+  const indexOf = new Map(kept.map((pixel, i) => [pixel, i]));
 
   // Each row starts with its filter byte: 0, none (the usual best for palettes).
   const rows = Buffer.alloc((width + 1) * height);
+  let last = -1;
+  let lastIndex = 0;
   for (let y = 0; y < height; y++) {
     const row = y * (width + 1);
     for (let x = 0; x < width; x++) {
-      const colour = colours[y * width + x]!;
-      let index = indexOf.get(colour);
-      if (index === undefined) {
-        index = nearest(palette, colour);
-        indexOf.set(colour, index);
+      const pixel = pixelAt(pixels, y * width + x);
+      if (pixel !== last) {
+        let index = indexOf.get(pixel);
+        if (index === undefined) {
+          index = nearest(palette, straight(pixel));
+          indexOf.set(pixel, index);
+        }
+        last = pixel;
+        lastIndex = index;
       }
-      rows[row + 1 + x] = index;
+      rows[row + 1 + x] = lastIndex;
     }
   }
 
@@ -112,7 +138,7 @@ export function encodePalettePng(
     chunk("IHDR", header),
     chunk("PLTE", rgb),
     ...(opaque ? [] : [chunk("tRNS", alpha)]),
-    chunk("IDAT", zlib.deflateSync(rows, { level: 9 })),
+    chunk("IDAT", zlib.deflateSync(rows, { level: 6 })),
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }
