@@ -218,8 +218,10 @@ const EMPTY: PaymentRecord = { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 };
 
 // Asked for every person a bet page or profile shows: prepared once, with
 // the ids as one JSON array (building and preparing the query cost more
-// than running it: docs/decisions/0810).
-const paymentRecordRows = preparedOnce(() =>
+// than running it: docs/decisions/0810), and found through the loser index
+// (migration 0005), not a scan of every settlement ever made.
+/** The query behind payment records, unprepared (its plan is checked in a test). */
+export const paymentRecordQuery = () =>
   db
     .select({
       userId: settlements.loserId,
@@ -244,9 +246,8 @@ const paymentRecordRows = preparedOnce(() =>
         eq(settlements.outcome, "winner"),
       ),
     )
-    .groupBy(settlements.loserId)
-    .prepare(),
-);
+    .groupBy(settlements.loserId);
+const paymentRecordRows = preparedOnce(() => paymentRecordQuery().prepare());
 
 /** Settled bets lost, of those paid, paid by the due date, unpaid past it. */
 export function getPaymentRecords(

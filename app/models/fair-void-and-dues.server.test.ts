@@ -21,6 +21,7 @@ import {
   getPaymentRecord,
   describePaymentRecord,
   nudgePayment,
+  paymentRecordQuery,
 } from "./dues.server";
 import { getPayableBet } from "./payment.server";
 import { getUserById } from "./user.server";
@@ -104,6 +105,25 @@ describe("calling it off (ruling 22)", () => {
 });
 
 describe("getting paid (rulings 24, 25)", () => {
+  it("reads a payment record through the loser index, not a scan of every settlement", () => {
+    const { sql, params } = paymentRecordQuery().toSQL();
+    const values = params.map((p) =>
+      typeof p === "object" && p !== null && "name" in p
+        ? p.name === "ids"
+          ? "[1,2]"
+          : Date.now()
+        : p,
+    );
+    const plan = sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...values)
+      .map((row) => (row as { detail: string }).detail);
+    expect(plan).toContainEqual(
+      expect.stringContaining("settlements USING INDEX settlements_loser_idx"),
+    );
+    expect(plan).not.toContainEqual(expect.stringMatching(/^SCAN settlements/));
+  });
+
   it("reminds the loser, marks overdue once, and keeps the payment record", async () => {
     const { creator, joiner, bet } = await activeBet(50);
     const t0 = Date.now();

@@ -56,6 +56,9 @@ export const settlements = sqliteTable(
       .default("pending"),
   },
   (t) => [
+    // A person's payment record (ruling 25) is read on every bet page and
+    // profile that shows them: by loser, not a scan of every settlement.
+    index("settlements_loser_idx").on(t.loserId),
     check("settlements_winner_not_loser", sql`${t.winnerId} <> ${t.loserId}`),
     check(
       "settlements_payment_status",

@@ -1,0 +1,1 @@
+CREATE INDEX `settlements_loser_idx` ON `settlements` (`loser_id`);
