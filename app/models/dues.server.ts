@@ -216,15 +216,15 @@ export type PaymentRecord = {
 
 const EMPTY: PaymentRecord = { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 };
 
-// Asked for every person a bet page or profile shows: prepared once, with
-// the ids as one JSON array (building and preparing the query cost more
-// than running it: docs/decisions/0810), and found through the loser index
-// (migration 0005), not a scan of every settlement ever made.
-/** The query behind payment records, unprepared (its plan is checked in a test). */
+// Asked for every person a bet page or profile shows: one small prepared
+// query per person, found through the loser index (migration 0005). A single
+// query over the ids as a JSON array (json_each, a bloom filter, a GROUP BY)
+// cost ~100 µs a page in the server against ~6 µs per person this way, and
+// pages show one to a few dozen people (docs/decisions/0810, 0833).
+/** A person's record, unprepared (its plan is checked in a test). */
 export const paymentRecordQuery = () =>
   db
     .select({
-      userId: settlements.loserId,
       owed: sql<number>`count(*)`,
       paid: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed'), 0)`,
       paidOnTime: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed' AND ${payments.completedAt} <= ${bets.paymentDueAt}), 0)`,
@@ -241,13 +241,12 @@ export const paymentRecordQuery = () =>
     )
     .where(
       and(
-        sql`${settlements.loserId} in (select value from json_each(${sql.placeholder("ids")}))`,
+        eq(settlements.loserId, sql.placeholder("userId")),
         sql`${settlements.settledAt} IS NOT NULL`,
         eq(settlements.outcome, "winner"),
       ),
-    )
-    .groupBy(settlements.loserId);
-const paymentRecordRows = preparedOnce(() => paymentRecordQuery().prepare());
+    );
+const paymentRecordRow = preparedOnce(() => paymentRecordQuery().prepare());
 
 /** Settled bets lost, of those paid, paid by the due date, unpaid past it. */
 export function getPaymentRecords(
@@ -255,18 +254,20 @@ export function getPaymentRecords(
   now = Date.now(),
 ): Map<number, PaymentRecord> {
   const map = new Map<number, PaymentRecord>();
-  const ids = [...new Set(userIds)];
-  if (ids.length === 0) return map;
-  const rows = paymentRecordRows().all({ ids: JSON.stringify(ids), now });
-  for (const id of ids) map.set(id, { ...EMPTY });
-  for (const row of rows)
-    if (row.userId !== null)
-      map.set(row.userId, {
-        owed: Number(row.owed),
-        paid: Number(row.paid),
-        paidOnTime: Number(row.paidOnTime),
-        overdue: Number(row.overdue),
-      });
+  for (const userId of new Set(userIds)) {
+    const row = paymentRecordRow().get({ userId, now });
+    map.set(
+      userId,
+      row
+        ? {
+            owed: Number(row.owed),
+            paid: Number(row.paid),
+            paidOnTime: Number(row.paidOnTime),
+            overdue: Number(row.overdue),
+          }
+        : { ...EMPTY },
+    );
+  }
   return map;
 }
 

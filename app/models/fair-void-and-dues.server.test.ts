@@ -109,8 +109,8 @@ describe("getting paid (rulings 24, 25)", () => {
     const { sql, params } = paymentRecordQuery().toSQL();
     const values = params.map((p) =>
       typeof p === "object" && p !== null && "name" in p
-        ? p.name === "ids"
-          ? "[1,2]"
+        ? p.name === "userId"
+          ? 1
           : Date.now()
         : p,
     );
