@@ -35,8 +35,9 @@ async function assetFirst(request) {
   return response;
 }
 
-// The first page loads its assets before this worker runs; it names them
-// here (root.tsx) so they are kept from the HTTP cache, not downloaded again.
+// The first page loads its assets before this worker runs; once hydrated it
+// names them here (app/utils/service-worker.ts) so they are kept from the
+// HTTP cache, not downloaded again.
 self.addEventListener("message", (event) => {
   const urls = event.data && event.data.keepAssets;
   if (!Array.isArray(urls)) return;
