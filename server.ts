@@ -12,12 +12,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
-import { BROTLI_PARAMS, prefersBrotli } from "~/utils/compression.server";
+import { BROTLI_PARAMS } from "~/utils/compression.server";
 import { isProduction, publicOrigin, stripeKeys } from "~/utils/env.server";
 import { clientAddress } from "./server/client-address";
 import {
   clientAddressContext,
-  documentEncodingContext,
   nonceContext,
 } from "./app/utils/request-context.server";
 import {
@@ -199,10 +198,6 @@ app.use(
       const context = new RouterContextProvider();
       context.set(nonceContext, res.locals.nonce as string);
       context.set(clientAddressContext, clientAddress(req));
-      context.set(
-        documentEncodingContext,
-        prefersBrotli(req.get("Accept-Encoding")) ? "br" : null,
-      );
       return context;
     },
   }),

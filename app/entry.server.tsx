@@ -10,10 +10,7 @@ import {
   withoutScriptPreloads,
 } from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
-import {
-  documentEncodingContext,
-  nonceContext,
-} from "~/utils/request-context.server";
+import { nonceContext } from "~/utils/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/background-work.server";
 
@@ -78,7 +75,7 @@ export default function handleRequest(
                         Buffer.concat(chunks).toString("utf8"),
                       ),
                     ),
-                    loadContext.get(documentEncodingContext),
+                    request.headers.get("Accept-Encoding"),
                     responseHeaders,
                   ),
                   { headers: responseHeaders, status: responseStatusCode },

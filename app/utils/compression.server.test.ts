@@ -30,7 +30,7 @@ describe("encodeDocument", () => {
 
   it("compresses a page whole with brotli, and says so", () => {
     const headers = new Headers({ "Content-Type": "text/html" });
-    const body = encodeDocument(html, "br", headers);
+    const body = encodeDocument(html, "gzip, deflate, br, zstd", headers);
     expect(typeof body).not.toBe("string");
     expect(headers.get("Content-Encoding")).toBe("br");
     expect(headers.get("Vary")).toBe("Accept-Encoding");
@@ -40,9 +40,11 @@ describe("encodeDocument", () => {
   });
 
   it("leaves any other encoding to the middleware", () => {
-    const headers = new Headers();
-    expect(encodeDocument(html, null, headers)).toBe(html);
-    expect(headers.get("Content-Encoding")).toBeNull();
-    expect(headers.get("Vary")).toBe("Accept-Encoding");
+    for (const acceptEncoding of ["gzip", null]) {
+      const headers = new Headers();
+      expect(encodeDocument(html, acceptEncoding, headers)).toBe(html);
+      expect(headers.get("Content-Encoding")).toBeNull();
+      expect(headers.get("Vary")).toBe("Accept-Encoding");
+    }
   });
 });

