@@ -236,7 +236,12 @@ export const paymentRecordQuery = () =>
       payments,
       and(
         eq(payments.betId, settlements.betId),
-        eq(payments.status, "completed"),
+        // A literal, not a bound value: `payments.status` is the column of a
+        // partial index (payments_one_completed_per_bet), and SQLite
+        // recompiles a statement every time it runs when a value bound to
+        // such a column could change its plan — 98 µs of parsing on every
+        // bet page and profile instead of ~10 µs (ADR 0834).
+        sql`${payments.status} = 'completed'`,
       ),
     )
     .where(

@@ -39,6 +39,8 @@ export const payments = sqliteTable(
   (t) => [
     index("payments_bet_idx").on(t.betId),
     // At most one completed payment per bet, whatever the code does.
+    // A statement run many times must compare `status` with a literal, not
+    // a bound value, or SQLite recompiles it on every run (ADR 0834).
     uniqueIndex("payments_one_completed_per_bet")
       .on(t.betId)
       .where(sql`status = 'completed'`),
