@@ -19,20 +19,25 @@ function requestWith(setCookie: string | null, url = "http://x/my-bets") {
   return new Request(url, { headers: cookie ? { Cookie: cookie } : {} });
 }
 
-/** Runs the middleware for `request`, then `work` as a loader would. */
+/**
+ * Runs the middleware for `request`, then `work` as a loader would. `url` is
+ * the location React Router hands the middleware: the request's own URL for
+ * a document request, without `.data` and `_routes` for a data request.
+ */
 async function inRequest<T>(
   request: Request,
   work: (args: {
     request: Request;
     context: RouterContextProvider;
   }) => Promise<T>,
+  url = new URL(request.url),
 ): Promise<T> {
   const context = new RouterContextProvider();
   let result: T | undefined;
   await sessionMiddleware(
     {
       request,
-      url: new URL(request.url),
+      url,
       context,
       params: {},
     } as unknown as Parameters<typeof sessionMiddleware>[0],
@@ -91,6 +96,23 @@ describe("the session middleware", () => {
       ),
     );
     expect(isDomainError(refusal) && refusal.status).toBe(401);
+  });
+
+  it("sends a visitor back to the page, not to the data request of a client navigation", async () => {
+    // With v8_passThroughRequests a loader sees the raw request (ADR 0835).
+    const request = requestWith(null, "http://x/bet/7.data?tab=x&_routes=a");
+    const redirect = await inRequest(
+      request,
+      (args) =>
+        requireUser(args).then(
+          () => null,
+          (thrown: unknown) => thrown,
+        ),
+      new URL("http://x/bet/7?tab=x"),
+    );
+    expect((redirect as Response).headers.get("Location")).toBe(
+      "/auth?return_to=%2Fbet%2F7%3Ftab%3Dx",
+    );
   });
 
   it("is not there outside a request: a loader without the middleware fails loudly", async () => {

@@ -126,6 +126,11 @@ export function deleteExpiredSessions(now = Date.now()) {
 // request's context (docs/decisions/0811).
 type SessionLookup = () => Promise<User | null>;
 const sessionUserContext = createContext<SessionLookup>();
+// The page's own path and query, as React Router normalised it for the
+// middleware (`url`): with `v8_passThroughRequests` (ADR 0835) a loader's
+// `request.url` is the raw request's, so a client navigation's data request
+// reads `/bet/7.data?_routes=…` there, which is no address to come back to.
+const returnToContext = createContext<string>();
 
 /** The loader/action arguments the session is read from. */
 export type RequestArgs = {
@@ -134,9 +139,10 @@ export type RequestArgs = {
 };
 
 export const sessionMiddleware: MiddlewareFunction<Response> = (
-  { request, context },
+  { request, url, context },
   next,
 ) => {
+  context.set(returnToContext, url.pathname + url.search);
   let lookup: Promise<User | null> | undefined;
   context.set(sessionUserContext, () => {
     lookup ??= new Promise<User | null>((resolve) => {
@@ -152,18 +158,13 @@ export function getUser({ context }: RequestArgs): Promise<User | null> {
   return context.get(sessionUserContext)();
 }
 
-function returnToFor(request: Request) {
-  const url = new URL(request.url);
-  return url.pathname + url.search;
-}
-
 /** The guard of every protected page: a visitor is sent to /auth (302). */
 export async function requireUser(args: RequestArgs): Promise<User> {
-  const { request } = args;
   const user = await getUser(args);
   if (!user) {
+    const returnTo = args.context.get(returnToContext);
     throw redirect(
-      `${href("/auth")}?return_to=${encodeURIComponent(returnToFor(request))}`,
+      `${href("/auth")}?return_to=${encodeURIComponent(returnTo)}`,
     );
   }
   return user;

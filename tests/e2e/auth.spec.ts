@@ -4,6 +4,7 @@ import {
   jsEnabled,
   test,
   uniqueUsername,
+  untilHydrated,
 } from "./fixtures";
 
 test.describe("accounts", () => {
@@ -110,6 +111,20 @@ test.describe("accounts", () => {
     await page.getByLabel("Password").fill(person.password);
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page).toHaveURL(/\/\?from=test$/);
+  });
+
+  test("a session that ends between pages sends the next page to log in and back to it", async ({
+    signedInPage: page,
+    context,
+  }, testInfo) => {
+    await page.goto("/?from=home");
+    const myBets = page.getByRole("link", { name: "My Bets" }).first();
+    // With JavaScript the click is a client navigation: React Router asks
+    // for `/my-bets.data`, and the way back must still be the page (0835).
+    if (jsEnabled(testInfo)) await untilHydrated(myBets);
+    await context.clearCookies({ name: /session/ });
+    await myBets.click();
+    await expect(page).toHaveURL(/\/auth\?return_to=%2Fmy-bets$/);
   });
 
   test("the auth page ships no JavaScript and links to the password reset", async ({
