@@ -87,7 +87,8 @@ app.use((req, res, next) => {
 });
 
 // Brotli for the browsers that take it (utils/compression.server.ts has the
-// settings); pages arrive compressed already and pass through untouched.
+// settings); pages arrive gzip-compressed already (0836) and pass through
+// untouched.
 app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
 
 // The unread rest of a refused or early-answered body: a little is drained
