@@ -591,16 +591,33 @@ if (section("login")) {
   console.info(
     `Login p95: ${p95.toFixed(0)} ms (target ≤ 150 ms ${ok(p95 <= 150)})`,
   );
-  const t0 = performance.now();
-  const img = await fetch(`${BASE}/api/bets/${sample.id}/share-image`);
-  await img.arrayBuffer();
-  const miss = performance.now() - t0;
-  const etag = img.headers.get("etag");
-  const again = await fetch(`${BASE}/api/bets/${sample.id}/share-image`, {
-    headers: etag ? { "If-None-Match": etag } : {},
+  // The 1200 px card of every bet alice can see, each a miss (nothing has
+  // asked for a card yet): one request was one sample of a noisy machine.
+  // The renderer itself is warmed at start-up (warmShareImageRenderer).
+  const misses = [];
+  let first = null;
+  for (let id = 1; id <= 12; id++) {
+    const t0 = performance.now();
+    const res = await fetch(`${BASE}/api/bets/${id}/share-image`, {
+      headers: { Cookie: returning },
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) continue;
+    misses.push(performance.now() - t0);
+    first ??= { id, res };
+  }
+  misses.sort((a, b) => a - b);
+  const mid = misses.length / 2;
+  const miss =
+    misses.length % 2
+      ? misses[Math.floor(mid)]
+      : (misses[mid - 1] + misses[mid]) / 2;
+  const etag = first?.res.headers.get("etag");
+  const again = await fetch(`${BASE}/api/bets/${first?.id}/share-image`, {
+    headers: { Cookie: returning, ...(etag ? { "If-None-Match": etag } : {}) },
   });
   console.info(
-    `Share PNG: ${img.status} ${img.headers.get("content-type")} in ${miss.toFixed(0)} ms on a miss (target ≤ 50 ms ${ok(miss <= 50)}); repeat with ETag → ${again.status} (target 304 ${ok(again.status === 304)})`,
+    `Share PNG: ${first?.res.status} ${first?.res.headers.get("content-type")}; a miss takes ${miss.toFixed(0)} ms, the median of ${misses.length} cards at 1200 px (${misses.map((m) => m.toFixed(0)).join(", ")} ms) (target ≤ 50 ms ${ok(miss <= 50)}); repeat with ETag → ${again.status} (target 304 ${ok(again.status === 304)})`,
   );
 }
 
