@@ -5,7 +5,7 @@
 // measured here, never asserted in tests (the machine is shared and noisy):
 // compare the ratios to the bare app, which are measured side by side.
 //   node scripts/bench.mjs [--no-build] [--no-lighthouse] [--runs=3]
-//     [--duration=5] [--turns=3] [--rss-duration=30] [--port=3400]
+//     [--duration=5] [--turns=5] [--rss-duration=30] [--port=3400]
 //     [--only=<section>]
 // Sections: weight, throughput, memory, workers, login, lighthouse.
 import { spawn, spawnSync } from "node:child_process";
@@ -26,7 +26,7 @@ const only = onlyArg ? onlyArg.split("=")[1] : null;
 const section = (name) => !only || only === name;
 const RUNS = opt("runs", 3);
 const DURATION = opt("duration", 5);
-const TURNS = opt("turns", 3);
+const TURNS = opt("turns", 5);
 const RSS_DURATION = opt("rss-duration", 30);
 const PORT = opt("port", 3400);
 const BARE_PORT = PORT + 1;
