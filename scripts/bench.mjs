@@ -43,11 +43,32 @@ if (!args.has("--no-build")) {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-bench-"));
 const children = [];
+const running = (child) => child.exitCode === null && child.signalCode === null;
+// A server told to stop still writes its last log lines: its stdout must be
+// read until it has exited. Left with a closed pipe it never exits (pino's
+// final flush retries a failed write every 100 ms, for ever), and a stray
+// server burning CPU skews the next bench. So a bench that ends normally
+// waits for its servers (stopServers); one that dies kills them outright.
 const stop = () => {
-  for (const child of children) child.kill("SIGTERM");
+  for (const child of children) if (running(child)) child.kill("SIGKILL");
   fs.rmSync(dir, { recursive: true, force: true });
 };
 process.on("exit", stop);
+async function stopServers() {
+  await Promise.all(
+    children.filter(running).map(
+      (child) =>
+        new Promise((resolve) => {
+          const late = setTimeout(() => child.kill("SIGKILL"), 15_000);
+          child.once("exit", () => {
+            clearTimeout(late);
+            resolve();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+}
 
 // --- The yardstick: a bare React Router app, built from its template --------
 const bareDir = path.join(dir, "bare-app");
@@ -880,5 +901,5 @@ for (const log of serverLogs) {
       `\n${path.basename(log)}: ${lines.length} lines, first: ${lines[0]}`,
     );
 }
-stop();
+await stopServers();
 process.exit(0);
