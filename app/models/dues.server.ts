@@ -217,10 +217,12 @@ export type PaymentRecord = {
 const EMPTY: PaymentRecord = { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 };
 
 // Asked for every person a bet page or profile shows: one small prepared
-// query per person, found through the loser index (migration 0005). A single
-// query over the ids as a JSON array (json_each, a bloom filter, a GROUP BY)
-// cost ~100 µs a page in the server against ~6 µs per person this way, and
-// pages show one to a few dozen people (docs/decisions/0810, 0833).
+// query per person, found through the loser index (migration 0005), ~11 µs
+// per person in the loaded server (docs/decisions/0834). It replaced one
+// query over the ids as a JSON array (0833), measured then at ~100 µs a
+// page; most of that turned out to be the recompile 0834 found in both
+// shapes, so for a page of dozens of people the JSON form may be the cheaper
+// one again. Not measured since.
 /** A person's record, unprepared (its plan is checked in a test). */
 export const paymentRecordQuery = () =>
   db
