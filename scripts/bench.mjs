@@ -279,14 +279,19 @@ if (section("weight")) {
   console.info("|---|---|---|---|---|---|---|---|");
   for (const [label, base, p, withCookie, jsTarget] of pages) {
     const { status, text } = await get(base, p, withCookie);
-    // Every script the page names (preload tags, <Scripts>' module script and
-    // its inline manifest of the matched routes), then what those import
-    // statically: what a browser downloads to hydrate the page. The module
-    // script is a JavaScript string inside the script that starts it after
-    // the first paint (0831), so its quotes may be escaped.
+    // Every script the page names (preload tags, <Scripts>' module script
+    // and, where it has one, its inline manifest of the matched routes), then
+    // what those import statically: what a browser downloads to hydrate the
+    // page. The module script is a JavaScript string inside the script that
+    // starts it after the first paint (0831), so its quotes may be escaped.
+    // The route manifest file counts where the page imports it (Fairshake,
+    // 0837), not where an inline manifest only names it as its `url` (the
+    // bare app's lazy route discovery, which never downloads it).
     const scripts = new Set();
-    for (const m of text.matchAll(/\\?"(\/assets\/[^"\\]+\.js)\\?"/g))
-      if (!/\/assets\/manifest-/.test(m[1])) scripts.add(m[1]);
+    for (const m of text.matchAll(
+      /(\\?"url\\?":\s*)?\\?"(\/assets\/[^"\\]+\.js)\\?"/g,
+    ))
+      if (!m[1]) scripts.add(m[2]);
     for (const m of text.matchAll(/<script[^>]+src="([^"]+)"/g))
       scripts.add(m[1]);
     for (const s of scripts) {

@@ -76,3 +76,31 @@ test("the scripts start after the first paint, and the page hydrates", async ({
   await expect(page.getByText("$195.00")).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test("a page knows every route from the cached manifest: navigating asks the server for none", async ({
+  signedInPage: page,
+}, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "only a hydrated page navigates itself");
+  const manifestRequests: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.startsWith("/__manifest"))
+      manifestRequests.push(r.url());
+  });
+  const response = await page.goto("/");
+  // The page carries no manifest of its own (docs/decisions/0837).
+  expect(await response?.text()).not.toContain("__reactRouterManifest");
+  const myBets = page.getByRole("link", { name: "My Bets" }).first();
+  await untilHydrated(myBets);
+  await myBets.click();
+  await expect(page).toHaveURL(/\/my-bets$/);
+  await page.getByRole("link", { name: "Create a bet", exact: true }).click();
+  await expect(page).toHaveURL(/\/create-bet$/);
+  await expect(page.getByLabel("Wager amount ($)")).toHaveValue("10");
+  // Client navigations: one document in all, the rest data requests.
+  expect(
+    await page.evaluate(
+      () => performance.getEntriesByType("navigation").length,
+    ),
+  ).toBe(1);
+  expect(manifestRequests).toEqual([]);
+});
