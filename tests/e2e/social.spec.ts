@@ -286,6 +286,37 @@ test.describe("profile", () => {
     expect(user.paymentMethods.venmoConnected).toBe(false);
     expect(user.username).toBe(newName);
   });
+
+  test("the edit dialog closes by Escape, its ✕ and the backdrop, and gives focus back", async ({
+    page,
+    context,
+    baseURL,
+  }, testInfo) => {
+    // Without JavaScript the link is a page of its own (the test above).
+    test.skip(!jsEnabled(testInfo), "the dialog exists only with JavaScript");
+    const me = await createPerson("dl");
+    await switchTo(context, baseURL!, me);
+    await page.goto("/profile");
+    const edit = page.getByRole("link", { name: "Edit Profile" });
+    await untilHydrated(edit);
+    const dialog = page.getByRole("dialog", { name: "Edit Profile" });
+    const closes: [string, () => Promise<void>][] = [
+      ["Escape", () => page.keyboard.press("Escape")],
+      ["✕", () => dialog.getByRole("button", { name: "Close" }).click()],
+      // The backdrop: above the sheet, which sits at the bottom of a phone.
+      ["backdrop", () => page.mouse.click(10, 10)],
+    ];
+    for (const [how, close] of closes) {
+      await edit.click();
+      await expect(dialog, how).toBeVisible();
+      // Modal: the page behind it is inert, so focus starts inside it.
+      await expect(dialog.getByRole("button", { name: "Close" })).toBeFocused();
+      await close();
+      await expect(dialog, how).toHaveCount(0);
+      await expect(edit, how).toBeFocused();
+      await expect(page).toHaveURL(/\/profile$/);
+    }
+  });
 });
 
 test.describe("activity", () => {

@@ -1,9 +1,9 @@
 import { useCallback, useState } from "react";
 import { format } from "date-fns";
-import { Dialog } from "radix-ui";
 import { data, Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
+import { ModalDialog } from "~/components/modal-dialog";
 import { UserAvatar } from "~/components/user-avatar";
 import { listFriends } from "~/models/friend.server";
 import {
@@ -184,30 +184,19 @@ export default function Profile({
         </Form>
       </nav>
 
-      <Dialog.Root open={editing} onOpenChange={setEditing}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-          <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 max-h-[90dvh] overflow-y-auto rounded-t-2xl bg-white p-4 shadow-xl sm:inset-auto sm:left-1/2 sm:top-1/2 sm:w-full sm:max-w-md sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl">
-            <div className="mb-4 flex items-center justify-between">
-              <Dialog.Title className="text-lg font-bold">
-                Edit Profile
-              </Dialog.Title>
-              <Dialog.Close className="btn-secondary" aria-label="Close">
-                ✕
-              </Dialog.Close>
-            </div>
-            <Dialog.Description className="sr-only">
-              Change your username, email or picture.
-            </Dialog.Description>
-            <EditProfileForms
-              user={user}
-              inDialog
-              dialogSession={session}
-              onDone={close}
-            />
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <ModalDialog
+        open={editing}
+        onClose={close}
+        title="Edit Profile"
+        description="Change your username, email or picture."
+      >
+        <EditProfileForms
+          user={user}
+          inDialog
+          dialogSession={session}
+          onDone={close}
+        />
+      </ModalDialog>
     </div>
   );
 }
