@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { registerUser } from "./user.server";
 import { createBet } from "./bet.server";
 import { parseBetInput } from "./bet-input.server";
-import { getSharePreview, shareLinks, shareMeta } from "./share.server";
+import {
+  getSharePreview,
+  shareImageVersion,
+  shareLinks,
+  shareMeta,
+} from "./share.server";
 
 const visitor = { userId: null, clientAddress: "192.0.2.1" };
 
@@ -56,7 +61,7 @@ describe("share previews (ruling 13a)", () => {
       new RegExp(`/share/${b.id}\\?code=${b.code}$`),
     );
     expect(links.imagePath).toBe(
-      `/api/bets/${b.id}/share-image?w=720&code=${b.code}`,
+      `/api/bets/${b.id}/share-image?w=720&v=${shareImageVersion(b)}&code=${b.code}`,
     );
   });
 

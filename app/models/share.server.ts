@@ -11,7 +11,17 @@ import {
   type CodeGuesser,
 } from "./code-guesses.server";
 
-type Shareable = Pick<Bet, "id" | "code" | "visibility">;
+type Shareable = Pick<Bet, "id" | "code" | "visibility" | "updatedAt">;
+
+/**
+ * The version of a bet's share card, as its image URL carries it: the card
+ * is drawn from the bet as of `updatedAt` (the ETag says the same), so a URL
+ * with the current version names one image for ever and may be cached so
+ * (docs/decisions/0839).
+ */
+export function shareImageVersion(bet: Pick<Bet, "updatedAt">) {
+  return bet.updatedAt.getTime().toString(36);
+}
 
 export function shareLinks(bet: Shareable, request?: Request) {
   const origin = publicOrigin(request);
@@ -19,8 +29,10 @@ export function shareLinks(bet: Shareable, request?: Request) {
   return {
     shareUrl: `${origin}/share/${bet.id}${query}`,
     joinUrl: `${origin}/join/${bet.code}`,
-    // The page's own preview, at 720 px wide (docs/decisions/0812).
-    imagePath: `/api/bets/${bet.id}/share-image?w=720${query.replace("?", "&")}`,
+    // The page's own preview, at 720 px wide (docs/decisions/0812), by
+    // version: a repeat view paints it from the browser's cache (0839).
+    imagePath: `/api/bets/${bet.id}/share-image?w=720&v=${shareImageVersion(bet)}${query.replace("?", "&")}`,
+    // The link preview's image, for crawlers: SPEC's share-meta URL.
     imageUrl: `${origin}/api/bets/${bet.id}/share-image${query}`,
   };
 }

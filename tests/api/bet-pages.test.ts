@@ -113,6 +113,53 @@ describe("GET /api/bets/{id}/share-image", () => {
     expect(changed.headers.get("etag")).not.toBe(etag);
   });
 
+  it("is kept by the browser when the bet page names its version, and checked again when it does not (0839)", async () => {
+    const { client } = await signUp(server.url);
+    const bet = await newBet(client);
+    const pageImage = async () => {
+      const page = await client.get(`/bet/${bet.id}`);
+      expect(page.status).toBe(200);
+      const src = /<img src="([^"]*share-image[^"]*)"/
+        .exec(page.text)?.[1]
+        ?.replace(/&amp;/g, "&");
+      expect(src).toMatch(/[?&]w=720&v=[0-9a-z]+$/);
+      return src!;
+    };
+    const first = await pageImage();
+    const kept = await fetch(`${server.url}${first}`);
+    expect(kept.status).toBe(200);
+    expect(kept.headers.get("cache-control")).toBe(
+      "private, max-age=31536000, immutable",
+    );
+    // Without a version (a crawler's og:image), it is checked on every use.
+    const unversioned = await fetch(
+      `${server.url}/api/bets/${bet.id}/share-image?w=720`,
+    );
+    expect(unversioned.headers.get("cache-control")).toBe(
+      "public, max-age=0, must-revalidate",
+    );
+    // An edit gives the card a new version and the page a new URL; the old
+    // URL still answers, with the current card, and not for keeping.
+    const edited = await client.put(`/api/bets/${bet.id}`, {
+      title: "A new title",
+      description: "Somebody wins, somebody pays.",
+      amount: 15,
+      deadline: future(),
+      visibility: "public",
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const second = await pageImage();
+    expect(second).not.toBe(first);
+    const stale = await fetch(`${server.url}${first}`);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("cache-control")).toBe(
+      "public, max-age=0, must-revalidate",
+    );
+    expect(stale.headers.get("etag")).toBe(
+      (await fetch(`${server.url}${second}`)).headers.get("etag"),
+    );
+  });
+
   it("is 404 for a private bet without its code", async () => {
     const { client } = await signUp(server.url);
     const bet = await newBet(client, { visibility: "private" });

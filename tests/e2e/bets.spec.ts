@@ -337,6 +337,36 @@ test.describe("bets", () => {
     expect(image.headers()["content-type"]).toBe("image/png");
   });
 
+  test("a second view of a bet page paints its preview from the browser's cache", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const creator = await personWithApi(baseURL!);
+    const bet = await apiBet(creator, { title: "Cached preview" });
+    await signIn(context, baseURL!, creator.cookie);
+    const preview = page.getByRole("img", { name: "Preview not available" });
+    // Bytes the preview brought over the network on this view: 0 when the
+    // browser's cache answered without asking the server (a 304 has headers).
+    const previewTransfer = () =>
+      preview.evaluate((img: HTMLImageElement) => {
+        const entry = performance.getEntriesByName(img.currentSrc)[0] as
+          PerformanceResourceTiming | undefined;
+        return entry ? entry.transferSize : null;
+      });
+    await page.goto(`/bet/${bet.id}`);
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete))
+      .toBe(true);
+    expect(await previewTransfer()).toBeGreaterThan(0);
+    await page.goto("/");
+    await page.goto(`/bet/${bet.id}`);
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete))
+      .toBe(true);
+    expect(await previewTransfer()).toBe(0);
+  });
+
   test("edit, then delete with a second confirmation, a bet nobody joined", async ({
     page,
     context,

@@ -1,6 +1,10 @@
 // GET /api/bets/{id}/share-image: the 1200×630 PNG, ETag by bet version;
-// `?w=720` the same card 720×378, for the bet page itself.
+// `?w=720` the same card 720×378, for the bet page itself. With `?v=` naming
+// the bet's current version the answer never changes, and the browser may
+// keep it (docs/decisions/0839); without it, or with an old one, it is the
+// current card, checked again on every use.
 import type { Route } from "./+types/share-image";
+import { shareImageVersion } from "~/models/share.server";
 import { api } from "~/utils/api.server";
 import { renderShareImage, shareImageEtag } from "~/utils/share-image.server";
 import { requireSharePreview } from "./share-preview.server";
@@ -9,12 +13,18 @@ export function loader(args: Route.LoaderArgs) {
   const { request } = args;
   return api(async () => {
     const preview = await requireSharePreview(args);
-    const width =
-      new URL(request.url).searchParams.get("w") === "720" ? 720 : 1200;
+    const query = new URL(request.url).searchParams;
+    const width = query.get("w") === "720" ? 720 : 1200;
     const etag = shareImageEtag(preview, width);
     const headers = {
       ETag: etag,
-      "Cache-Control": `${preview.visibility === "public" ? "public" : "private"}, max-age=0, must-revalidate`,
+      // `private` even for a public bet's versioned card: only the viewer's
+      // own browser keeps it, so a bet made private later is not served for
+      // a year from a shared cache that saw it public.
+      "Cache-Control":
+        query.get("v") === shareImageVersion(preview)
+          ? "private, max-age=31536000, immutable"
+          : `${preview.visibility === "public" ? "public" : "private"}, max-age=0, must-revalidate`,
     };
     const match = request.headers.get("If-None-Match");
     if (match && match.split(/\s*,\s*/).includes(etag))
