@@ -26,6 +26,7 @@ export function ModalDialog({
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const pressedOnBackdrop = useRef(false);
   const titleId = useId();
   const descriptionId = useId();
 
@@ -44,9 +45,15 @@ export function ModalDialog({
       // Escape and `close()` both end in the `close` event.
       onClose={onClose}
       // A click on the dialog element itself, not on its contents, is a
-      // click on the backdrop: its box has no padding of its own.
+      // click on the backdrop: its box has no padding of its own. It must
+      // also have started there: a text selection dragged out of a field
+      // ends in a click on the dialog too, and must not close it.
+      onPointerDown={(event) => {
+        pressedOnBackdrop.current = event.target === event.currentTarget;
+      }}
       onClick={(event) => {
-        if (event.target === event.currentTarget) onClose();
+        if (pressedOnBackdrop.current && event.target === event.currentTarget)
+          onClose();
       }}
       className="mx-0 mb-0 mt-auto max-h-[90dvh] w-full max-w-none overflow-y-auto rounded-t-2xl border-0 bg-white p-0 shadow-xl backdrop:bg-slate-900/50 sm:m-auto sm:max-w-md sm:rounded-2xl"
     >

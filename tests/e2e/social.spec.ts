@@ -316,6 +316,16 @@ test.describe("profile", () => {
       await expect(edit, how).toBeFocused();
       await expect(page).toHaveURL(/\/profile$/);
     }
+    // A text selection dragged out of a field and let go over the backdrop
+    // is not a click on the backdrop: the dialog stays.
+    await edit.click();
+    const field = dialog.getByLabel("Username");
+    const box = (await field.boundingBox())!;
+    await page.mouse.move(box.x + 8, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(10, 10, { steps: 4 });
+    await page.mouse.up();
+    await expect(dialog).toBeVisible();
   });
 });
 
