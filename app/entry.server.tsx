@@ -45,7 +45,7 @@ export default function handleRequest(
       <NonceProvider value={nonce}>
         <InlineCssProvider value={readBuiltStylesheet(stylesheet)}>
           <ServerRouter
-            context={routerContext}
+            context={withMatchedRoutesOnly(routerContext)}
             url={request.url}
             nonce={nonce}
           />
@@ -97,4 +97,25 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/**
+ * The context <ServerRouter> renders from, with only the routes this request
+ * matched. <ServerRouter> builds a route object for every route in
+ * `manifest.routes` on every render (`createServerRoutes`, then
+ * `createStaticRouter`'s `convertRoutesToDataRoutes`), 39 page routes for the
+ * two or three a page shows: about 4 % of a page's CPU and 57 KB of its
+ * allocations. Everything it renders reads the matched routes only: the
+ * route elements come from the request's matches, and <Scripts> and <Links>
+ * look up the matched routes; the client loads the whole manifest from its
+ * file (`routeDiscovery: "initial"`, 0837), never from here
+ * (docs/decisions/0840).
+ */
+function withMatchedRoutesOnly(context: EntryContext): EntryContext {
+  const routes: EntryContext["manifest"]["routes"] = {};
+  for (const { route } of context.staticHandlerContext.matches) {
+    const entry = context.manifest.routes[route.id];
+    if (entry) routes[route.id] = entry;
+  }
+  return { ...context, manifest: { ...context.manifest, routes } };
 }
