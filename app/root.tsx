@@ -13,6 +13,7 @@ import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { Toaster, StaticToast } from "~/components/toaster";
 import { AppStylesheet } from "~/utils/inline-css";
+import { BOOT_SCRIPT } from "~/utils/boot-script";
 import { useNonce } from "~/utils/nonce";
 import { useKeepAssetsInServiceWorker } from "~/utils/service-worker";
 import { getUser, sessionMiddleware } from "~/models/session.server";
@@ -60,23 +61,6 @@ function useHydrates() {
     (m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false,
   );
 }
-
-// Remembers the browser's time zone in a cookie so the server can show and
-// read dates in it (ruling 17). Only on pages that run JavaScript anyway.
-// Also registers the service worker (public/sw.js: the offline page, and the
-// hashed assets, which the hydrated page names to it:
-// useKeepAssetsInServiceWorker).
-// All of it waits for the load event, after the document's own requests: the
-// first `Intl.DateTimeFormat()` in a page loads the browser's time zone data,
-// 15–30 ms of main thread (60–120 ms on Lighthouse's 4× slower phone), and as
-// a parser-inserted script it ran before anything was painted, holding every
-// hydrated page's first and largest paint behind it (docs/decisions/0830). A
-// request sent before the load goes with the zone the server already assumed,
-// as on any first visit. On a first visit (stylesheet inline) it also
-// prefetches the stylesheet for the next page, which the head no longer does
-// on pages with scripts: there it competed with the first paint's own
-// requests.
-const BOOT_SCRIPT = `addEventListener("load",function(){var c=document.querySelector("style[data-href]");if(c){var l=document.createElement("link");l.rel="prefetch";l.as="style";l.href=c.getAttribute("data-href");document.head.appendChild(l)}try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}if("serviceWorker"in navigator)navigator.serviceWorker.register("/sw.js").catch(function(){})});`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { PAINT_WAIT_MS } from "./first-paint";
 import {
-  PAINT_WAIT_MS,
   withModuleAfterFirstPaint,
   withoutScriptPreloads,
 } from "./script-preloads.server";

@@ -1,3 +1,5 @@
+import { onFirstPaintJs } from "./first-paint";
+
 /**
  * React hoists <Scripts>' `<link rel="modulepreload">` tags to the top of the
  * head, ahead of everything the first paint needs and at the priority of a
@@ -31,15 +33,11 @@ export function withoutScriptPreloads(html: string): string {
  * 4G link: /create-bet and /bet/{id} swung between 0.78 and 1.24 s from run
  * to run (docs/decisions/0830, 0831). A small classic script in its place
  * inserts the same module, with the same nonce, when the browser reports the
- * page's first contentful paint (a `paint` performance entry, which exists
- * only once that frame is on screen: a frame callback is not a paint, 0831).
- * It starts at once where there is no such report to wait for (a browser
- * without paint timing, a hidden tab, which paints nothing) and after
- * PAINT_WAIT_MS at the latest, so a page always hydrates. Without JavaScript
- * nothing changes; React hydrates over the placeholder as over the module
- * script (same tag, and it does not compare a script's text).
+ * page's first contentful paint (onFirstPaintJs: at once where no paint will
+ * be reported, after PAINT_WAIT_MS at the latest, so a page always hydrates).
+ * Without JavaScript nothing changes; React hydrates over the placeholder as
+ * over the module script (same tag, and it does not compare a script's text).
  */
-export const PAINT_WAIT_MS = 3000;
 
 export function withModuleAfterFirstPaint(html: string): string {
   const end = html.indexOf("</head>");
@@ -58,11 +56,7 @@ export function withModuleAfterFirstPaint(html: string): string {
     `<script nonce="${nonce}">(function(){var d=0;function go(){if(d)return;d=1;` +
     `var s=document.createElement("script");s.type="module";s.nonce=${JSON.stringify(nonce)};` +
     `s.textContent=${text};document.body.appendChild(s)}` +
-    `try{var P=window.PerformanceObserver;` +
-    `if(document.visibilityState!=="visible"||!P||(P.supportedEntryTypes||[]).indexOf("paint")===-1)return go();` +
-    `new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}})` +
-    `.observe({type:"paint",buffered:true});` +
-    `document.addEventListener("visibilitychange",go);setTimeout(go,${PAINT_WAIT_MS})}catch(e){go()}})()</script>`;
+    `${onFirstPaintJs("go")}})()</script>`;
   return (
     html.slice(0, end) +
     body.slice(0, match.index) +

@@ -1,0 +1,34 @@
+import { onFirstPaintJs } from "./first-paint";
+
+/**
+ * The root's inline script on pages that run JavaScript (its text: React
+ * renders it with the page's nonce). It remembers the browser's time zone in
+ * a cookie so the server can show and read dates in it (ruling 17), registers
+ * the service worker (public/sw.js: the offline page, and the hashed assets,
+ * which the hydrated page names to it: useKeepAssetsInServiceWorker) and, on
+ * a first visit (stylesheet inline, `<style data-href>`), prefetches the
+ * stylesheet for the next page, which the head does not do on pages with
+ * scripts: there it competed with the first paint's own requests (0830).
+ *
+ * All of it waits for two things. The load event, after the document's own
+ * requests: the first `Intl.DateTimeFormat()` in a page loads the browser's
+ * time zone data, 15–30 ms of main thread (60–120 ms on Lighthouse's 4×
+ * slower phone), and as a parser-inserted script it ran before anything was
+ * painted (0830). And the first paint the browser reports: a small page's
+ * load event can fire before its first frame, and the prefetch and the
+ * worker's script then still came before the paint, where Lighthouse's
+ * simulation put them on the path to the largest one (/create-bet's cold
+ * LCP, docs/decisions/0841). A request sent before then goes with the zone
+ * the server already assumed, as on any first visit.
+ */
+export const BOOT_SCRIPT =
+  `(function(){var loaded=0,painted=0,done=0;` +
+  `function boot(){if(done||!loaded||!painted)return;done=1;` +
+  `var c=document.querySelector("style[data-href]");` +
+  `if(c){var l=document.createElement("link");l.rel="prefetch";l.as="style";l.href=c.getAttribute("data-href");document.head.appendChild(l)}` +
+  `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;` +
+  `if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}` +
+  `if("serviceWorker"in navigator)navigator.serviceWorker.register("/sw.js").catch(function(){})}` +
+  `function paint(){painted=1;boot()}` +
+  `addEventListener("load",function(){loaded=1;boot()});` +
+  `${onFirstPaintJs("paint")}})();`;
