@@ -11,9 +11,10 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+import favicon from "../public/favicon.svg?inline";
 import { Toaster, StaticToast } from "~/components/toaster";
 import { AppStylesheet } from "~/utils/inline-css";
-import { BOOT_SCRIPT } from "~/utils/boot-script";
+import { BOOT_SCRIPT, MANIFEST_HREF } from "~/utils/boot-script";
 import { useNonce } from "~/utils/nonce";
 import { useKeepAssetsInServiceWorker } from "~/utils/service-worker";
 import { getUser, sessionMiddleware } from "~/models/session.server";
@@ -22,9 +23,12 @@ import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 
+// The icon is in the document (a 0.3 KB data: URL): as a file it was a request
+// the browser started at the load event, which on a small page comes before
+// the first paint (docs/decisions/0842). The web app manifest is linked in
+// Layout, after the first paint on pages with scripts.
 export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "icon", href: favicon, type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/icon-192.png" },
 ];
 
@@ -82,6 +86,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
           prefetchOnLoad={hydrates}
         />
         <Links />
+        {hydrates ? (
+          // Linked by the boot script after the first paint: the browser
+          // fetches a linked manifest at the load event, which can come
+          // before the paint (0842). Without JavaScript, from here.
+          <noscript>
+            <link rel="manifest" href={MANIFEST_HREF} />
+          </noscript>
+        ) : (
+          <link rel="manifest" href={MANIFEST_HREF} />
+        )}
       </head>
       <body className="min-h-dvh">
         {children}

@@ -28,8 +28,13 @@ function runBoot({ stylesheetInline = true } = {}) {
     visibilityState: "visible",
     cookie: "",
     addEventListener: () => {},
-    querySelector: () =>
-      stylesheetInline ? { getAttribute: () => "/assets/app-1.css" } : null,
+    querySelector: (selector: string) => {
+      if (selector === "style[data-href]" && stylesheetInline)
+        return { getAttribute: () => "/assets/app-1.css" };
+      if (selector === 'link[rel="manifest"]')
+        return appended.find((l) => l.rel === "manifest") ?? null;
+      return null;
+    },
     createElement: () => ({}) as Record<string, string>,
     head: { appendChild: (l: Record<string, string>) => appended.push(l) },
   };
@@ -56,7 +61,9 @@ function runBoot({ stylesheetInline = true } = {}) {
   };
   new Function(...Object.keys(env), BOOT_SCRIPT)(...Object.values(env));
   const booted = () => ({
-    prefetched: appended.map((l) => `${l.rel} ${l.as} ${l.href}`),
+    linked: appended.map((l) =>
+      [l.rel, l.as, l.href].filter(Boolean).join(" "),
+    ),
     registered: [...registered],
     cookie: document.cookie,
   });
@@ -68,9 +75,12 @@ function runBoot({ stylesheetInline = true } = {}) {
   };
 }
 
-const nothing = { prefetched: [], registered: [], cookie: "" };
+const nothing = { linked: [], registered: [], cookie: "" };
 const everything = {
-  prefetched: ["prefetch style /assets/app-1.css"],
+  linked: [
+    "prefetch style /assets/app-1.css",
+    "manifest /manifest.webmanifest",
+  ],
   registered: ["/sw.js"],
   cookie: "tz=Europe%2FParis;path=/;max-age=31536000;samesite=lax",
 };
@@ -107,6 +117,9 @@ describe("the boot script", () => {
     const page = runBoot({ stylesheetInline: false });
     page.load();
     page.paint();
-    expect(page.booted()).toEqual({ ...everything, prefetched: [] });
+    expect(page.booted()).toEqual({
+      ...everything,
+      linked: ["manifest /manifest.webmanifest"],
+    });
   });
 });

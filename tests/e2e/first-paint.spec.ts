@@ -27,10 +27,36 @@ test("the scripts start after the first paint, and the page hydrates", async ({
   // prefetched after the load event and the first paint with JavaScript, from
   // a <noscript> without: never by the head itself, where it competed with
   // the first paint (0830, 0841).
+  // The same for the web app manifest, which the browser fetches once it is
+  // linked and the page has loaded; the icon is in the document (0842).
   const head = html.slice(0, html.indexOf("</head>"));
-  expect(head.replace(/<noscript>[\s\S]*?<\/noscript>/g, "")).not.toContain(
-    'rel="prefetch"',
+  const headOutsideNoscript = head.replace(
+    /<noscript>[\s\S]*?<\/noscript>/g,
+    "",
   );
+  expect(headOutsideNoscript).not.toContain('rel="prefetch"');
+  expect(headOutsideNoscript).not.toContain('rel="manifest"');
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [
+          ...document.querySelectorAll(
+            'link[rel="manifest"], link[rel="icon"]',
+          ),
+        ].map((l) =>
+          `${l.getAttribute("rel")} ${l.getAttribute("href")}`.replace(
+            /^icon data:image\/svg\+xml,.*/,
+            "icon data:image/svg+xml,…",
+          ),
+        ),
+      ),
+    )
+    .toEqual(
+      expect.arrayContaining([
+        "icon data:image/svg+xml,…",
+        "manifest /manifest.webmanifest",
+      ]),
+    );
   expect(
     await page.evaluate(() => document.querySelectorAll("head style").length),
   ).toBe(1);

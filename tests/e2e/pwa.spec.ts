@@ -15,7 +15,13 @@ test("the app is installable and shows an offline page when the network is gone"
   expect(json).toMatchObject({ start_url: "/", theme_color: "#047857" });
   expect(json.icons.length).toBeGreaterThan(0);
 
+  // A page without scripts links the manifest from its head; a page with
+  // them, from its boot script after the first paint (0842).
   await page.goto("/help/fees");
+  await expect(page.locator('head > link[rel="manifest"]')).toHaveAttribute(
+    "href",
+    "/manifest.webmanifest",
+  );
   await page.goto("/auth");
   await page.evaluate(() => navigator.serviceWorker.register("/sw.js"));
   await page.evaluate(async () => {
