@@ -99,11 +99,12 @@ function startServer(command, cwd, env) {
   const child = spawn(process.execPath, command, {
     cwd,
     // Both servers run as the Dockerfile runs Fairshake: the V8 heap held
-    // to 192 MB (docs/decisions/0803), one glibc malloc arena (0804).
+    // to 192 MB (docs/decisions/0803) with 8 MB semi-spaces (0843), one
+    // glibc malloc arena (0804).
     env: {
       ...process.env,
       NODE_ENV: "production",
-      NODE_OPTIONS: "--max-old-space-size=192",
+      NODE_OPTIONS: "--max-old-space-size=192 --max-semi-space-size=8",
       MALLOC_ARENA_MAX: "1",
       ...env,
     },
