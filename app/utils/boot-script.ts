@@ -1,5 +1,8 @@
 import { onFirstPaintJs } from "./first-paint";
 
+/** Where the web app manifest is (public/manifest.webmanifest). */
+export const MANIFEST_HREF = "/manifest.webmanifest";
+
 /**
  * The root's inline script on pages that run JavaScript (its text: React
  * renders it with the page's nonce). It remembers the browser's time zone in
@@ -22,11 +25,9 @@ import { onFirstPaintJs } from "./first-paint";
  * worker's script, and the manifest the browser fetched at that event, then
  * still came before the paint, where Lighthouse's simulation put them on
  * the path to the largest one (/create-bet's cold LCP, docs/decisions/0841,
- * 0842). A request sent before then goes with the zone
- * the server already assumed, as on any first visit.
+ * 0842). A request sent before then goes with the zone the server already
+ * assumed, as on any first visit.
  */
-export const MANIFEST_HREF = "/manifest.webmanifest";
-
 export const BOOT_SCRIPT =
   `(function(){var loaded=0,painted=0,done=0;` +
   `function boot(){if(done||!loaded||!painted)return;done=1;` +

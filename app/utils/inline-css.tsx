@@ -26,8 +26,9 @@ export function AppStylesheet({
    * load event and its first paint (the root's boot script reads
    * `data-href`): a prefetch in the head started with the document and took
    * a share of a slow link from what the first paint waits for, such as the
-   * bet page's share preview (docs/decisions/0830, 0841). Pages without JavaScript keep the tag, and a
-   * browser with JavaScript off finds it in a <noscript>.
+   * bet page's share preview (docs/decisions/0830, 0841). Pages without
+   * JavaScript keep the tag, and a browser with JavaScript off finds it in a
+   * <noscript>.
    */
   prefetchOnLoad?: boolean;
 }) {
