@@ -10,6 +10,7 @@ import {
   jsEnabled,
   signIn,
   test,
+  untilHydrated,
 } from "./fixtures";
 import { linkInMail, mailsTo } from "./mail";
 
@@ -107,6 +108,12 @@ test("choose what reaches you: the grid saves, and push needs a tap (and JavaScr
   await expect(page).toHaveURL(/\/profile\/notifications$/);
   const box = page.getByLabel("Someone joins your bet by email");
   await expect(box).toBeChecked();
+  // The link is often followed before /profile hydrates, so this page comes
+  // as a new document, and a click while it hydrates was once undone (a
+  // fresh-clone CI run, 2026-11-24: Playwright's "clicking the checkbox did
+  // not change its state", the click spanning the hydration). This test is
+  // about the saved grid, so with JavaScript it waits for hydration first.
+  if (jsEnabled(testInfo)) await untilHydrated(box);
   await box.uncheck();
   await page.getByLabel("You are paid by push").uncheck();
   await page.getByRole("button", { name: "Save" }).click();
