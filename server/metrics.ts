@@ -1,5 +1,6 @@
-// Prometheus metrics (DESIGN ruling 34) on their own port, METRICS_PORT
-// (default 9091): never on the public port, which Fly's proxy exposes.
+// Prometheus metrics on their own port, METRICS_PORT (default 9091), bound
+// to a private address (metricsHost): never on the public port, which Fly's
+// proxy exposes, and never open to whoever can reach the machine.
 // One process serves its own registry; with several workers the primary
 // serves the sum of the workers' registries (prom-client's aggregator).
 import type { RequestHandler } from "express";
@@ -13,6 +14,20 @@ import {
 } from "prom-client";
 import { logger } from "./logging";
 import { requestRoutePattern } from "./route-pattern";
+
+/**
+ * Where the metrics port listens: only where the scraper reaches it. On Fly
+ * that is the machine's private network address (`fly-local-6pn`, which
+ * Fly's Prometheus scrapes through `[metrics]` in fly.toml; the public proxy
+ * forwards only the app's port); elsewhere loopback, for a scraper on the
+ * same host. METRICS_HOST overrides (`0.0.0.0` for every address).
+ */
+export function metricsHost(): string {
+  return (
+    process.env.METRICS_HOST ??
+    (process.env.FLY_APP_NAME ? "fly-local-6pn" : "127.0.0.1")
+  );
+}
 
 export function metricsPort(): number | null {
   const raw = process.env.METRICS_PORT ?? "9091";
@@ -89,10 +104,12 @@ export function startMetricsServer(
       "metrics server could not listen; serving without metrics",
     ),
   );
-  server.listen(port, () => {
+  const host = metricsHost();
+  server.listen(port, host, () => {
     const address = server.address();
     const actual = typeof address === "object" && address ? address.port : port;
-    logger.info(`metrics on http://localhost:${actual}/metrics`);
+    const shown = host.includes(":") ? `[${host}]` : host;
+    logger.info(`metrics on http://${shown}:${actual}/metrics`);
   });
   server.unref();
   return server;

@@ -52,11 +52,11 @@ export function isAllowedPushEndpoint(endpoint: string): boolean {
     h.startsWith(".") ? host.endsWith(h) && host.length > h.length : host === h,
   );
   if (!listed) return false;
-  // Plain http only to a loopback address someone put on the list (tests).
-  return (
-    url.protocol === "https:" ||
-    (url.protocol === "http:" && LOOPBACK.has(host))
-  );
+  // Push services answer on https's own port; any other port on a listed
+  // host is not the push service. Plain http, on any port, only to a
+  // loopback address someone put on the list (tests).
+  if (url.protocol === "https:") return url.port === "";
+  return url.protocol === "http:" && LOOPBACK.has(host);
 }
 
 type VapidKeys = { publicKey: string; privateKey: string; subject: string };

@@ -38,6 +38,26 @@ const currentPasswordTries = new WindowLimiter({
 });
 
 /**
+ * Guards what a stolen session must not do alone (a new password, a new
+ * address): 400 `fieldErrors.currentPassword` 'Current password is
+ * incorrect' when it is missing or wrong; 429 past the guessing limit.
+ */
+export async function assertCurrentPassword(
+  user: User,
+  currentPassword: unknown,
+) {
+  currentPasswordTries.take([`user:${user.id}`]);
+  if (
+    typeof currentPassword !== "string" ||
+    currentPassword === "" ||
+    !(await passwordMatches(user, currentPassword))
+  )
+    throw invalid("Please correct the highlighted fields.", {
+      currentPassword: [WRONG_CURRENT_PASSWORD],
+    });
+}
+
+/**
  * 400 with field errors ('Current password is incorrect', registration's
  * rules for the new one); 429 past the limit. Ends every session of the user
  * except `keepSessionId` (this browser's).
@@ -58,11 +78,7 @@ export async function changePassword({
       fieldErrorsOf(parsed.error),
     );
   const { currentPassword, newPassword } = parsed.data;
-  currentPasswordTries.take([`user:${user.id}`]);
-  if (!(await passwordMatches(user, currentPassword)))
-    throw invalid("Please correct the highlighted fields.", {
-      currentPassword: [WRONG_CURRENT_PASSWORD],
-    });
+  await assertCurrentPassword(user, currentPassword);
   const passwordHash = await hashPassword(newPassword);
   const updated = immediate((tx) => {
     const row = writePasswordHash(tx, user.id, passwordHash);

@@ -249,7 +249,7 @@ describe("a request whose session was read before the account closed", () => {
     for (const [name, attempt] of attempts) {
       let status: unknown = "no error";
       try {
-        attempt();
+        await attempt();
       } catch (error) {
         status = isDomainError(error) ? error.status : error;
       }

@@ -144,6 +144,7 @@ function anonymise(tx: Tx, user: User, now: number) {
       usernameSkeleton: null,
       email: closedEmail(userId),
       emailVerified: false,
+      verifiedEmail: null,
       passwordHash: CLOSED_ACCOUNT_HASH,
       avatarUrl: null,
       applePayConnected: false,

@@ -52,7 +52,8 @@ export const MESSAGES = {
   },
 } as const;
 
-export const DECIMAL = /^\s*-?\d+(\.\d+)?\s*$/;
+/** A decimal as a form's number field sends it: no spaces, no exponent. */
+export const DECIMAL = /^-?\d+(\.\d+)?$/;
 export const ISO_INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/;
 

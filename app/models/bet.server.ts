@@ -3,6 +3,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { immediate, type Tx } from "~/db/client.server";
 import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
+import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import { recordActivity } from "./activity.server";
 import { assertAccountOpen } from "./closed-account.server";
 import { editRefusal } from "./bet-policy.server";
@@ -64,7 +65,7 @@ export function createBet({
         return bet;
       });
     } catch (error) {
-      if (String(error).includes("bets.code")) continue; // a code collision: draw again
+      if (violatedUniqueIndex(error) === "bets_code_unique") continue; // a code collision: draw again
       throw error;
     }
   }

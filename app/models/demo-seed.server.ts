@@ -32,7 +32,9 @@ export async function seedDemoData() {
     ),
   ).then((list) => list.sort((a, b) => a.username.localeCompare(b.username)));
   // Ruling 29: the demo users are verified, so their notification mail goes out.
-  db.update(users).set({ emailVerified: true }).run();
+  db.update(users)
+    .set({ emailVerified: true, verifiedEmail: sql`${users.email}` })
+    .run();
   const deadline = (days: number) => Date.now() + days * DAY;
   const bet = (
     creatorId: number,

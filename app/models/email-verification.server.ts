@@ -54,7 +54,7 @@ export function sendVerificationEmail(
     footer:
       "You get this mail because this address was given for a Fairshake account. If that was not you, ignore it.",
   });
-  void sendAccountMail(mail, `user #${user.id} (verification)`).catch((error) =>
+  void sendAccountMail(mail, user.id, "verification").catch((error) =>
     console.error("verification mail failed", String(error)),
   );
 }
@@ -91,7 +91,7 @@ export function verifyEmailToken(token: unknown, now = Date.now()): User {
     return (
       tx
         .update(users)
-        .set({ emailVerified: true })
+        .set({ emailVerified: true, verifiedEmail: row.email })
         .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
         .returning()
         .get() ?? null
@@ -117,7 +117,7 @@ export function emailChanged(
     action: { label: "Open Fairshake", url: `${publicOrigin()}/profile` },
     footer: "A security notice: it goes to the address that was on file.",
   });
-  void sendAccountMail(mail, `user #${user.id} (email changed)`).catch(
-    (error) => console.error("email-change notice failed", String(error)),
+  void sendAccountMail(mail, user.id, "email changed").catch((error) =>
+    console.error("email-change notice failed", String(error)),
   );
 }

@@ -3,6 +3,7 @@
 // with one click on a mail's unsubscribe link (ruling 27), whose signed token
 // is its only authority (it works without signing in).
 import crypto from "node:crypto";
+import { safeEqual } from "~/utils/safe-equal.server";
 import { and, eq } from "drizzle-orm";
 import { db, immediate } from "~/db/client.server";
 import { notificationOptOuts, users } from "~/db/schema";
@@ -160,8 +161,7 @@ export function verifyUnsubscribeToken(token: unknown): {
     parts.length !== 3 ||
     !Number.isSafeInteger(userId) ||
     !isNotificationKind(kind) ||
-    signature!.length !== expected.length ||
-    !crypto.timingSafeEqual(Buffer.from(signature!), Buffer.from(expected))
+    !safeEqual(signature!, expected)
   )
     throw invalid(BAD_UNSUBSCRIBE_TOKEN);
   return { userId, kind };

@@ -264,7 +264,7 @@ async function deliverMail(message: Message): Promise<Outcome> {
       unsubscribeToken(message.user.id, message.kind),
     )}`,
   });
-  return sendAccountMail(mail, `user #${message.user.id} (${message.kind})`);
+  return sendAccountMail(mail, message.user.id, message.kind);
 }
 
 async function deliverPush(message: Message): Promise<Outcome> {
@@ -280,13 +280,15 @@ async function deliverPush(message: Message): Promise<Outcome> {
 }
 
 /**
- * Sends a mail over SMTP; without SMTP_URL keeps it for /demo/outbox in demo
- * mode, else logs that it was dropped (without its links: they are keys).
- * Also used for account mail (verification), which is not a notification.
+ * Sends a mail about account `userId` over SMTP; without SMTP_URL keeps it
+ * for /demo/outbox in demo mode, else logs that it was dropped (without its
+ * links: they are keys). Also used for account mail (verification, reset),
+ * which is not a notification.
  */
 export async function sendAccountMail(
   mail: Mail,
-  who: string,
+  userId: number,
+  what: string,
 ): Promise<Outcome> {
   if (hasSmtp()) {
     await sendMail(mail);
@@ -295,6 +297,7 @@ export async function sendAccountMail(
   if (isDemoMode) {
     db.insert(demoMails)
       .values({
+        userId,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
@@ -304,17 +307,7 @@ export async function sendAccountMail(
     return { status: "sent", note: "demo outbox" };
   }
   console.info(
-    `mail to ${who} not sent: SMTP_URL is not set ("${mail.subject}")`,
+    `mail to user #${userId} (${what}) not sent: SMTP_URL is not set ("${mail.subject}")`,
   );
   return { status: "skipped", note: "no SMTP_URL" };
-}
-
-/** The demo outbox, newest first (404 outside demo mode: the route checks). */
-export function listDemoMails(limit = 50) {
-  return db
-    .select()
-    .from(demoMails)
-    .orderBy(sql`${demoMails.id} desc`)
-    .limit(limit)
-    .all();
 }

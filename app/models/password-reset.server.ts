@@ -3,9 +3,11 @@
 // request only checks its limits and queues the login; the lookup, the token
 // and the mail happen after the answer has gone, so a matched and an
 // unmatched request do the same work while anyone waits. The link
-// /reset-password?token=… lasts an hour, works once, and only for the address
-// it was sent to (an email change voids it). Tokens are random; only their
-// SHA-256 is stored, in email_tokens with purpose 'reset_password'.
+// /reset-password?token=… lasts an hour and works once. It goes to the last
+// address a link verified (a new address still unproven could be anyone's),
+// and it dies when the password or the address changes (voidResetLinks).
+// Tokens are random; only their SHA-256 is stored, in email_tokens with
+// purpose 'reset_password'.
 import crypto from "node:crypto";
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { db, immediate } from "~/db/client.server";
@@ -141,6 +143,9 @@ export function mailResetLink(login: string, now = Date.now()) {
   const user = findAccount(login.normalize("NFKC").trim());
   if (!user) return false;
   const token = crypto.randomBytes(32).toString("base64url");
+  // While a new address waits for its link, the last proven one gets the
+  // mail: a session that changed the address cannot also take the account.
+  const to = user.verifiedEmail ?? user.email;
   // Counted and written in one immediate transaction: a storm across worker
   // processes still mails at most RESET_MAILS_PER_HOUR.
   const issued = immediate((tx) => {
@@ -161,7 +166,7 @@ export function mailResetLink(login: string, now = Date.now()) {
         userId: user.id,
         purpose: "reset_password",
         tokenHash: hashToken(token),
-        email: user.email,
+        email: to,
         expiresAt: now + RESET_TTL_MS,
         createdAt: new Date(now),
       })
@@ -171,7 +176,7 @@ export function mailResetLink(login: string, now = Date.now()) {
   if (!issued) return false;
   const minutes = Math.round(RESET_TTL_MS / 60_000);
   const mail = renderMail({
-    to: user.email,
+    to,
     subject: "Reset your Fairshake password",
     paragraphs: [
       `Hi ${user.username},`,
@@ -184,8 +189,8 @@ export function mailResetLink(login: string, now = Date.now()) {
     footer:
       "If you did not ask for this, ignore this mail: your password stays as it is.",
   });
-  void sendAccountMail(mail, `user #${user.id} (password reset)`).catch(
-    (error) => console.error("reset mail failed", String(error)),
+  void sendAccountMail(mail, user.id, "password reset").catch((error) =>
+    console.error("reset mail failed", String(error)),
   );
   return true;
 }
@@ -201,11 +206,15 @@ function tokenShapeOk(token: unknown): token is string {
   );
 }
 
-/** The live reset row a token names, if its account still has that address. */
+/** The live reset row a token names (a changed password or address voided the rest). */
 function liveToken(token: string, now: number) {
   return (
     db
-      .select({ id: emailTokens.id, userId: emailTokens.userId })
+      .select({
+        id: emailTokens.id,
+        userId: emailTokens.userId,
+        email: emailTokens.email,
+      })
       .from(emailTokens)
       .innerJoin(users, eq(users.id, emailTokens.userId))
       .where(
@@ -214,7 +223,6 @@ function liveToken(token: string, now: number) {
           eq(emailTokens.purpose, "reset_password"),
           isNull(emailTokens.usedAt),
           gt(emailTokens.expiresAt, now),
-          eq(users.email, emailTokens.email),
           isNull(users.deletedAt),
         ),
       )
@@ -248,20 +256,9 @@ export async function confirmPasswordReset(
     // Checked again inside the transaction: of two uses at once, one wins.
     const row = liveToken(token, now);
     if (!row) return null;
-    const used = tx
-      .update(emailTokens)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(emailTokens.userId, row.userId),
-          eq(emailTokens.purpose, "reset_password"),
-          isNull(emailTokens.usedAt),
-        ),
-      )
-      .run().changes;
-    if (used === 0) return null;
+    // Ends this link and every other one still out.
     const updated = writePasswordHash(tx, row.userId, passwordHash, {
-      emailVerified: true,
+      provenEmail: row.email,
     });
     revokeOtherSessions(row.userId, null);
     return updated;
@@ -288,7 +285,7 @@ export function sendPasswordChangedNotice(
     },
     footer: "A security notice: it goes to the address that was on file.",
   });
-  void sendAccountMail(mail, `user #${user.id} (password changed)`).catch(
-    (error) => console.error("password notice failed", String(error)),
+  void sendAccountMail(mail, user.id, "password changed").catch((error) =>
+    console.error("password notice failed", String(error)),
   );
 }

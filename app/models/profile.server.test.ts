@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { sqlite } from "~/db/client.server";
-import { getUserById } from "./user.server";
+import { getUserById, hashPassword } from "./user.server";
 import {
   changedProfileFields,
   setPaymentMethod,
@@ -17,27 +17,34 @@ import {
 import { pngBomb } from "../../tests/support/images";
 import { expectRejection } from "../../tests/support/expect-error";
 
+const PASSWORD = "profile-test-password";
+let passwordHash = "";
+beforeAll(async () => {
+  passwordHash = await hashPassword(PASSWORD);
+});
+
 let n = 0;
 function makeUser(name?: string) {
   n += 1;
   const username = name ?? `prof${n}`;
   const row = sqlite
     .prepare(
-      "INSERT INTO users (username, email, password_hash) VALUES (?, ?, 'x') RETURNING id",
+      "INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?) RETURNING id",
     )
-    .get(username, `${username}@example.com`) as { id: number };
+    .get(username, `${username}@example.com`, passwordHash) as { id: number };
   return row.id;
 }
 
 describe("updateProfile", () => {
-  it("applies only changed fields", () => {
+  it("applies only changed fields", async () => {
     const id = makeUser("prof_only");
-    const { user, changed } = updateProfile({
+    const { user, changed } = await updateProfile({
       userId: id,
       input: {
         username: "prof_only",
         email: "new_only@example.com",
         avatarUrl: "",
+        currentPassword: PASSWORD,
       },
     });
     expect(changed).toEqual(["email"]);
@@ -45,10 +52,10 @@ describe("updateProfile", () => {
     expect(user.username).toBe("prof_only");
   });
 
-  it("does nothing when nothing changed", () => {
+  it("does nothing when nothing changed", async () => {
     const id = makeUser("prof_same");
     const before = getUserById(id)!;
-    const { changed } = updateProfile({
+    const { changed } = await updateProfile({
       userId: id,
       input: { username: "prof_same", email: before.email },
     });
@@ -64,14 +71,14 @@ describe("updateProfile", () => {
     ).toEqual({});
   });
 
-  it("stores an empty avatar as null", () => {
+  it("stores an empty avatar as null", async () => {
     const id = makeUser();
-    updateProfile({
+    await updateProfile({
       userId: id,
       input: { avatarUrl: "https://example.com/me.png" },
     });
     expect(getUserById(id)!.avatarUrl).toBe("https://example.com/me.png");
-    updateProfile({ userId: id, input: { avatarUrl: "" } });
+    await updateProfile({ userId: id, input: { avatarUrl: "" } });
     expect(getUserById(id)!.avatarUrl).toBeNull();
   });
 
@@ -124,16 +131,19 @@ describe("updateProfile", () => {
       () =>
         updateProfile({
           userId: id,
-          input: { email: "Prof_Taken@example.com" },
+          input: {
+            email: "Prof_Taken@example.com",
+            currentPassword: PASSWORD,
+          },
         }),
       409,
       "Email already registered",
     );
   });
 
-  it("lets you change the case of your own username", () => {
+  it("lets you change the case of your own username", async () => {
     const id = makeUser("prof_case");
-    const { user } = updateProfile({
+    const { user } = await updateProfile({
       userId: id,
       input: { username: "Prof_Case" },
     });

@@ -1,10 +1,12 @@
 // Profiles (SPEC §5): username, email and picture changes, and the
 // payment-method flags. Split from user.server.ts, which keeps registration,
 // credentials and the public views.
-import { eq } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate } from "~/db/client.server";
-import { avatars, users, type User } from "~/db/schema";
+import { db, immediate, type Tx } from "~/db/client.server";
+import { avatars, emailChanges, users, type User } from "~/db/schema";
+import { TooManyRequestsError } from "~/utils/rate-limit.server";
+import { assertCurrentPassword } from "./account-security.server";
 import { DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
 import {
@@ -24,6 +26,7 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
   usernameRefusal,
+  voidResetLinks,
 } from "./user.server";
 
 // --- Profile (SPEC §5 profile rules) ---------------------------------------
@@ -106,13 +109,15 @@ export function changedProfileFields(
  * errors, 409 'Username already taken' / 'Email already registered'.
  * Returns the user and the names of the fields that changed.
  */
-export function updateProfile({
+export async function updateProfile({
   userId,
   input,
+  now = Date.now(),
 }: {
   userId: number;
   input: Record<string, unknown>;
-}): { user: User; changed: string[] } {
+  now?: number;
+}): Promise<{ user: User; changed: string[] }> {
   const current = getUserById(userId);
   if (!current) throw new DomainError(401, "Authentication required");
   const changes = changedProfileFields(current, input);
@@ -133,9 +138,13 @@ export function updateProfile({
     if (owner !== userId)
       throw invalid("Validation Error", { avatarUrl: [AVATAR_URL_MESSAGE] });
   }
+  // A stolen session must not be able to move the account's mail (and with
+  // it every reset link) elsewhere: the address needs the password.
+  if (values.email) await assertCurrentPassword(current, input.currentPassword);
   try {
     const user = immediate((tx) => {
       assertAccountOpen(tx, userId);
+      if (values.email) recordEmailChange(tx, userId, now);
       const refusal =
         values.username && usernameRefusal(values.username, userId);
       if (refusal) throw takenError(refusal);
@@ -164,8 +173,45 @@ export function updateProfile({
     if (values.email) emailChanged(user, current.email);
     return { user, changed };
   } catch (error) {
-    throw uniqueViolation(error) ?? error;
+    throw (
+      uniqueViolation(error, { username: values.username, userId }) ?? error
+    );
   }
+}
+
+/** At most this many address changes per account per hour (each mails two addresses). */
+export const EMAIL_CHANGES_PER_HOUR = 3;
+export const TOO_MANY_EMAIL_CHANGES =
+  "You have changed your email several times in the last hour. Please try again later.";
+const EMAIL_CHANGE_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Counts this change against the hourly cap, in the change's own
+ * transaction (so two processes share one count), and ends every reset link
+ * still out: for good, so changing the address back revives none. 429 with
+ * Retry-After past the cap. A product rule: RATE_LIMITS=off does not lift it.
+ */
+function recordEmailChange(tx: Tx, userId: number, now: number) {
+  const since = new Date(now - EMAIL_CHANGE_WINDOW_MS);
+  const recent = tx
+    .select({ at: emailChanges.createdAt })
+    .from(emailChanges)
+    .where(
+      and(eq(emailChanges.userId, userId), gt(emailChanges.createdAt, since)),
+    )
+    .orderBy(asc(emailChanges.createdAt))
+    .all();
+  if (recent.length >= EMAIL_CHANGES_PER_HOUR) {
+    const freeAt = recent[0]!.at.getTime() + EMAIL_CHANGE_WINDOW_MS;
+    throw new TooManyRequestsError(
+      TOO_MANY_EMAIL_CHANGES,
+      Math.max(1, Math.ceil((freeAt - now) / 1000)),
+    );
+  }
+  tx.insert(emailChanges)
+    .values({ userId, createdAt: new Date(now) })
+    .run();
+  voidResetLinks(tx, userId, now);
 }
 
 // --- Payment-method flags (SPEC §4: a request sends the new state) ---------

@@ -14,6 +14,7 @@ import { db, preparedOnce } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
+import { rememberDemoAccount } from "./demo-outbox.server";
 import { signedCookie } from "~/utils/signed-cookie.server";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -179,15 +180,24 @@ export async function requireApiUser(args: RequestArgs): Promise<User> {
 
 /**
  * Starts a fresh session for `userId`, ending the one the request carried:
- * the id is rotated at every login so a planted cookie is worthless.
+ * the id is rotated at every login so a planted cookie is worthless. The
+ * answer's Set-Cookie headers.
  */
-export async function startSession(request: Request, userId: number) {
+export async function startSession(
+  request: Request,
+  userId: number,
+): Promise<Headers> {
   const old = readToken(request);
   if (old) revokeSessionToken(old);
   const { setCookie } = await createSession(userId, {
     userAgent: request.headers.get("User-Agent"),
   });
-  return setCookie;
+  const headers = new Headers();
+  headers.append("Set-Cookie", setCookie);
+  // In the demo, this browser may read this account's mail from now on.
+  const demo = await rememberDemoAccount(request.headers.get("Cookie"), userId);
+  if (demo) headers.append("Set-Cookie", demo);
+  return headers;
 }
 
 export async function endSession(request: Request) {

@@ -36,6 +36,7 @@ export const ALREADY_SETTLED = "This bet has already been settled.";
 export const LIVE_PROPOSAL =
   "A settlement has already been proposed for this bet.";
 export const ALREADY_APPROVED = "You have already approved this settlement.";
+export const WINDOW_CLOSED = "The answer window has closed.";
 export const VOID_WITH_WINNER =
   "A proposal to call the bet off cannot name a winner.";
 export const BAD_OUTCOME = 'Outcome must be "winner" or "void".';

@@ -2,7 +2,7 @@
 // approved at its deadline, and the silent side is reminded before it.
 import { eq } from "drizzle-orm";
 import type { Tx } from "~/db/client.server";
-import { betEvents, bets, type Job } from "~/db/schema";
+import { betEvents, bets, type Job, type Settlement } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { formatDateTime } from "~/utils/dates";
 import {
@@ -28,12 +28,26 @@ function liveProposalFor(tx: Tx, job: Job) {
  */
 export function timeOutProposal(tx: Tx, job: Job, now: number) {
   const live = liveProposalFor(tx, job);
-  if (!live || live.respondBy === null || live.respondBy.getTime() > now)
-    return;
-  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
-  const parties = partiesOf(tx, job.subjectId);
+  if (live) timeOutIfDue(tx, live, now);
+}
+
+/**
+ * Settles `live` as its timeout does if its answer window has closed,
+ * whether the sweep has come round yet or not: an answer that arrives late
+ * meets the bet as the deadline left it. The settled row, or null when the
+ * window is still open (or there is none: a referred dispute).
+ */
+export function timeOutIfDue(
+  tx: Tx,
+  live: Settlement,
+  now: number,
+): Settlement | null {
+  if (live.settledAt || live.respondBy === null) return null;
+  if (live.respondBy.getTime() > now) return null;
+  const bet = tx.select().from(bets).where(eq(bets.id, live.betId)).get();
+  const parties = partiesOf(tx, live.betId);
   if (!bet || bet.status !== "active" || !parties || bet.disputeReferredAt)
-    return;
+    return null;
   const silent = live.creatorApproved
     ? parties.participantId
     : parties.creatorId;
@@ -45,7 +59,7 @@ export function timeOutProposal(tx: Tx, job: Job, now: number) {
       data: { silentId: silent },
     })
     .run();
-  finalise(tx, {
+  return finalise(tx, {
     bet,
     settlement: live,
     parties,

@@ -14,11 +14,13 @@ import { recordActivity } from "./activity.server";
 import { getBetView, type BetCommand, type BetView } from "./bet-access.server";
 import { conflict, invalid, refused } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
+import { timeOutIfDue } from "./settlement-sweep.server";
 import {
   ALREADY_APPROVED,
   ALREADY_SETTLED,
   NOT_ACTIVE,
   VOID_WITH_WINNER,
+  WINDOW_CLOSED,
   assertWinner,
   liveSettlement,
   loadBet,
@@ -94,6 +96,9 @@ export function approveSettlement({
         userId,
       );
       if (refusal) throw refused(refusal);
+      // Past the window the proposal stands as its timeout settles it.
+      const timedOut = timeOutIfDue(tx, live!, now);
+      if (timedOut) return timedOut;
       const side =
         userId === parties!.creatorId
           ? "creatorApproved"
@@ -136,17 +141,22 @@ export function rejectSettlement({
   betId,
   userId,
   reason = null,
+  now = Date.now(),
 }: {
   betId: number;
   userId: number;
   reason?: string | null;
+  now?: number;
 }) {
-  immediate((tx) => {
+  const outcome = immediate((tx) => {
     const { bet, parties } = loadBet(tx, betId, userId);
     const live = liveSettlement(tx, betId);
     const refusal = rejectRefusal(responseFactsOf(bet, parties, live), userId);
     if (refusal) throw refused(refusal);
     const proposal = live!; // the policy refuses when there is none
+    // Too late, whether or not the sweep has run: the timeout's settlement
+    // is written (and kept: the 409 comes after the commit).
+    if (timeOutIfDue(tx, proposal, now)) return "window closed";
     const removed = tx
       .delete(settlements)
       .where(
@@ -181,7 +191,9 @@ export function rejectSettlement({
           : `${usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
       betId,
     });
+    return "rejected";
   });
+  if (outcome === "window closed") throw conflict(WINDOW_CLOSED);
 }
 
 export type DirectSettleResult =

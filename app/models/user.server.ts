@@ -4,7 +4,8 @@ import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db, type Tx } from "~/db/client.server";
-import { users, type User } from "~/db/schema";
+import { emailTokens, users, type User } from "~/db/schema";
+import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import type { PublicUser } from "~/domain/user";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
@@ -182,13 +183,25 @@ export function takenError(message: string): DomainError {
 }
 
 /** The database's unique indexes decide a race the checks above lost. */
-export function uniqueViolation(error: unknown): DomainError | null {
-  const text = String(error);
-  if (text.includes("users_username_unique")) return takenError(USERNAME_TAKEN);
-  if (text.includes("users_username_skeleton_unique"))
-    return takenError(USERNAME_LOOKS_TAKEN);
-  if (text.includes("users_email_unique")) return takenError(EMAIL_TAKEN);
-  return null;
+export function uniqueViolation(
+  error: unknown,
+  wanted: { username?: string; userId?: number } = {},
+): DomainError | null {
+  switch (violatedUniqueIndex(error)) {
+    case "users_username_unique":
+      return takenError(USERNAME_TAKEN);
+    case "users_username_skeleton_unique":
+      // The very same name shares the skeleton too: the winner of the race
+      // is committed now, so say which of the two it is.
+      return takenError(
+        (wanted.username && usernameRefusal(wanted.username, wanted.userId)) ||
+          USERNAME_LOOKS_TAKEN,
+      );
+    case "users_email_unique":
+      return takenError(EMAIL_TAKEN);
+    default:
+      return null;
+  }
 }
 
 /**
@@ -243,7 +256,7 @@ export async function registerUser(input: unknown): Promise<User> {
       .returning()
       .get();
   } catch (error) {
-    throw uniqueViolation(error) ?? error;
+    throw uniqueViolation(error, { username }) ?? error;
   }
 }
 
@@ -281,25 +294,50 @@ export async function passwordMatches(
   return verify(user.passwordHash, password).catch(() => false);
 }
 
+/**
+ * Ends every reset link of the account that is still out (a password or an
+ * address changed): for good, so changing back revives none.
+ */
+export function voidResetLinks(tx: Tx, userId: number, now = Date.now()) {
+  tx.update(emailTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(emailTokens.userId, userId),
+        eq(emailTokens.purpose, "reset_password"),
+        isNull(emailTokens.usedAt),
+      ),
+    )
+    .run();
+}
+
 /** What a closed account stores instead of a hash: no password verifies. */
 export const CLOSED_ACCOUNT_HASH = "!closed-account";
 
 /**
  * Stores a new password hash, inside the caller's transaction (a reset or a
- * change also ends sessions there). `emailVerified` is set when the change
- * itself proved the address (a reset link mailed to it). A closed account
- * is never given a password again.
+ * change also ends sessions there). Every reset link still out dies with the
+ * old password. `provenEmail` is the address a reset link reached: it becomes
+ * the last verified one, and verifies the account's address if it is that
+ * one. A closed account is never given a password again.
  */
 export function writePasswordHash(
   tx: Tx,
   userId: number,
   passwordHash: string,
-  { emailVerified }: { emailVerified?: true } = {},
+  { provenEmail }: { provenEmail?: string } = {},
 ): User | null {
+  voidResetLinks(tx, userId);
   return (
     tx
       .update(users)
-      .set({ passwordHash, ...(emailVerified && { emailVerified }) })
+      .set({
+        passwordHash,
+        ...(provenEmail !== undefined && {
+          verifiedEmail: provenEmail,
+          emailVerified: sql`case when ${users.email} = ${provenEmail} then 1 else ${users.emailVerified} end`,
+        }),
+      })
       .where(and(eq(users.id, userId), isNull(users.deletedAt)))
       .returning()
       .get() ?? null

@@ -8,6 +8,7 @@
 // stays React Router's own serialize, so both sides stay one format.
 import { createCookie, type CookieOptions } from "react-router";
 import crypto from "node:crypto";
+import { safeEqual } from "./safe-equal.server";
 
 export type SignedCookie = {
   readonly name: string;
@@ -54,10 +55,7 @@ function unsign(signed: string, secret: string): string | null {
     return null;
   }
   const expected = crypto.createHmac("sha256", secret).update(value).digest();
-  return given.length === expected.length &&
-    crypto.timingSafeEqual(given, expected)
-    ? value
-    : null;
+  return safeEqual(given, expected) ? value : null;
 }
 
 /** React Router's decodeData: base64 of a Latin-1 escape of URI-encoded JSON. */

@@ -288,6 +288,7 @@ describe("POST /api/password-reset/confirm", () => {
     const carolToken = await resetToken(carol);
     const moved = await carol.client.patch("/api/user/profile", {
       email: `moved-${carol.email}`,
+      currentPassword: carol.password,
     });
     expect(moved.status, moved.text).toBe(200);
     expect((await confirm(new Client(server.url), carolToken)).status).toBe(

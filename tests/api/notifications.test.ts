@@ -272,6 +272,7 @@ describe("push subscriptions", () => {
       "https://evil.example/push/1",
       "http://169.254.169.254/latest/meta-data",
       "https://127.0.0.1.evil.example/x",
+      "https://127.0.0.1:22/x",
       "ftp://127.0.0.1/x",
       "not a url",
     ]) {
@@ -376,6 +377,7 @@ describe("email verification (ruling 29)", () => {
 
     const changed = await client.patch("/api/user/profile", {
       email: `${name}.new@example.com`,
+      currentPassword: "secret123",
     });
     expect(changed.status).toBe(200);
     expect((await client.get("/api/user")).data.emailVerified).toBe(false);
@@ -525,14 +527,17 @@ describe("the demo outbox (ruling 27)", () => {
     const demo = await startServer({ ...fastOutbox });
     const plain = await startServer({ DEMO_MODE: "" });
     try {
+      // One browser signs up twice: it sees both accounts' mail (and only
+      // its own: tests/api/accounts-stay-yours.test.ts).
+      const browser = new Client(demo.url);
       const names = [uniqueName("do"), uniqueName("dp")];
       for (const name of names)
-        await new Client(demo.url).post("/api/register", {
+        await browser.post("/api/register", {
           username: name,
           email: `${name}@example.com`,
           password: "secret123",
         });
-      const page = await new Client(demo.url).get("/demo/outbox", {
+      const page = await browser.get("/demo/outbox", {
         Accept: "text/html",
       });
       expect(page.status).toBe(200);

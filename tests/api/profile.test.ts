@@ -17,6 +17,7 @@ describe("PATCH /api/user/profile", () => {
       username: `${user.username}x`,
       email: `${user.username}x@example.org`,
       avatarUrl: "https://example.com/me.png",
+      currentPassword: "secret123",
     });
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({
@@ -70,6 +71,7 @@ describe("PATCH /api/user/profile", () => {
     expect(name.data.error).toBe("Username already taken");
     const email = await client.patch("/api/user/profile", {
       email: `${other.user.username}@example.com`,
+      currentPassword: "secret123",
     });
     expect(email.status).toBe(409);
     expect(email.data.error).toBe("Email already registered");

@@ -7,7 +7,14 @@ import {
   type Browser,
   type Page,
 } from "@playwright/test";
-import { createPerson, expect, jsEnabled, signIn, test } from "./fixtures";
+import {
+  createPerson,
+  expect,
+  jsEnabled,
+  signIn,
+  test,
+  untilHydrated,
+} from "./fixtures";
 import { linkInMail } from "./mail";
 
 type Person = Awaited<ReturnType<typeof createPerson>>;
@@ -180,4 +187,54 @@ test("sign out another device, then everywhere else", async ({
   }
   // This one stays.
   expect(await sessionAlive(baseURL!, who.cookie)).toBe(true);
+});
+
+test("changing the email asks for the current password; the name alone does not", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
+  const who = await createPerson("ce");
+  await signIn(context, baseURL!, who.cookie);
+  await page.goto("/profile");
+  const edit = page.getByRole("link", { name: "Edit Profile" });
+  const openEdit = async () => {
+    if (jsEnabled(testInfo)) await untilHydrated(edit);
+    await edit.click();
+    if (jsEnabled(testInfo))
+      await expect(
+        page.getByRole("dialog", { name: "Edit Profile" }),
+      ).toBeVisible();
+    else await expect(page).toHaveURL(/\/profile\/edit$/);
+  };
+  await openEdit();
+  const details = () => page.getByRole("form", { name: "Profile details" });
+  const newEmail = `moved-${emailOf(who)}`;
+
+  // Without the password: refused, the typed address kept, nothing changed.
+  await details().getByLabel("Email").fill(newEmail);
+  await details().getByRole("button", { name: "Save changes" }).click();
+  await expect(
+    details().getByText("Current password: Current password is incorrect"),
+  ).toBeVisible();
+  await expect(details().getByLabel("Email")).toHaveValue(newEmail);
+  await expect(details().getByLabel("Current password")).toHaveValue("");
+
+  // With it: saved.
+  await details().getByLabel("Email").fill(newEmail);
+  await details().getByLabel("Current password").fill(who.password);
+  await details().getByRole("button", { name: "Save changes" }).click();
+  await toast(page, "Profile updated");
+  await expect(page).toHaveURL(/\/profile$/);
+  const user = await page.request.get("/api/user");
+  expect((await user.json()).email).toBe(newEmail);
+
+  // A new name needs no password.
+  await openEdit();
+  await details().getByLabel("Username").fill(`${who.username}n`);
+  await details().getByRole("button", { name: "Save changes" }).click();
+  await toast(page, "Profile updated");
+  await expect(
+    page.getByRole("heading", { name: `${who.username}n` }),
+  ).toBeVisible();
 });

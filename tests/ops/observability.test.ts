@@ -37,7 +37,7 @@ beforeAll(async () => {
   for (let i = 0; i < 200 && !(base && metricsBase); i++) {
     base = /listening on (http:\/\/localhost:\d+)/.exec(output)?.[1] ?? "";
     metricsBase =
-      /metrics on (http:\/\/localhost:\d+)\/metrics/.exec(output)?.[1] ?? "";
+      /metrics on (http:\/\/[^\s/]+:\d+)\/metrics/.exec(output)?.[1] ?? "";
     await new Promise((r) => setTimeout(r, 100));
   }
   if (!base || !metricsBase)
@@ -201,6 +201,25 @@ describe("metrics", () => {
     const text = await (await fetch(`${metricsBase}/metrics`)).text();
     expect(text).toMatch(/route="\/api\/bets\/:id\/join",status="200"/);
     expect(text).toContain("nodejs_eventloop_lag_seconds");
+  });
+
+  it("listen on loopback only, unless METRICS_HOST says otherwise", async () => {
+    expect(metricsBase).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const port = new URL(metricsBase).port;
+    // Every other address this machine has: nothing answers there.
+    const others = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((a) => a && !a.internal && a.family === "IPv4")
+      .map((a) => a!.address);
+    for (const address of others) {
+      const reached = await fetch(`http://${address}:${port}/metrics`, {
+        signal: AbortSignal.timeout(2000),
+      }).then(
+        () => true,
+        () => false,
+      );
+      expect(reached, address).toBe(false);
+    }
   });
 
   it("are not served on the public port", async () => {

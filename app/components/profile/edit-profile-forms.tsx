@@ -23,6 +23,7 @@ export type ProfileFormResult = {
 const FIELD_LABELS: Record<string, string> = {
   username: "Username",
   email: "Email",
+  currentPassword: "Current password",
   avatarUrl: "Avatar URL",
 };
 
@@ -115,6 +116,16 @@ export function EditProfileForms({
             defaultValue: values.email,
             required: true,
             autoComplete: "email",
+          }}
+        />
+        <Field
+          label="Current password"
+          hint="Needed only to change your email."
+          errors={errors.currentPassword}
+          inputProps={{
+            name: "currentPassword",
+            type: "password",
+            autoComplete: "current-password",
           }}
         />
         <Field

@@ -27,6 +27,11 @@ export const users = sqliteTable(
     emailVerified: integer("email_verified", { mode: "boolean" })
       .notNull()
       .default(false),
+    /**
+     * The last address a link proved the person reads. While a new address
+     * waits for its link, reset mail goes here (docs/decisions/0970).
+     */
+    verifiedEmail: text("verified_email"),
     passwordHash: text("password_hash").notNull(),
     avatarUrl: text("avatar_url"),
     winCount: integer("win_count").notNull().default(0),
@@ -131,6 +136,20 @@ export const emailTokens = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("email_tokens_hash").on(t.tokenHash)],
+);
+
+// Every change of address, kept for the cap of EMAIL_CHANGES_PER_HOUR: the
+// count lives in the database so every process and machine sees one count.
+export const emailChanges = sqliteTable(
+  "email_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_changes_user_idx").on(t.userId, t.createdAt)],
 );
 
 export type User = typeof users.$inferSelect;

@@ -12,8 +12,7 @@ export function action({ request, context }: Route.ActionArgs) {
       clientAddress: context.get(clientAddressContext),
       cookieHeader: request.headers.get("Cookie"),
     });
-    const headers = new Headers();
-    headers.append("Set-Cookie", await startSession(request, user.id));
+    const headers = await startSession(request, user.id);
     headers.append("Set-Cookie", deviceCookie);
     return Response.json(toUserJson(user), { headers });
   });

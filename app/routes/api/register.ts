@@ -13,7 +13,7 @@ export function action({ request, context }: Route.ActionArgs) {
     });
     return Response.json(toUserJson(user), {
       status: 201,
-      headers: { "Set-Cookie": await startSession(request, user.id) },
+      headers: await startSession(request, user.id),
     });
   });
 }

@@ -56,8 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         clientAddress: context.get(clientAddressContext),
         cookieHeader: request.headers.get("Cookie"),
       });
-      const headers = new Headers();
-      headers.append("Set-Cookie", await startSession(request, user.id));
+      const headers = await startSession(request, user.id);
       headers.append("Set-Cookie", deviceCookie);
       return redirectWithToast(
         returnTo,
@@ -107,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           title: "Welcome to Fairshake",
           description: "Your account has been created successfully.",
         },
-        { headers: { "Set-Cookie": await startSession(request, user.id) } },
+        { headers: await startSession(request, user.id) },
       );
     } catch (error) {
       // A taken name or address carries its field (code username_taken,

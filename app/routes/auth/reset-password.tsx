@@ -49,7 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
         description:
           "You are signed in with your new password. Every other device was signed out.",
       },
-      { headers: { "Set-Cookie": await startSession(request, user.id) } },
+      { headers: await startSession(request, user.id) },
     );
   } catch (error) {
     if (pageFailure(error).code === "bad_reset_link") return deadLink();

@@ -1,25 +1,32 @@
 import { data } from "react-router";
 import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/outbox";
-import { listDemoMails } from "~/models/outbox.server";
+import { demoOutboxFor } from "~/models/demo-outbox.server";
+import { getUser } from "~/models/session.server";
 import { isDemoMode } from "~/utils/env.server";
 
-// /demo/outbox (ruling 27): in demo mode without SMTP_URL, the mail the app
-// would have sent, newest first, so a person trying the demo can read it and
-// follow its links (a verification, a result waiting for them). 404 outside
-// demo mode. No JavaScript.
+// /demo/outbox: in demo mode without SMTP_URL, the mail the app would have
+// sent, newest first, so a person trying the demo can read it and follow its
+// links (a verification, a result waiting for them). Only mail about the
+// accounts this browser has been signed in to: another person's reset or
+// verification link is never shown (docs/decisions/0970). 404 outside demo
+// mode. No JavaScript.
 export const handle = { hydrate: false };
 
-export function loader() {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (!isDemoMode) throw data("Not found", { status: 404 });
+  const user = await getUser({ request, context });
   return {
-    mails: listDemoMails().map((m) => ({
-      id: m.id,
-      to: m.to,
-      subject: m.subject,
-      text: m.text,
-      at: m.createdAt.toISOString(),
-    })),
+    signedIn: user !== null,
+    mails: demoOutboxFor(request.headers.get("Cookie"), user?.id ?? null).map(
+      (m) => ({
+        id: m.id,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        at: m.createdAt.toISOString(),
+      }),
+    ),
   };
 }
 
@@ -46,11 +53,15 @@ export default function DemoOutbox({ loaderData }: Route.ComponentProps) {
     <PublicPage width="xl" mainClassName="space-y-4">
       <h1 className="text-2xl font-bold">Demo outbox</h1>
       <p className="text-slate-700">
-        This demo sends no real mail. Here is what it would have sent, newest
-        first.
+        This demo sends no real mail. Here is what it would have sent to the
+        accounts this browser has been signed in to, newest first.
       </p>
       {loaderData.mails.length === 0 ? (
-        <p className="card">Nothing has been sent yet.</p>
+        <p className="card">
+          {loaderData.signedIn
+            ? "Nothing has been sent yet."
+            : "Nothing to show: sign in or sign up in this browser to see the mail about your account."}
+        </p>
       ) : (
         <ul className="space-y-3">
           {loaderData.mails.map((m) => (

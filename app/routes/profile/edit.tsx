@@ -85,7 +85,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     avatarUrl: String(form.get("avatarUrl") ?? ""),
   };
   try {
-    const { changed } = updateProfile({ userId: user.id, input: values });
+    const { changed } = await updateProfile({
+      userId: user.id,
+      // Asked for only when the address changes; never sent back.
+      input: { ...values, currentPassword: form.get("currentPassword") },
+    });
     // No change just closes the dialog (SPEC §5).
     if (changed.length === 0) return redirect(href("/profile"));
     return redirectWithToast(href("/profile"), UPDATED);

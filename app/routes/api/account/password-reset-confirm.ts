@@ -12,7 +12,7 @@ export function action({ request }: Route.ActionArgs) {
     const user = await confirmPasswordReset({ token, password });
     return new Response(null, {
       status: 204,
-      headers: { "Set-Cookie": await startSession(request, user.id) },
+      headers: await startSession(request, user.id),
     });
   });
 }

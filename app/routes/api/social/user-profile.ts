@@ -4,7 +4,8 @@ import { updateProfile } from "~/models/profile.server";
 import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/session.server";
 
-// PATCH /api/user/profile: the changed fields (username, email, avatarUrl).
+// PATCH /api/user/profile: the changed fields (username, email, avatarUrl);
+// a new email needs `currentPassword` too.
 // A GET here is the wrong method, answered in the API's JSON shape.
 export const loader = methodNotAllowed;
 
@@ -12,7 +13,10 @@ export function action({ request, context }: Route.ActionArgs) {
   return apiOnly("PATCH", request, async () => {
     const user = await requireApiUser({ request, context });
     const body = await readJson(request);
-    const { user: updated } = updateProfile({ userId: user.id, input: body });
+    const { user: updated } = await updateProfile({
+      userId: user.id,
+      input: body,
+    });
     return Response.json(toUserJson(updated));
   });
 }
