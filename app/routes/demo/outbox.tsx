@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/outbox";
-import { listDemoMails } from "~/models/outbox.server";
+import { listDemoMails } from "~/models/notifications/outbox.server";
 import { isDemoMode } from "~/utils/env.server";
 
 // /demo/outbox (ruling 27): in demo mode without SMTP_URL, the mail the app
