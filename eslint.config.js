@@ -53,7 +53,7 @@ function layerRules() {
     message: "Only models touch the database: call a model function.",
   };
   const MODELS = (why) => ({
-    group: ["**/models/*"],
+    group: ["**/models/*", "**/models/**"],
     message: why,
   });
   const SERVER = {
@@ -126,7 +126,7 @@ function layerRules() {
       ["app/db/**"],
       [
         MODELS(
-          "The schema knows no rules: the demo seed lives in app/models/.",
+          "The schema knows no rules: the demo seed lives in app/models/jobs/.",
         ),
       ],
     ),

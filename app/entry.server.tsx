@@ -12,7 +12,7 @@ import {
 import { NonceProvider } from "~/utils/nonce";
 import { nonceContext } from "~/utils/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
-import { startBackgroundJobs } from "~/models/background-work.server";
+import { startBackgroundJobs } from "~/models/jobs/background-work.server";
 
 export const streamTimeout = 5_000;
 

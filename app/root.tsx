@@ -17,7 +17,7 @@ import { AppStylesheet } from "~/utils/inline-css";
 import { BOOT_SCRIPT, MANIFEST_HREF } from "~/utils/boot-script";
 import { useNonce } from "~/utils/nonce";
 import { useKeepAssetsInServiceWorker } from "~/utils/service-worker";
-import { getUser, sessionMiddleware } from "~/models/session.server";
+import { getUser, sessionMiddleware } from "~/models/accounts/session.server";
 import { readToast } from "~/utils/toast.server";
 import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";

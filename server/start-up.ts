@@ -5,8 +5,8 @@
 // mode the demo data is seeded.
 import { sqlite } from "~/db/client.server";
 import { applyMigrations } from "~/db/migrate.server";
-import { seedDemoData } from "~/models/demo-seed.server";
-import { fillUsernameSkeletons } from "~/models/user.server";
+import { seedDemoData } from "~/models/jobs/demo-seed.server";
+import { fillUsernameSkeletons } from "~/models/accounts/user.server";
 import { assertEnvironment, isDemoMode } from "~/utils/env.server";
 
 export async function prepareToServe() {

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import {
   approveSettlement,
   proposeSettlement,
-} from "~/models/settlement.server";
-import { getSettlementView } from "~/models/settlement-view.server";
+} from "~/models/settlements/settlement.server";
+import { getSettlementView } from "~/models/settlements/settlement-view.server";
 import { person } from "../../tests/support/factories";
 import { activeBet } from "../../tests/support/factories";
 import { SettlementCard, toSettlementCardData } from "./settlement-card";

@@ -4,7 +4,7 @@
 // Everything a caller needs from a provider is a method here, so no caller
 // casts to one provider or branches on its name (docs/decisions/0935).
 // Which provider this server uses is chosen in the model layer
-// (models/payment-provider.server.ts), which hands the demo provider its store.
+// (models/payments/payment-provider.server.ts), which hands the demo provider its store.
 
 export type IntentStatus =
   | "requires_payment_method"

@@ -4,16 +4,19 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
-import { createPaymentIntent, recordPayment } from "~/models/payment.server";
+import {
+  createPaymentIntent,
+  recordPayment,
+} from "~/models/payments/payment.server";
 import {
   approveSettlement,
   proposeSettlement,
-} from "~/models/settlement.server";
-import { ledgerBalance } from "~/models/ledger.server";
+} from "~/models/settlements/settlement.server";
+import { ledgerBalance } from "~/models/payments/ledger.server";
 import { stripeHandlers, stripeState } from "../../tests/mocks/stripe";
 import { activeBet } from "../../tests/support/factories";
 import { createStripeProvider } from "./stripe.server";
-import { handlePaymentWebhook } from "~/models/payment-webhook.server";
+import { handlePaymentWebhook } from "~/models/payments/payment-webhook.server";
 
 const server = setupServer(...stripeHandlers);
 // Made after MSW patches fetch: the fetch client keeps the fetch it finds.

@@ -2,8 +2,8 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { AppHeader, BottomNav } from "~/components/app-shell";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
-import { countUnreadActivity } from "~/models/activity.server";
-import { requireUser } from "~/models/session.server";
+import { countUnreadActivity } from "~/models/social/activity.server";
+import { requireUser } from "~/models/accounts/session.server";
 
 // Every screen inside this layout is protected: the guard redirects a
 // visitor to /auth?return_to=… on the server (302).

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/avatars";
-import { getAvatar } from "~/models/avatar.server";
+import { getAvatar } from "~/models/accounts/avatar.server";
 import { parseId } from "~/utils/api.server";
 
 // GET /avatars/{userId}: an uploaded avatar. The URL carries ?v={etag}, so a

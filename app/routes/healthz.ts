@@ -1,4 +1,4 @@
-import { databaseAnswers } from "~/models/health.server";
+import { databaseAnswers } from "~/models/jobs/health.server";
 
 // Fly's health check: the process answers and the database reads.
 export function loader() {

@@ -1,8 +1,8 @@
 import { Link, href } from "react-router";
 import type { Route } from "./+types/home";
 import { PullToRefresh } from "~/components/bets/pull-to-refresh";
-import { getDashboard } from "~/models/bet-lists.server";
-import { requireUser } from "~/models/session.server";
+import { getDashboard } from "~/models/bets/bet-lists.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { formatCents, formatCentsShort, winRate } from "~/utils/money";
 
 const HOME_LIST_LIMIT = 3;

@@ -4,8 +4,8 @@ export {};
 // it creates bets and joins them with its own users until told to stop.
 const [, , dbPath, index] = process.argv;
 process.env.DATABASE_PATH = dbPath;
-const { registerUser } = await import("~/models/user.server");
-const { createBet, joinBet } = await import("~/models/bet.server");
+const { registerUser } = await import("~/models/accounts/user.server");
+const { createBet, joinBet } = await import("~/models/bets/bet.server");
 
 const tag = `w${index}x${Date.now().toString(36)}`;
 const a = await registerUser({

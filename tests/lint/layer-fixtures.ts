@@ -57,7 +57,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/components/lint-fixture.tsx",
-    code: 'import type { FriendEntry } from "~/models/friend.server";',
+    code: 'import type { FriendEntry } from "~/models/social/friend.server";',
     why: "components never import a model",
   },
   {
@@ -72,12 +72,12 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/db/lint-fixture.ts",
-    code: 'import { registerUser } from "~/models/user.server";',
+    code: 'import { registerUser } from "~/models/accounts/user.server";',
     why: "the database layer imports no model",
   },
   {
     at: "app/utils/lint-fixture.ts",
-    code: 'import { getUser } from "~/models/session.server";',
+    code: 'import { getUser } from "~/models/accounts/session.server";',
     why: "utils import no model",
   },
   {
@@ -87,7 +87,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/payments/lint-fixture.ts",
-    code: 'import { completePayment } from "~/models/payment.server";',
+    code: 'import { completePayment } from "~/models/payments/payment.server";',
     why: "payments never import the models (models call payments)",
   },
   {
@@ -107,7 +107,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/payments/lint-fixture.ts",
-    code: 'import { getPaymentProvider } from "../models/payment-provider.server";',
+    code: 'import { getPaymentProvider } from "../models/payments/payment-provider.server";',
     why: "payments never import a model by a relative path",
   },
   {
@@ -117,11 +117,11 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/messaging/lint-fixture.ts",
-    code: 'import { getUserById } from "~/models/user.server";',
+    code: 'import { getUserById } from "~/models/accounts/user.server";',
     why: "messaging never imports a model",
   },
   {
-    at: "app/models/lint-fixture.ts",
+    at: "app/models/settlements/lint-fixture.ts",
     code: 'import { loadFinances } from "~/routes/payments/finances.server";',
     why: "models never import a route",
   },
@@ -135,12 +135,12 @@ export const BAD_IMPORTS: LayerFixture[] = [
 export const GOOD_IMPORTS: LayerFixture[] = [
   {
     at: "app/routes/bets/lint-fixture.tsx",
-    code: 'import { getBetView } from "~/models/bet.server";',
+    code: 'import { getBetView } from "~/models/bets/bet.server";',
     why: "routes call models",
   },
   {
     at: "app/routes/payments/lint-fixture.tsx",
-    code: 'import { payBet } from "~/models/pay-bet.server";\nimport { loadPayable } from "./load.server";',
+    code: 'import { payBet } from "~/models/payments/pay-bet.server";\nimport { loadPayable } from "./load.server";',
     why: "payment pages call the payment door and their own helpers",
   },
   {
@@ -150,7 +150,7 @@ export const GOOD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/routes/api/lint-fixture.ts",
-    code: 'import { toBetJson } from "./json";\nimport { getUser } from "../../models/session.server";',
+    code: 'import { toBetJson } from "./json";\nimport { getUser } from "../../models/accounts/session.server";',
     why: "a relative path from api/ to its own files or below routes/ is fine",
   },
   {
@@ -159,7 +159,7 @@ export const GOOD_IMPORTS: LayerFixture[] = [
     why: "components take client-safe types and helpers",
   },
   {
-    at: "app/models/lint-fixture.ts",
+    at: "app/models/settlements/lint-fixture.ts",
     code: 'import { db } from "~/db/client.server";\nimport { createDemoProvider } from "~/payments/demo.server";\nimport type { PaymentProvider } from "~/payments/provider.server";',
     why: "models use the database and call payments",
   },

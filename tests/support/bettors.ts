@@ -1,6 +1,6 @@
 // Shared by the bet model tests: numbered users and valid bet input.
-import { registerUser } from "~/models/user.server";
-import { parseBetInput } from "~/models/bet-input.server";
+import { registerUser } from "~/models/accounts/user.server";
+import { parseBetInput } from "~/models/bets/bet-input.server";
 
 let n = 0;
 /** A new user with a numbered name (bettor1, bettor2, …). */

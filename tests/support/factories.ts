@@ -1,8 +1,8 @@
 // Model-test factories: people and bets made through the real model
 // functions, so every rule applies to the test data too.
-import { registerUser } from "~/models/user.server";
-import { createBet, joinBet } from "~/models/bet.server";
-import { parseBetInput } from "~/models/bet-input.server";
+import { registerUser } from "~/models/accounts/user.server";
+import { createBet, joinBet } from "~/models/bets/bet.server";
+import { parseBetInput } from "~/models/bets/bet-input.server";
 
 let n = 0;
 export async function person(prefix = "p") {

@@ -1,9 +1,9 @@
 // Shared by the fair-to-the-end model tests (rulings 21–25): time is passed
 // as `now`, hours at a time, and the sweep runs the jobs due by then.
 import { sqlite } from "~/db/client.server";
-import { JOB_HANDLERS } from "~/models/background-work.server";
-import { listActivity } from "~/models/activity.server";
-import { runDueJobs } from "~/models/jobs.server";
+import { JOB_HANDLERS } from "~/models/jobs/background-work.server";
+import { listActivity } from "~/models/social/activity.server";
+import { runDueJobs } from "~/models/jobs/jobs.server";
 
 export const H = 3_600_000;
 export const WINDOW = 72 * H;

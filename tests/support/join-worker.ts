@@ -4,7 +4,7 @@ export {};
 // database connection. It waits for "go" on stdin so all start together.
 const [, , dbPath, betId, userId] = process.argv;
 process.env.DATABASE_PATH = dbPath;
-const { joinBet } = await import("~/models/bet.server");
+const { joinBet } = await import("~/models/bets/bet.server");
 const { isDomainError } = await import("~/utils/errors");
 
 process.stdin.once("data", () => {

@@ -1,12 +1,15 @@
 // Shared by the payment model tests: a settled bet, paying it with the
 // demo provider's good test card, and its ledger lines.
 import { sqlite } from "~/db/client.server";
-import { createPaymentIntent, isIntentPayer } from "~/models/payment.server";
+import {
+  createPaymentIntent,
+  isIntentPayer,
+} from "~/models/payments/payment.server";
 import {
   approveSettlement,
   proposeSettlement,
-} from "~/models/settlement.server";
-import { confirmDemoIntent } from "~/models/payment-provider.server";
+} from "~/models/settlements/settlement.server";
+import { confirmDemoIntent } from "~/models/payments/payment-provider.server";
 import { activeBet } from "./factories";
 
 export const GOOD = {

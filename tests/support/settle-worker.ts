@@ -7,12 +7,14 @@ export {};
 const [, , dbPath, action, betId, userId, intentId] = process.argv;
 process.env.DATABASE_PATH = dbPath;
 process.env.DEMO_MODE = "1";
-const { approveSettlement } = await import("~/models/settlement.server");
-const { payBet } = await import("~/models/pay-bet.server");
-const { demoProvider } = await import("~/models/payment-provider.server");
+const { approveSettlement } =
+  await import("~/models/settlements/settlement.server");
+const { payBet } = await import("~/models/payments/pay-bet.server");
+const { demoProvider } =
+  await import("~/models/payments/payment-provider.server");
 const { isDomainError } = await import("~/utils/errors");
-const { runDueJobs } = await import("~/models/jobs.server");
-const { JOB_HANDLERS } = await import("~/models/background-work.server");
+const { runDueJobs } = await import("~/models/jobs/jobs.server");
+const { JOB_HANDLERS } = await import("~/models/jobs/background-work.server");
 
 process.stdin.once("data", async () => {
   try {

@@ -5,7 +5,7 @@ import { createdAt } from "./columns";
 // Work that must happen later (a timeout, a reminder, a due date), stored so
 // it survives restarts and crashes and runs once whatever the number of
 // processes: a runner claims a row with a conditional UPDATE inside a
-// BEGIN IMMEDIATE transaction (app/models/jobs.server.ts).
+// BEGIN IMMEDIATE transaction (app/models/jobs/jobs.server.ts).
 export const jobs = sqliteTable(
   "jobs",
   {

@@ -1,8 +1,11 @@
 // The API's bet routes ({id} is a bet's id): the signed-in user and the id,
 // or the model's 404 for an {id} that is not one (the settlement routes
 // answer theirs with SETTLEMENT_NOT_FOUND).
-import { requireApiUser, type RequestArgs } from "~/models/session.server";
-import { SETTLEMENT_NOT_FOUND } from "~/models/settlement-rules.server";
+import {
+  requireApiUser,
+  type RequestArgs,
+} from "~/models/accounts/session.server";
+import { SETTLEMENT_NOT_FOUND } from "~/models/settlements/settlement-rules.server";
 import { betIdOrNotFound } from "~/utils/api.server";
 
 type BetRouteArgs = RequestArgs & { params: { id?: string } };

@@ -1,7 +1,7 @@
 // The /api's JSON shapes of a bet and a settlement (DESIGN §3): what the
 // API answers, beside the API routes, apart from the models' rules.
-import type { Settlement } from "~/models/settlement-view.server";
-import type { BetView } from "~/models/bet-access.server";
+import type { Settlement } from "~/models/settlements/settlement-view.server";
+import type { BetView } from "~/models/bets/bet-access.server";
 import { centsToDollars } from "~/utils/money";
 
 export function toBetJson(bet: BetView) {

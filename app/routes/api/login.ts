@@ -1,8 +1,8 @@
 import type { Route } from "./+types/login";
-import { signIn } from "~/models/sign-in.server";
-import { toUserJson } from "~/models/user.server";
+import { signIn } from "~/models/accounts/sign-in.server";
+import { toUserJson } from "~/models/accounts/user.server";
 import { api, readJson } from "~/utils/api.server";
-import { startSession } from "~/models/session.server";
+import { startSession } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/utils/request-context.server";
 
 export function action({ request, context }: Route.ActionArgs) {

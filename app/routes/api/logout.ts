@@ -1,6 +1,6 @@
 import type { Route } from "./+types/logout";
 import { api, readJson } from "~/utils/api.server";
-import { endSession } from "~/models/session.server";
+import { endSession } from "~/models/accounts/session.server";
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

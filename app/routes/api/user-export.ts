@@ -4,9 +4,9 @@ import type { Route } from "./+types/user-export";
 import {
   exportAccountData,
   exportFileName,
-} from "~/models/account-export.server";
+} from "~/models/accounts/account-export.server";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {

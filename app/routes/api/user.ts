@@ -1,7 +1,7 @@
 import type { Route } from "./+types/user";
-import { closeAccount } from "~/models/account.server";
-import { endSession, requireApiUser } from "~/models/session.server";
-import { toUserJson } from "~/models/user.server";
+import { closeAccount } from "~/models/accounts/account.server";
+import { endSession, requireApiUser } from "~/models/accounts/session.server";
+import { toUserJson } from "~/models/accounts/user.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {

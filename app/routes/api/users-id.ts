@@ -1,9 +1,9 @@
 // GET /api/users/{id}: public fields only (DESIGN §3).
 import type { Route } from "./+types/users-id";
-import { getPublicUser } from "~/models/user.server";
-import { getPaymentRecord } from "~/models/dues.server";
+import { getPublicUser } from "~/models/accounts/user.server";
+import { getPaymentRecord } from "~/models/payments/dues.server";
 import { api, parseId } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 import { notFound } from "~/utils/errors";
 
 export function loader({ request, context, params }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 // POST /api/verify-email {token} → 200 user; 400 'This link is invalid or has expired.'
 import type { Route } from "./+types/verify-email";
-import { verifyEmailToken } from "~/models/email-verification.server";
-import { toUserJson } from "~/models/user.server";
+import { verifyEmailToken } from "~/models/accounts/email-verification.server";
+import { toUserJson } from "~/models/accounts/user.server";
 import { api, readJson } from "~/utils/api.server";
 
 export function action({ request }: Route.ActionArgs) {

@@ -5,7 +5,7 @@ import { PublicCardPage } from "~/components/page-frames";
 import {
   requestPasswordReset,
   RESET_REQUESTED,
-} from "~/models/password-reset.server";
+} from "~/models/accounts/password-reset.server";
 import { pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { clientAddressContext } from "~/utils/request-context.server";

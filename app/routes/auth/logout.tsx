@@ -1,6 +1,6 @@
 import { redirect, href } from "react-router";
 import type { Route } from "./+types/logout";
-import { endSession } from "~/models/session.server";
+import { endSession } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // Logging out is a POST (a form in the header); a GET only sends you home.

@@ -6,8 +6,8 @@ import {
   BAD_RESET_LINK,
   confirmPasswordReset,
   resetLinkIsLive,
-} from "~/models/password-reset.server";
-import { startSession } from "~/models/session.server";
+} from "~/models/accounts/password-reset.server";
+import { startSession } from "~/models/accounts/session.server";
 import { pageFailure, pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";

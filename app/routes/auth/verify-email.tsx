@@ -4,11 +4,11 @@ import { PublicCardPage } from "~/components/page-frames";
 import {
   resendVerificationEmail,
   verifyEmailToken,
-} from "~/models/email-verification.server";
+} from "~/models/accounts/email-verification.server";
 import { pageFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
-import { getUser, requireUser } from "~/models/session.server";
+import { getUser, requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // /verify-email?token=… (ruling 29): the link from the mail shows a button;

@@ -6,13 +6,13 @@ import {
   getPaymentRecord,
   nudgePayment,
   nudgeState,
-} from "~/models/dues.server";
-import type { BetView } from "~/models/bet-access.server";
+} from "~/models/payments/dues.server";
+import type { BetView } from "~/models/bets/bet-access.server";
 import {
   referDispute,
   referralBlockForPage,
-} from "~/models/settlement-referee.server";
-import type { SettlementView } from "~/models/settlement-view.server";
+} from "~/models/settlements/settlement-referee.server";
+import type { SettlementView } from "~/models/settlements/settlement-view.server";
 import { betIdOrNotFound } from "~/utils/api.server";
 import { formatDateTime } from "~/utils/dates";
 import { formFailure } from "~/utils/page.server";

@@ -16,15 +16,15 @@ import {
   END_OF_DAY,
   parseBetForm,
   readBetForm,
-} from "~/models/bet-form.server";
-import { deleteBet, updateBet } from "~/models/bet.server";
-import { editFactsOf, editRefusal } from "~/models/bet-policy.server";
+} from "~/models/bets/bet-form.server";
+import { deleteBet, updateBet } from "~/models/bets/bet.server";
+import { editFactsOf, editRefusal } from "~/models/bets/bet-policy.server";
 import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { pageFailure } from "~/utils/page.server";
 import { betForPage } from "./load.server";
-import { requireUser } from "~/models/session.server";
-import { refereeChoices } from "~/models/friend.server";
+import { requireUser } from "~/models/accounts/session.server";
+import { refereeChoices } from "~/models/social/friend.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";

@@ -5,13 +5,16 @@ import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/join";
 import { StatusBadge } from "~/components/bets/status-badge";
 import { FormAlert } from "~/components/forms";
-import { joinBet } from "~/models/bet.server";
-import { openBetByCode } from "~/models/bet-access.server";
-import { parseVersion } from "~/models/bet-input.server";
-import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
+import { joinBet } from "~/models/bets/bet.server";
+import { openBetByCode } from "~/models/bets/bet-access.server";
+import { parseVersion } from "~/models/bets/bet-input.server";
+import {
+  describePaymentRecord,
+  getPaymentRecord,
+} from "~/models/payments/dues.server";
 import { formFailure, page } from "~/utils/page.server";
 import { formatCents } from "~/utils/money";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 import {

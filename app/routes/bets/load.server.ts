@@ -1,6 +1,6 @@
 // The bet pages' loader helper: the bet as the viewer may see it, or the
 // page's 404 (through the page door, app/utils/page.server.ts).
-import { getBetForViewer } from "~/models/bet-access.server";
+import { getBetForViewer } from "~/models/bets/bet-access.server";
 import { betIdOrNotFound } from "~/utils/api.server";
 import { page } from "~/utils/page.server";
 

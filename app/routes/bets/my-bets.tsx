@@ -2,11 +2,11 @@ import { Link, useLocation, useNavigation, href } from "react-router";
 import type { Route } from "./+types/my-bets";
 import { BetCard, type BetCardData } from "~/components/bets/bet-card";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import { listAllUserBets, listUserBets } from "~/models/bet-lists.server";
-import type { BetView } from "~/models/bet-access.server";
-import { mayEditBet } from "~/models/bet-policy.server";
+import { listAllUserBets, listUserBets } from "~/models/bets/bet-lists.server";
+import type { BetView } from "~/models/bets/bet-access.server";
+import { mayEditBet } from "~/models/bets/bet-policy.server";
 import { formatMonthDay } from "~/utils/dates";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 
 const TABS = ["all", "created", "joined", "completed"] as const;

@@ -13,15 +13,15 @@ import {
 import type { Route } from "./+types/search";
 import { FormAlert } from "~/components/forms";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import { listPublicBets } from "~/models/bet-lists.server";
-import { normalizeCode } from "~/models/bet-input.server";
-import { openBetByCode } from "~/models/bet-access.server";
+import { listPublicBets } from "~/models/bets/bet-lists.server";
+import { normalizeCode } from "~/models/bets/bet-input.server";
+import { openBetByCode } from "~/models/bets/bet-access.server";
 import { formatDate } from "~/utils/dates";
 
 const CODE_LENGTH = 6;
 import { pageFailure } from "~/utils/page.server";
 import { formatCentsShort } from "~/utils/money";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/utils/form-data.server";
 import {
   FriendsPanel,

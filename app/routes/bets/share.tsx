@@ -5,17 +5,17 @@ import { data, Link, redirect, href } from "react-router";
 import type { Route } from "./+types/share";
 import { Logo } from "~/components/logo";
 import { BET_NOT_FOUND } from "~/domain/bet";
-import { openBetByCode } from "~/models/bet-access.server";
+import { openBetByCode } from "~/models/bets/bet-access.server";
 import {
   getSharePreview,
   shareMeta,
   type SharePreview,
-} from "~/models/share.server";
+} from "~/models/bets/share.server";
 import { parseId } from "~/utils/api.server";
 import { isDomainError } from "~/utils/errors";
 import { pageError } from "~/utils/page.server";
 import { formatCents } from "~/utils/money";
-import { getUser } from "~/models/session.server";
+import { getUser } from "~/models/accounts/session.server";
 import {
   copyFromData,
   GeneralErrorBoundary,

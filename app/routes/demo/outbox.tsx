@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/outbox";
-import { demoOutboxFor } from "~/models/demo-outbox.server";
-import { getUser } from "~/models/session.server";
+import { demoOutboxFor } from "~/models/notifications/demo-outbox.server";
+import { getUser } from "~/models/accounts/session.server";
 import { isDemoMode } from "~/utils/env.server";
 
 // /demo/outbox: in demo mode without SMTP_URL, the mail the app would have

@@ -15,9 +15,12 @@ import {
   parseSearchQuery,
   searchUsers,
   sendFriendRequest,
-} from "~/models/friend.server";
-import { describePaymentRecord, getPaymentRecords } from "~/models/dues.server";
-import { getPublicUser } from "~/models/user.server";
+} from "~/models/social/friend.server";
+import {
+  describePaymentRecord,
+  getPaymentRecords,
+} from "~/models/payments/dues.server";
+import { getPublicUser } from "~/models/accounts/user.server";
 import { DomainError } from "~/utils/errors";
 import { pageFailure } from "~/utils/page.server";
 import type {

@@ -1,7 +1,7 @@
 import { data, href } from "react-router";
 import type { Route } from "./+types/friends";
 import { FriendsPanel } from "~/components/friends/friends-panel";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { friendsAction, loadFriendsView } from "./friends-view.server";
 import type { FriendsActionFailure, FriendsTab } from "~/domain/friends";
 

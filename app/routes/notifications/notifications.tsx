@@ -8,10 +8,10 @@ import {
   countUnreadActivity,
   listActivity,
   markAllActivityRead,
-} from "~/models/activity.server";
+} from "~/models/social/activity.server";
 import { relativeTime } from "~/utils/dates";
 import { loadFinances } from "~/routes/payments/finances.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/utils/form-data.server";
 
 // /notifications: tabs Activity (default) and Finances, as links (ruling 18).

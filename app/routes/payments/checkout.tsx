@@ -11,14 +11,14 @@ import {
   PAYMENT_WENT_WRONG,
   paymentFailureTitle,
 } from "~/domain/payment";
-import { payBet, paymentOptions } from "~/models/pay-bet.server";
+import { payBet, paymentOptions } from "~/models/payments/pay-bet.server";
 import {
   PAYMENTS_UNAVAILABLE_CODE,
   PAYMENTS_UNAVAILABLE_NOTICE,
-} from "~/models/payment.server";
+} from "~/models/payments/payment.server";
 import { publicOrigin } from "~/utils/env.server";
 import { formatCents } from "~/utils/money";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { formReply, pageFailureOr } from "~/utils/page.server";
 import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
 import { getPayable, loadPayable } from "./load.server";

@@ -1,7 +1,7 @@
 // The Finances tab and /financial-history share this loader helper: the
 // range from the URL (whole days in the user's zone, the same helper as the
 // /api door's), then transactions and a summary read from the ledger only.
-import { listTransactions, summarize } from "~/models/ledger.server";
+import { listTransactions, summarize } from "~/models/payments/ledger.server";
 import type { Finances, FinanceSummary } from "~/domain/finances";
 import { DEFAULT_PRESET, presetRange, todayIn } from "~/utils/date-range";
 import { rangeFromRequest } from "~/utils/date-range.server";

@@ -2,7 +2,7 @@ import { data, href } from "react-router";
 import type { Route } from "./+types/financial-history";
 import { FinancePanel } from "~/components/finance/finance-panel";
 import { loadFinances } from "~/routes/payments/finances.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

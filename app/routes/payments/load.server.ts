@@ -1,6 +1,6 @@
 // Shared by /payment/{id} and /checkout/{id}: what the loser owes, through
 // the model's rule (getPayableBet) and the page door.
-import { ALREADY_PAID, getPayableBet } from "~/models/payment.server";
+import { ALREADY_PAID, getPayableBet } from "~/models/payments/payment.server";
 import { betIdOrNotFound, parseId } from "~/utils/api.server";
 import { pageFailure } from "~/utils/page.server";
 import { splitPayout } from "~/utils/money";

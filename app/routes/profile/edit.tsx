@@ -8,12 +8,15 @@ import {
   AVATAR_BODY_LIMIT,
   AVATAR_MAX_BYTES,
   AVATAR_MESSAGES,
-} from "~/models/avatar-rules";
-import { saveAvatar } from "~/models/avatar.server";
-import { profileFormUser, updateProfile } from "~/models/profile.server";
+} from "~/models/accounts/avatar-rules";
+import { saveAvatar } from "~/models/accounts/avatar.server";
+import {
+  profileFormUser,
+  updateProfile,
+} from "~/models/accounts/profile.server";
 import { DomainError } from "~/utils/errors";
 import { pageFailure } from "~/utils/page.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
 import { readUploadedFile } from "~/utils/upload.server";

@@ -2,14 +2,17 @@ import { Form, useNavigation, href } from "react-router";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/notifications";
 import { PushButton } from "~/components/notifications/push-button";
-import { KIND_LABELS, NOTIFICATION_KINDS } from "~/models/notification-kinds";
+import {
+  KIND_LABELS,
+  NOTIFICATION_KINDS,
+} from "~/models/notifications/notification-kinds";
 import {
   getNotificationPreferences,
   preferencesFromForm,
   updateNotificationPreferences,
-} from "~/models/notification-preferences.server";
+} from "~/models/notifications/notification-preferences.server";
 import { readFormData } from "~/utils/form-data.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 // /profile/notifications (ruling 26): which kinds reach you by email and by

@@ -5,19 +5,22 @@ import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
 import { ModalDialog } from "~/components/modal-dialog";
 import { UserAvatar } from "~/components/user-avatar";
-import { listFriends } from "~/models/friend.server";
+import { listFriends } from "~/models/social/friend.server";
 import {
   PAYMENT_METHOD_LABELS,
   paymentMethodsOf,
   profileFormUser,
   setPaymentMethod,
   type PaymentMethod,
-} from "~/models/profile.server";
+} from "~/models/accounts/profile.server";
 import { formFailure } from "~/utils/page.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
-import { describePaymentRecord, getPaymentRecord } from "~/models/dues.server";
+import {
+  describePaymentRecord,
+  getPaymentRecord,
+} from "~/models/payments/dues.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

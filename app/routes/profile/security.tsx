@@ -6,12 +6,12 @@ import {
   changePassword,
   signOutOtherSessions,
   signOutSession,
-} from "~/models/account-security.server";
+} from "~/models/accounts/account-security.server";
 import {
   currentSessionId,
   listSessions,
   requireUser,
-} from "~/models/session.server";
+} from "~/models/accounts/session.server";
 import { formatDateTime } from "~/utils/dates";
 import { pageFailure, pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";

@@ -4,8 +4,8 @@ import type { Route } from "./+types/approve";
 import { FormAlert } from "~/components/forms";
 import { NoticeCard } from "~/components/notice-card";
 import { MoneySummary } from "~/components/settlement/money-summary";
-import { approveSettlement } from "~/models/settlement.server";
-import { getSettlementView } from "~/models/settlement-view.server";
+import { approveSettlement } from "~/models/settlements/settlement.server";
+import { getSettlementView } from "~/models/settlements/settlement-view.server";
 import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import {
   ProposalSentence,
@@ -15,7 +15,7 @@ import {
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/page.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";

@@ -1,13 +1,16 @@
 // Shared by the settlement screens: the id from the URL and the bet as the
 // viewer may see it, or the page's own 404.
 import { data } from "react-router";
-import { getBetForViewer, type BetView } from "~/models/bet-access.server";
-import type { SettleFacts } from "~/models/settlement-rules.server";
+import { getBetForViewer, type BetView } from "~/models/bets/bet-access.server";
+import type { SettleFacts } from "~/models/settlements/settlement-rules.server";
 import { betIdOrNotFound } from "~/utils/api.server";
 import { page } from "~/utils/page.server";
 import type { Refusal } from "~/utils/errors";
-import { requireUser, type RequestArgs } from "~/models/session.server";
-import { getSettlementView } from "~/models/settlement-view.server";
+import {
+  requireUser,
+  type RequestArgs,
+} from "~/models/accounts/session.server";
+import { getSettlementView } from "~/models/settlements/settlement-view.server";
 
 /** The bet id from the URL, or the same 404 as a bet the viewer cannot see. */
 export function betIdFrom(params: { id?: string }) {

@@ -6,11 +6,11 @@ import {
   NO_WINNER_TITLE,
   parseProposalInput,
   proposeRefusal,
-} from "~/models/settlement-rules.server";
-import { proposeSettlement } from "~/models/settlement.server";
+} from "~/models/settlements/settlement-rules.server";
+import { proposeSettlement } from "~/models/settlements/settlement.server";
 import { NOTES_MAX } from "~/utils/settlement-text";
 import { formFailure } from "~/utils/page.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, settleFormLoader } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";

@@ -3,20 +3,20 @@ import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
 import { NoticeCard } from "~/components/notice-card";
-import { getSettlementView } from "~/models/settlement-view.server";
+import { getSettlementView } from "~/models/settlements/settlement-view.server";
 import {
   parseRejectionInput,
   rejectRefusal,
   responseFactsOf,
-} from "~/models/settlement-rules.server";
-import { rejectSettlement } from "~/models/settlement.server";
+} from "~/models/settlements/settlement-rules.server";
+import { rejectSettlement } from "~/models/settlements/settlement.server";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/page.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { partiesOfView } from "~/models/settlement-rules.server";
+import { partiesOfView } from "~/models/settlements/settlement-rules.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";
 

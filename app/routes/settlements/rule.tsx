@@ -8,12 +8,15 @@ import {
   ruleRefusal,
   NO_WINNER_TITLE,
   parseProposalInput,
-} from "~/models/settlement-rules.server";
-import { listSettlementHistory } from "~/models/settlement-view.server";
-import { ruleDispute, ruleFactsOf } from "~/models/settlement-referee.server";
+} from "~/models/settlements/settlement-rules.server";
+import { listSettlementHistory } from "~/models/settlements/settlement-view.server";
+import {
+  ruleDispute,
+  ruleFactsOf,
+} from "~/models/settlements/settlement-referee.server";
 import { formFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
 

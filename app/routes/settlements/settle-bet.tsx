@@ -5,10 +5,10 @@ import {
   NO_WINNER_TITLE,
   parseProposalInput,
   settleRefusal,
-} from "~/models/settlement-rules.server";
-import { settleBet } from "~/models/settlement.server";
+} from "~/models/settlements/settlement-rules.server";
+import { settleBet } from "~/models/settlements/settlement.server";
 import { formFailure } from "~/utils/page.server";
-import { requireUser } from "~/models/session.server";
+import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, settleFormLoader } from "./load.server";
 import { readFormData } from "~/utils/form-data.server";

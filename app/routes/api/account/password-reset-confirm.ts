@@ -2,8 +2,8 @@
 // ended and this client signed in; 400 'This reset link is invalid or has
 // expired.' or password field errors.
 import type { Route } from "./+types/password-reset-confirm";
-import { confirmPasswordReset } from "~/models/password-reset.server";
-import { startSession } from "~/models/session.server";
+import { confirmPasswordReset } from "~/models/accounts/password-reset.server";
+import { startSession } from "~/models/accounts/session.server";
 import { api, readJson } from "~/utils/api.server";
 
 export function action({ request }: Route.ActionArgs) {

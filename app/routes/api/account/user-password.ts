@@ -1,8 +1,11 @@
 // POST /api/user/password {currentPassword, newPassword} → 204; every other
 // session ends, this one stays. 400 field errors ('Current password is incorrect').
 import type { Route } from "./+types/user-password";
-import { changePassword } from "~/models/account-security.server";
-import { currentSessionId, requireApiUser } from "~/models/session.server";
+import { changePassword } from "~/models/accounts/account-security.server";
+import {
+  currentSessionId,
+  requireApiUser,
+} from "~/models/accounts/session.server";
 import { api, readJson } from "~/utils/api.server";
 
 export function action({ request, context }: Route.ActionArgs) {

@@ -1,8 +1,8 @@
 // DELETE /api/user/sessions/{id} → 204; 404 when it is not one of yours.
 import type { Route } from "./+types/user-session";
-import { signOutSession } from "~/models/account-security.server";
+import { signOutSession } from "~/models/accounts/account-security.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 export function action({ request, context, params }: Route.ActionArgs) {
   return api(async () => {

@@ -1,7 +1,10 @@
 // POST /api/user/sessions/revoke-others → 204: every session but this one ends.
 import type { Route } from "./+types/user-sessions-revoke-others";
-import { signOutOtherSessions } from "~/models/account-security.server";
-import { currentSessionId, requireApiUser } from "~/models/session.server";
+import { signOutOtherSessions } from "~/models/accounts/account-security.server";
+import {
+  currentSessionId,
+  requireApiUser,
+} from "~/models/accounts/session.server";
 import { api, readJson } from "~/utils/api.server";
 
 export function action({ request, context }: Route.ActionArgs) {

@@ -1,7 +1,10 @@
 // GET /api/user/sessions → 200 [{id, createdAt, lastSeenAt, userAgent, current}].
 import type { Route } from "./+types/user-sessions";
-import { sessionsJson } from "~/models/account-security.server";
-import { currentSessionId, requireApiUser } from "~/models/session.server";
+import { sessionsJson } from "~/models/accounts/account-security.server";
+import {
+  currentSessionId,
+  requireApiUser,
+} from "~/models/accounts/session.server";
 import { api } from "~/utils/api.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {

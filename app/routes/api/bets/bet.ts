@@ -1,8 +1,8 @@
 // GET, PUT and DELETE /api/bets/{id} (DESIGN §3a).
 import type { Route } from "./+types/bet";
-import { getBetForViewer } from "~/models/bet-access.server";
-import { deleteBet, updateBet } from "~/models/bet.server";
-import { parseBetInput } from "~/models/bet-input.server";
+import { getBetForViewer } from "~/models/bets/bet-access.server";
+import { deleteBet, updateBet } from "~/models/bets/bet.server";
+import { parseBetInput } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 import { api, readJson } from "~/utils/api.server";

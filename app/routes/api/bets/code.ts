@@ -1,9 +1,9 @@
 // GET /api/bets/code/{code}: opening by code records access (ruling 13).
 import type { Route } from "./+types/code";
-import { openBetByCode } from "~/models/bet-access.server";
+import { openBetByCode } from "~/models/bets/bet-access.server";
 import { toBetJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/utils/request-context.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {

@@ -1,12 +1,12 @@
 // GET /api/bets: the public feed (no session needed). POST /api/bets: create.
 import type { Route } from "./+types/index";
-import { createBet } from "~/models/bet.server";
-import { getBetView } from "~/models/bet-access.server";
-import { listPublicBets } from "~/models/bet-lists.server";
-import { parseBetInput } from "~/models/bet-input.server";
+import { createBet } from "~/models/bets/bet.server";
+import { getBetView } from "~/models/bets/bet-access.server";
+import { listPublicBets } from "~/models/bets/bet-lists.server";
+import { parseBetInput } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
 import { api, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader() {
   return api(() => Response.json(listPublicBets().map(toBetJson)));

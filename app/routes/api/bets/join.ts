@@ -1,8 +1,8 @@
 // POST /api/bets/{id}/join {version?}: one immediate transaction; 409 when
 // full, already in, not pending, past the deadline or changed (ruling 9).
 import type { Route } from "./+types/join";
-import { joinBet } from "~/models/bet.server";
-import { parseVersion } from "~/models/bet-input.server";
+import { joinBet } from "~/models/bets/bet.server";
+import { parseVersion } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";

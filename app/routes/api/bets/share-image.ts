@@ -4,7 +4,7 @@
 // keep it (docs/decisions/0839); without it, or with an old one, it is the
 // current card, checked again on every use.
 import type { Route } from "./+types/share-image";
-import { shareImageVersion } from "~/models/share.server";
+import { shareImageVersion } from "~/models/bets/share.server";
 import { api } from "~/utils/api.server";
 import { renderShareImage, shareImageEtag } from "~/utils/share-image.server";
 import { requireSharePreview } from "./share-preview.server";

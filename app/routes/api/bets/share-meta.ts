@@ -2,7 +2,7 @@
 // private bet only with its ?code= (ruling 13a), or for a signed-in viewer
 // who may see it anyway.
 import type { Route } from "./+types/share-meta";
-import { shareMeta } from "~/models/share.server";
+import { shareMeta } from "~/models/bets/share.server";
 import { api } from "~/utils/api.server";
 import { requireSharePreview } from "./share-preview.server";
 

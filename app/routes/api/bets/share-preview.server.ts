@@ -1,11 +1,11 @@
 // The share preview a share-meta or share-image request may see: no session
 // needed (crawlers are anonymous); a signed-in participant needs no ?code=,
 // and a signed-in guesser's misses count against the account too.
-import { BET_NOT_FOUND } from "~/models/bet-access.server";
-import { getSharePreview, type SharePreview } from "~/models/share.server";
+import { BET_NOT_FOUND } from "~/models/bets/bet-access.server";
+import { getSharePreview, type SharePreview } from "~/models/bets/share.server";
 import { parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
-import { getUser, type RequestArgs } from "~/models/session.server";
+import { getUser, type RequestArgs } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/utils/request-context.server";
 
 export async function requireSharePreview({

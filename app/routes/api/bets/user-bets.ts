@@ -1,9 +1,9 @@
 // GET /api/user/bets/created|joined|completed: my lists, each bet with `type`.
 import type { Route } from "./+types/user-bets";
-import { listUserBets, type BetListKind } from "~/models/bet-lists.server";
+import { listUserBets, type BetListKind } from "~/models/bets/bet-lists.server";
 import { toBetListJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 import { notFound } from "~/utils/errors";
 
 const KINDS: BetListKind[] = ["created", "joined", "completed"];

@@ -1,6 +1,6 @@
 // POST /api/bets/{id}/nudge: the winner reminds the loser (ruling 24): 204.
 import type { Route } from "./+types/nudge";
-import { nudgePayment } from "~/models/dues.server";
+import { nudgePayment } from "~/models/payments/dues.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 

@@ -2,7 +2,7 @@
 // referee (ruling 23): 200 bet with `dispute`.
 import type { Route } from "./+types/refer";
 import { toBetJson } from "~/routes/api/json";
-import { referDispute } from "~/models/settlement-referee.server";
+import { referDispute } from "~/models/settlements/settlement-referee.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 

@@ -2,8 +2,8 @@
 // ruling settles at once (ruling 23): 200 {bet, settlement}.
 import type { Route } from "./+types/rule";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
-import { parseProposalInput } from "~/models/settlement-rules.server";
-import { ruleDispute } from "~/models/settlement-referee.server";
+import { parseProposalInput } from "~/models/settlements/settlement-rules.server";
+import { ruleDispute } from "~/models/settlements/settlement-referee.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 

@@ -3,9 +3,9 @@ import type { Route } from "./+types/preferences";
 import {
   getNotificationPreferences,
   updateNotificationPreferences,
-} from "~/models/notification-preferences.server";
+} from "~/models/notifications/notification-preferences.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {

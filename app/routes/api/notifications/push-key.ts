@@ -1,6 +1,6 @@
 // GET /api/push/public-key → {publicKey}: the VAPID key a browser subscribes with.
 import type { Route } from "./+types/push-key";
-import { pushPublicKey } from "~/models/push-subscriptions.server";
+import { pushPublicKey } from "~/models/notifications/push-subscriptions.server";
 import { api } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
 

@@ -4,9 +4,9 @@ import type { Route } from "./+types/push-subscriptions";
 import {
   deletePushSubscription,
   savePushSubscription,
-} from "~/models/push-subscriptions.server";
+} from "~/models/notifications/push-subscriptions.server";
 import { api, jsonError, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

@@ -4,12 +4,12 @@
 // kind off. The signed token is its only authority: no session, no JSON,
 // no Origin (server.ts lets this one path through its JSON and cross-site doors).
 import type { Route } from "./+types/unsubscribe";
-import { KIND_LABELS } from "~/models/notification-kinds";
+import { KIND_LABELS } from "~/models/notifications/notification-kinds";
 import {
   BAD_UNSUBSCRIBE_TOKEN,
   unsubscribeByToken,
   verifyUnsubscribeToken,
-} from "~/models/notification-preferences.server";
+} from "~/models/notifications/notification-preferences.server";
 import { isDomainError } from "~/utils/errors";
 import { escapeHtml } from "~/utils/html";
 

@@ -1,9 +1,9 @@
 // POST /api/create-payment-intent {betId}: 200 {clientSecret, amount, paymentIntentId}.
 import { z } from "zod";
 import type { Route } from "./+types/create-intent";
-import { createPaymentIntent } from "~/models/payment.server";
+import { createPaymentIntent } from "~/models/payments/payment.server";
 import { api, parseJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 import { centsToDollars } from "~/utils/money";
 
 const Body = z.object({

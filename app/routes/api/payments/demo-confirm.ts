@@ -3,9 +3,9 @@
 // browser, for API clients and tests. 200 {status: "succeeded"}, 400 bad
 // card fields, 402 'Your card was declined.'. Demo mode only.
 import type { Route } from "./+types/demo-confirm";
-import { confirmDemoPayment } from "~/models/pay-bet.server";
+import { confirmDemoPayment } from "~/models/payments/pay-bet.server";
 import { api, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 import { isDemoMode } from "~/utils/env.server";
 import { invalid, notFound } from "~/utils/errors";
 

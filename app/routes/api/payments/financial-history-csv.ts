@@ -1,9 +1,12 @@
 // GET /api/financial-history.csv?startDate&endDate: the same range as CSV,
 // formula-looking cells escaped (DESIGN §5).
 import type { Route } from "./+types/financial-history-csv";
-import { listTransactions, transactionsToCsv } from "~/models/ledger.server";
+import {
+  listTransactions,
+  transactionsToCsv,
+} from "~/models/payments/ledger.server";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 import { rangeFromRequest } from "~/utils/date-range.server";
 import { zonedDayLabel } from "~/utils/dates";
 

@@ -5,9 +5,9 @@ import {
   summarize,
   toSummaryJson,
   toTransactionJson,
-} from "~/models/ledger.server";
+} from "~/models/payments/ledger.server";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 import { rangeFromRequest } from "~/utils/date-range.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {

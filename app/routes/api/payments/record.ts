@@ -2,7 +2,7 @@
 // after the provider confirms; the same intent again is 200 with no effect.
 import { z } from "zod";
 import type { Route } from "./+types/record";
-import { payBet } from "~/models/pay-bet.server";
+import { payBet } from "~/models/payments/pay-bet.server";
 import { toSettlementJson } from "~/routes/api/json";
 import { api, parseJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";

@@ -2,7 +2,7 @@
 // and JSON content-type checks; the provider's signature is the check here
 // (404 when the provider has no webhook: demo mode, or no webhook secret).
 import type { Route } from "./+types/stripe-webhook";
-import { handlePaymentWebhook } from "~/models/payment-webhook.server";
+import { handlePaymentWebhook } from "~/models/payments/payment-webhook.server";
 import { api } from "~/utils/api.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
 

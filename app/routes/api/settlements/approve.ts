@@ -1,7 +1,7 @@
 // POST /api/settlements/{id}/approve: 200 {bet, settlement}.
 import type { Route } from "./+types/approve";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
-import { approveSettlement } from "~/models/settlement.server";
+import { approveSettlement } from "~/models/settlements/settlement.server";
 import { api, readJson } from "~/utils/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";
 

@@ -1,7 +1,7 @@
 // POST /api/bets/{id}/propose-settlement {winnerId, settlementNotes?}: 201.
 import type { Route } from "./+types/propose";
-import { parseProposalInput } from "~/models/settlement-rules.server";
-import { proposeSettlement } from "~/models/settlement.server";
+import { parseProposalInput } from "~/models/settlements/settlement-rules.server";
+import { proposeSettlement } from "~/models/settlements/settlement.server";
 import { toSettlementJson } from "~/routes/api/json";
 import { api, readJson } from "~/utils/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";

@@ -1,6 +1,6 @@
 // GET /api/settlements/{id} (id = bet id, ruling 7): the live settlement.
 import type { Route } from "./+types/settlement";
-import { getSettlement } from "~/models/settlement-view.server";
+import { getSettlement } from "~/models/settlements/settlement-view.server";
 import { toSettlementJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";

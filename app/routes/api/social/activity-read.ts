@@ -1,7 +1,7 @@
 import type { Route } from "./+types/activity-read";
-import { markAllActivityRead } from "~/models/activity.server";
+import { markAllActivityRead } from "~/models/social/activity.server";
 import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // POST /api/activity/read: marks every event read (204). Never a GET.
 // A GET here is the wrong method, answered in the API's JSON shape.

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/activity";
-import { listActivity, toActivityJson } from "~/models/activity.server";
+import { listActivity, toActivityJson } from "~/models/social/activity.server";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/activity: my events, newest first.
 export function loader({ request, context }: Route.LoaderArgs) {

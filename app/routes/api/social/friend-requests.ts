@@ -1,8 +1,11 @@
 import type { Route } from "./+types/friend-requests";
-import { listIncomingRequests, toFriendJson } from "~/models/friend.server";
-import { withFriendPaymentRecords } from "~/models/dues.server";
+import {
+  listIncomingRequests,
+  toFriendJson,
+} from "~/models/social/friend.server";
+import { withFriendPaymentRecords } from "~/models/payments/dues.server";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/friend-requests: the requests others sent me, [{id, friend}].
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -3,14 +3,14 @@ import {
   acceptFriendRequest,
   declineFriendRequest,
   parseFriendId,
-} from "~/models/friend.server";
+} from "~/models/social/friend.server";
 import {
   apiOnly,
   jsonError,
   methodNotAllowed,
   readJson,
 } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // POST /api/friends/accept and /api/friends/decline {friendId}: the
 // requester's user id. 200; 404 when there is no such pending request.

@@ -4,10 +4,10 @@ import {
   parseFriendId,
   sendFriendRequest,
   toFriendJson,
-} from "~/models/friend.server";
-import { withFriendPaymentRecords } from "~/models/dues.server";
+} from "~/models/social/friend.server";
+import { withFriendPaymentRecords } from "~/models/payments/dues.server";
 import { api, apiOnly, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/friends: [{id, friend}] (plus the head-to-head record).
 export function loader({ request, context }: Route.LoaderArgs) {

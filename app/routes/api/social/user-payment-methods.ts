@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user-payment-methods";
-import { toUserJson } from "~/models/user.server";
-import { setPaymentMethod } from "~/models/profile.server";
+import { toUserJson } from "~/models/accounts/user.server";
+import { setPaymentMethod } from "~/models/accounts/profile.server";
 import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // POST /api/user/payment-methods {method, connected}: sets the flag (SPEC §4).
 // A GET here is the wrong method, answered in the API's JSON shape.

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/user-profile";
-import { toUserJson } from "~/models/user.server";
-import { updateProfile } from "~/models/profile.server";
+import { toUserJson } from "~/models/accounts/user.server";
+import { updateProfile } from "~/models/accounts/profile.server";
 import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // PATCH /api/user/profile: the changed fields (username, email, avatarUrl);
 // a new email needs `currentPassword` too.

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/users-search";
-import { parseSearchQuery, searchUsers } from "~/models/friend.server";
-import { toPublicUser } from "~/models/user.server";
-import { withPaymentRecords } from "~/models/dues.server";
+import { parseSearchQuery, searchUsers } from "~/models/social/friend.server";
+import { toPublicUser } from "~/models/accounts/user.server";
+import { withPaymentRecords } from "~/models/payments/dues.server";
 import { api } from "~/utils/api.server";
-import { requireApiUser } from "~/models/session.server";
+import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/users/search?q=: public users only (never emails), not yourself.
 export function loader({ request, context }: Route.LoaderArgs) {

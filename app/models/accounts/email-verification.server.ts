@@ -1,0 +1,123 @@
+// Email verification (ruling 29). A link /verify-email?token=… goes to the
+// address on registration and on every change of it; it lasts 24 hours and
+// works once. Notification mail goes only to a verified address (ruling 27).
+// Tokens are random; only their SHA-256 is stored, with the address they were
+// sent to, so a link for an address the user has since left opens nothing.
+import crypto from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { db, immediate } from "~/db/client.server";
+import { emailTokens, users, type User } from "~/db/schema";
+import { renderMail } from "~/messaging/templates.server";
+import { publicOrigin } from "~/utils/env.server";
+import { invalid } from "~/utils/errors";
+import { WindowLimiter } from "~/utils/rate-limit.server";
+import { sendAccountMail } from "../notifications/outbox.server";
+
+const VERIFY_TTL_MS = 24 * 60 * 60_000;
+export const BAD_VERIFY_LINK = "This link is invalid or has expired.";
+export const TOO_MANY_RESENDS =
+  "We sent you a link a moment ago. Please check your inbox, or try again in a few minutes.";
+
+const resends = new WindowLimiter({
+  limit: 3,
+  windowMs: 15 * 60_000,
+  message: TOO_MANY_RESENDS,
+});
+
+const hashToken = (token: string) =>
+  crypto.createHash("sha256").update(token).digest("hex");
+
+/** Mails a new link to the user's address. Never throws: account mail must not fail the request. */
+export function sendVerificationEmail(
+  user: Pick<User, "id" | "email" | "username">,
+  now = Date.now(),
+) {
+  const token = crypto.randomBytes(32).toString("base64url");
+  db.insert(emailTokens)
+    .values({
+      userId: user.id,
+      purpose: "verify_email",
+      tokenHash: hashToken(token),
+      email: user.email,
+      expiresAt: now + VERIFY_TTL_MS,
+    })
+    .run();
+  const url = `${publicOrigin()}/verify-email?token=${token}`;
+  const mail = renderMail({
+    to: user.email,
+    subject: "Confirm your email address",
+    paragraphs: [
+      `Hi ${user.username},`,
+      "Please confirm that this is your email address, so Fairshake can tell you when a bet needs you. The link works for 24 hours.",
+    ],
+    action: { label: "Confirm my email", url },
+    footer:
+      "You get this mail because this address was given for a Fairshake account. If that was not you, ignore it.",
+  });
+  void sendAccountMail(mail, user.id, "verification").catch((error) =>
+    console.error("verification mail failed", String(error)),
+  );
+}
+
+/** A second link, at most 3 in 15 minutes; nothing is sent to a verified address. */
+export function resendVerificationEmail(user: User) {
+  resends.take([`user:${user.id}`]);
+  if (!user.emailVerified) sendVerificationEmail(user);
+}
+
+/** Marks the address verified. 400 'This link is invalid or has expired.' */
+export function verifyEmailToken(token: unknown, now = Date.now()): User {
+  if (typeof token !== "string" || token.length < 20 || token.length > 100)
+    throw invalid(BAD_VERIFY_LINK);
+  const user = immediate((tx) => {
+    const row = tx
+      .select()
+      .from(emailTokens)
+      .where(
+        and(
+          eq(emailTokens.tokenHash, hashToken(token)),
+          eq(emailTokens.purpose, "verify_email"),
+          isNull(emailTokens.usedAt),
+          gt(emailTokens.expiresAt, now),
+        ),
+      )
+      .get();
+    if (!row) return null;
+    tx.update(emailTokens)
+      .set({ usedAt: now })
+      .where(eq(emailTokens.id, row.id))
+      .run();
+    // Only for the address the link was sent to.
+    return (
+      tx
+        .update(users)
+        .set({ emailVerified: true, verifiedEmail: row.email })
+        .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
+        .returning()
+        .get() ?? null
+    );
+  });
+  if (!user) throw invalid(BAD_VERIFY_LINK);
+  return user;
+}
+
+/** Ruling 29: a changed address is unverified; a link goes to it and a notice to the old one. */
+export function emailChanged(
+  user: Pick<User, "id" | "email" | "username">,
+  oldEmail: string,
+) {
+  sendVerificationEmail(user);
+  const mail = renderMail({
+    to: oldEmail,
+    subject: "Your Fairshake email address was changed",
+    paragraphs: [
+      `Hi ${user.username},`,
+      `The email address of your Fairshake account was changed from this one to ${user.email}. If you did not do this, sign in and change your password.`,
+    ],
+    action: { label: "Open Fairshake", url: `${publicOrigin()}/profile` },
+    footer: "A security notice: it goes to the address that was on file.",
+  });
+  void sendAccountMail(mail, user.id, "email changed").catch((error) =>
+    console.error("email-change notice failed", String(error)),
+  );
+}

@@ -1,0 +1,285 @@
+// Sessions live in the database (a model: it owns the sessions table); the cookie carries only a random 256-bit
+// token, signed. The table stores the token's SHA-256, so logout and expiry
+// really end a session and a copied database hands out nothing.
+import {
+  createContext,
+  href,
+  redirect,
+  type MiddlewareFunction,
+  type RouterContextProvider,
+} from "react-router";
+import crypto from "node:crypto";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { db, preparedOnce } from "~/db/client.server";
+import { sessions, users, type User } from "~/db/schema";
+import { isProduction, sessionSecret } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
+import { rememberDemoAccount } from "../notifications/demo-outbox.server";
+import { signedCookie } from "~/utils/signed-cookie.server";
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+// `__Host-` requires Secure, path=/ and no Domain: the browser then refuses
+// the cookie from any subdomain or plain-HTTP page. Read with a synchronous
+// HMAC check on every request (~/utils/signed-cookie.server).
+const sessionCookie = signedCookie(
+  isProduction ? "__Host-fairshake_session" : "fairshake_session",
+  {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction,
+    path: "/",
+    maxAge: SESSION_TTL_MS / 1000,
+    secrets: [sessionSecret()],
+  },
+);
+
+const hashToken = (token: string) =>
+  crypto.createHash("sha256").update(token).digest("hex");
+
+/** How stale `lastSeenAt` may grow before a request refreshes it. */
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
+
+export async function createSession(
+  userId: number,
+  {
+    userAgent = null,
+    now = Date.now(),
+  }: { userAgent?: string | null; now?: number } = {},
+) {
+  const token = crypto.randomBytes(32).toString("base64url");
+  db.insert(sessions)
+    .values({
+      idHash: hashToken(token),
+      publicId: crypto.randomBytes(16).toString("hex"),
+      userId,
+      userAgent: userAgent?.slice(0, 300) ?? null,
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + SESSION_TTL_MS),
+    })
+    .run();
+  return { token, setCookie: await sessionCookie.serialize(token) };
+}
+
+function readToken(request: Request): string | null {
+  const value = sessionCookie.read(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+// Every page asks who the user is: one prepared statement, built once.
+const userBySessionHash = preparedOnce(() =>
+  db
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.idHash, sql.placeholder("hash")),
+        gt(sessions.expiresAt, sql.placeholder("now")),
+      ),
+    )
+    .prepare(),
+);
+
+const touchSession = preparedOnce(() =>
+  db
+    .update(sessions)
+    .set({ lastSeenAt: sql`${sql.placeholder("now")}` })
+    .where(eq(sessions.idHash, sql.placeholder("hash")))
+    .prepare(),
+);
+
+export function findUserBySessionToken(
+  token: string,
+  now = Date.now(),
+): User | null {
+  const hash = hashToken(token);
+  const row = userBySessionHash().get({ hash, now });
+  if (!row) return null;
+  // "Last seen" for the security page, written at most every few minutes so
+  // reading a page stays a read.
+  if (
+    !row.lastSeenAt ||
+    now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS
+  )
+    touchSession().run({ hash, now });
+  return row.user;
+}
+
+export function revokeSessionToken(token: string) {
+  db.delete(sessions)
+    .where(eq(sessions.idHash, hashToken(token)))
+    .run();
+}
+
+export function deleteExpiredSessions(now = Date.now()) {
+  return db
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, new Date(now)))
+    .run().changes;
+}
+
+// Who the user is, once per request: React Router's root middleware
+// (app/root.tsx) puts a lookup in the request's context, and every loader
+// and action of that request (root, layout and page, or the one resource
+// route) reads the same one. It is lazy, so a request that never asks (an
+// avatar, /healthz, a login) pays nothing, and it lives exactly as long as the
+// request's context (docs/decisions/0811).
+type SessionLookup = () => Promise<User | null>;
+const sessionUserContext = createContext<SessionLookup>();
+// The page's own path and query, as React Router normalised it for the
+// middleware (`url`): with `v8_passThroughRequests` (ADR 0835) a loader's
+// `request.url` is the raw request's, so a client navigation's data request
+// reads `/bet/7.data?_routes=…` there, which is no address to come back to.
+const returnToContext = createContext<string>();
+
+/** The loader/action arguments the session is read from. */
+export type RequestArgs = {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+};
+
+export const sessionMiddleware: MiddlewareFunction<Response> = (
+  { request, url, context },
+  next,
+) => {
+  context.set(returnToContext, url.pathname + url.search);
+  let lookup: Promise<User | null> | undefined;
+  context.set(sessionUserContext, () => {
+    lookup ??= new Promise<User | null>((resolve) => {
+      const token = readToken(request);
+      resolve(token ? findUserBySessionToken(token) : null);
+    });
+    return lookup;
+  });
+  return next();
+};
+
+export function getUser({ context }: RequestArgs): Promise<User | null> {
+  return context.get(sessionUserContext)();
+}
+
+/** The guard of every protected page: a visitor is sent to /auth (302). */
+export async function requireUser(args: RequestArgs): Promise<User> {
+  const user = await getUser(args);
+  if (!user) {
+    const returnTo = args.context.get(returnToContext);
+    throw redirect(
+      `${href("/auth")}?return_to=${encodeURIComponent(returnTo)}`,
+    );
+  }
+  return user;
+}
+
+/** The guard of every protected /api route: a visitor gets a 401. */
+export async function requireApiUser(args: RequestArgs): Promise<User> {
+  const user = await getUser(args);
+  if (!user) throw new DomainError(401, "Authentication required");
+  return user;
+}
+
+/**
+ * Starts a fresh session for `userId`, ending the one the request carried:
+ * the id is rotated at every login so a planted cookie is worthless. The
+ * answer's Set-Cookie headers.
+ */
+export async function startSession(
+  request: Request,
+  userId: number,
+): Promise<Headers> {
+  const old = readToken(request);
+  if (old) revokeSessionToken(old);
+  const { setCookie } = await createSession(userId, {
+    userAgent: request.headers.get("User-Agent"),
+  });
+  const headers = new Headers();
+  headers.append("Set-Cookie", setCookie);
+  // In the demo, this browser may read this account's mail from now on.
+  const demo = await rememberDemoAccount(request.headers.get("Cookie"), userId);
+  if (demo) headers.append("Set-Cookie", demo);
+  return headers;
+}
+
+export async function endSession(request: Request) {
+  const token = readToken(request);
+  if (token) revokeSessionToken(token);
+  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+// ---- The security page (ruling 31) ----------------------------------------
+
+export type SessionSummary = {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  userAgent: string | null;
+  current: boolean;
+};
+
+/** The public id of the session this request carries, if it is live. */
+export async function currentSessionId(
+  request: Request,
+  now = Date.now(),
+): Promise<string | null> {
+  const token = readToken(request);
+  if (!token) return null;
+  const row = db
+    .select({ publicId: sessions.publicId })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.idHash, hashToken(token)),
+        gt(sessions.expiresAt, new Date(now)),
+      ),
+    )
+    .get();
+  return row?.publicId ?? null;
+}
+
+/** Where this person is signed in, most recently seen first. */
+export function listSessions(
+  userId: number,
+  currentId: string | null,
+  now = Date.now(),
+): SessionSummary[] {
+  return db
+    .select()
+    .from(sessions)
+    .where(
+      and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date(now))),
+    )
+    .all()
+    .map((s) => ({
+      id: s.publicId,
+      createdAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt ?? s.createdAt,
+      userAgent: s.userAgent,
+      current: s.publicId === currentId,
+    }))
+    .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime());
+}
+
+/**
+ * Ends one of this person's sessions. Returns false when no such session is
+ * theirs: another person's id is answered exactly like an unknown one.
+ */
+export function revokeSession(userId: number, publicId: string): boolean {
+  return (
+    db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)))
+      .run().changes > 0
+  );
+}
+
+/** Ends every session of this person except `keepId` (all when null). */
+export function revokeOtherSessions(userId: number, keepId: string | null) {
+  return db
+    .delete(sessions)
+    .where(
+      keepId
+        ? and(eq(sessions.userId, userId), ne(sessions.publicId, keepId))
+        : eq(sessions.userId, userId),
+    )
+    .run().changes;
+}

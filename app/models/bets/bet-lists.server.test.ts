@@ -1,0 +1,192 @@
+// Bets: private bets, edit and delete, the lists, the dashboard and the
+// history (rulings 5, 13), the model rules.
+import { describe, expect, it } from "vitest";
+import {
+  BET_CHANGED,
+  createBet,
+  deleteBet,
+  joinBet,
+  updateBet,
+} from "./bet.server";
+import { listPublicBets, listUserBets } from "./bet-lists.server";
+import { parseBetInput } from "./bet-input.server";
+import { getBetForViewer, openBetByCode } from "./bet-access.server";
+import { expectError } from "../../../tests/support/expect-error";
+import { DAY, input, person } from "../../../tests/support/bettors";
+
+describe("private bets (ruling 13)", () => {
+  it("are a 404 to strangers until opened by code, never in the public feed", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const bet = createBet({
+      creatorId: alice.id,
+      input: input({ visibility: "private" }),
+    });
+    expectError(() => getBetForViewer({ betId: bet.id, userId: bob.id }), 404);
+    expectError(() => joinBet({ betId: bet.id, userId: bob.id }), 404);
+    expect(listPublicBets().some((b) => b.id === bet.id)).toBe(false);
+    openBetByCode({
+      code: bet.code.toLowerCase(),
+      userId: bob.id,
+      clientAddress: "test",
+    });
+    expect(getBetForViewer({ betId: bet.id, userId: bob.id }).id).toBe(bet.id);
+    expect(joinBet({ betId: bet.id, userId: bob.id }).status).toBe("active");
+  });
+});
+
+describe("edit and delete", () => {
+  it("are the creator's alone, and only while nobody has joined", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const bet = createBet({ creatorId: alice.id, input: input() });
+    const edit = parseBetInput(
+      {
+        title: "New title",
+        description: "A longer description",
+        amount: 30,
+        deadline: new Date(Date.now() + DAY).toISOString(),
+        visibility: "public",
+      },
+      "edit",
+    );
+    const denied = expectError(
+      () => updateBet({ betId: bet.id, userId: bob.id, input: edit }),
+      403,
+      "You can only edit bets you've created.",
+    );
+    expect(denied.title).toBe("Access denied");
+    const updated = updateBet({ betId: bet.id, userId: alice.id, input: edit });
+    expect(updated.title).toBe("New title");
+    expect(updated.amountCents).toBe(3000);
+    expect(updated.updatedAt.getTime()).toBeGreaterThan(
+      bet.updatedAt.getTime(),
+    );
+    // A join that saw the old terms is refused.
+    expectError(
+      () =>
+        joinBet({
+          betId: bet.id,
+          userId: bob.id,
+          version: bet.updatedAt.getTime(),
+        }),
+      409,
+      BET_CHANGED,
+    );
+    joinBet({
+      betId: bet.id,
+      userId: bob.id,
+      version: updated.updatedAt.getTime(),
+    });
+    const joined = expectError(
+      () => updateBet({ betId: bet.id, userId: alice.id, input: edit }),
+      409,
+    );
+    expect(joined.title).toBe("Cannot edit");
+    expectError(() => deleteBet({ betId: bet.id, userId: alice.id }), 409);
+  });
+
+  it("deletes a bet nobody joined", async () => {
+    const alice = await person();
+    const bet = createBet({ creatorId: alice.id, input: input() });
+    deleteBet({ betId: bet.id, userId: alice.id });
+    expectError(
+      () => getBetForViewer({ betId: bet.id, userId: alice.id }),
+      404,
+    );
+  });
+});
+
+describe("lists", () => {
+  it("splits created, joined and completed as ruling 5 says", async () => {
+    const [alice, bob] = [await person(), await person()];
+    const a = createBet({ creatorId: alice.id, input: input() });
+    const b = createBet({ creatorId: bob.id, input: input() });
+    joinBet({ betId: b.id, userId: alice.id });
+    expect(listUserBets(alice.id, "created").map((x) => x.id)).toContain(a.id);
+    expect(listUserBets(alice.id, "created").map((x) => x.id)).not.toContain(
+      b.id,
+    );
+    expect(listUserBets(alice.id, "joined").map((x) => x.id)).toEqual([b.id]);
+    expect(listUserBets(alice.id, "completed")).toEqual([]);
+  });
+});
+
+describe("getDashboard (ruling 5)", () => {
+  it("counts created + joined open bets and sums At Stake over active bets only", async () => {
+    const { getDashboard } = await import("./bet-lists.server");
+    const me = await person();
+    const other = await person();
+    const pendingMine = createBet({
+      creatorId: me.id,
+      input: input({ amount: 10 }),
+    });
+    const activeMine = createBet({
+      creatorId: me.id,
+      input: input({ amount: 30 }),
+    });
+    joinBet({ betId: activeMine.id, userId: other.id });
+    const theirs = createBet({
+      creatorId: other.id,
+      input: input({ amount: 45 }),
+    });
+    joinBet({ betId: theirs.id, userId: me.id });
+    createBet({ creatorId: other.id, input: input({ amount: 99 }) });
+
+    const d = getDashboard(me.id);
+    expect(d.createdCount).toBe(2);
+    expect(d.joinedCount).toBe(1);
+    expect(d.atStakeCount).toBe(2);
+    expect(d.atStakeCents).toBe(7500);
+    expect(d.total).toBe(3);
+    expect(d.recent.map((b) => [b.id, b.type])).toEqual([
+      [theirs.id, "joined"],
+      [activeMine.id, "created"],
+      [pendingMine.id, "created"],
+    ]);
+    expect(d.recent[0]!.creatorName).toBe(other.username);
+    // Only the newest rows are shown, but the counts cover every open bet.
+    const top = getDashboard(me.id, Date.now(), 1);
+    expect(top.recent.map((b) => b.id)).toEqual([theirs.id]);
+    expect([top.total, top.createdCount, top.joinedCount]).toEqual([3, 2, 1]);
+  });
+
+  it("leaves out a pending bet past its deadline (it reads as cancelled)", async () => {
+    const { getDashboard } = await import("./bet-lists.server");
+    const me = await person();
+    createBet({ creatorId: me.id, input: input() });
+    const later = Date.now() + 2 * DAY;
+    const d = getDashboard(me.id, later);
+    expect(d.createdCount).toBe(0);
+    expect(d.atStakeCents).toBe(0);
+  });
+});
+
+describe("history", () => {
+  it("writes a bet event for create, edit and join, in order", async () => {
+    const { db } = await import("~/db/client.server");
+    const { betEvents } = await import("~/db/schema");
+    const { eq } = await import("drizzle-orm");
+    const creator = await person();
+    const joiner = await person();
+    const bet = createBet({ creatorId: creator.id, input: input() });
+    updateBet({
+      betId: bet.id,
+      userId: creator.id,
+      input: input({ title: "New title here" }),
+    });
+    joinBet({ betId: bet.id, userId: joiner.id });
+    const events = db
+      .select()
+      .from(betEvents)
+      .where(eq(betEvents.betId, bet.id))
+      .orderBy(betEvents.id)
+      .all();
+    expect(events.map((e) => [e.type, e.actorId])).toEqual([
+      ["created", creator.id],
+      ["edited", creator.id],
+      ["joined", joiner.id],
+    ]);
+    expect(events[1]!.data).toMatchObject({
+      before: { title: "Who wins the derby" },
+    });
+  });
+});

@@ -1,0 +1,254 @@
+// Bets: create, join, edit, delete. Every rule about who may change a bet
+// lives here, shared by the pages and the /api routes.
+import { and, eq, gt, sql } from "drizzle-orm";
+import { immediate, type Tx } from "~/db/client.server";
+import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
+import { violatedUniqueIndex } from "~/db/unique-violation.server";
+import { recordActivity } from "../social/activity.server";
+import { assertAccountOpen } from "../accounts/closed-account.server";
+import { editRefusal } from "./bet-policy.server";
+import { conflict, notFound, refused } from "~/utils/errors";
+
+import {
+  REFEREE_CANNOT_JOIN,
+  assertReferee,
+  generateCode,
+  type BetInput,
+} from "./bet-input.server";
+import {
+  BET_NOT_FOUND,
+  canViewBet,
+  effectiveStatus,
+  isParticipant,
+  toViews,
+  type BetCommand,
+  type BetView,
+} from "./bet-access.server";
+// --- Creating ---------------------------------------------------------------
+
+export function createBet({
+  creatorId,
+  input,
+}: {
+  creatorId: number;
+  input: BetInput;
+}): Bet {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const code = generateCode();
+    try {
+      return immediate((tx) => {
+        const now = new Date();
+        assertAccountOpen(tx, creatorId);
+        if (input.refereeId) assertReferee(tx, creatorId, input.refereeId);
+        const bet = tx
+          .insert(bets)
+          .values({
+            code,
+            title: input.title,
+            description: input.description,
+            amountCents: input.amountCents,
+            visibility: input.visibility,
+            deadline: new Date(input.deadline),
+            creatorId,
+            refereeId: input.refereeId ?? null,
+            status: "pending",
+            updatedAt: now,
+          })
+          .returning()
+          .get();
+        tx.insert(betParticipants)
+          .values({ betId: bet.id, userId: creatorId, seat: 1 })
+          .run();
+        tx.insert(betEvents)
+          .values({ betId: bet.id, actorId: creatorId, type: "created" })
+          .run();
+        return bet;
+      });
+    } catch (error) {
+      if (violatedUniqueIndex(error) === "bets_code_unique") continue; // a code collision: draw again
+      throw error;
+    }
+  }
+  throw new Error("Could not draw a unique bet code");
+}
+
+// --- Joining ----------------------------------------------------------------
+
+export const BET_FULL = "Bet already has the maximum number of participants.";
+export const BET_CHANGED =
+  "This bet changed while you were looking. Please review it again.";
+
+/**
+ * Joins a bet as its second participant, in one immediate transaction with a
+ * conditional update: of any number of simultaneous joins exactly one wins.
+ */
+export function joinBet({
+  betId,
+  userId,
+  version,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  version?: number | null;
+  now?: number;
+}) {
+  return immediate((tx) => {
+    assertAccountOpen(tx, userId);
+    const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
+    if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+    if (isParticipant(betId, userId, tx))
+      throw conflict("You have already joined this bet.");
+    if (bet.refereeId === userId) throw conflict(REFEREE_CANNOT_JOIN);
+    const status = effectiveStatus(bet, now);
+    if (status === "cancelled")
+      throw conflict(
+        "This bet has been cancelled: its deadline passed before anyone joined.",
+      );
+    if (status === "settled")
+      throw conflict("This bet has already been settled.");
+    if (status !== "pending") throw conflict(BET_FULL);
+    if (
+      version !== undefined &&
+      version !== null &&
+      version !== bet.updatedAt.getTime()
+    )
+      throw conflict(BET_CHANGED);
+
+    const updated = tx
+      .update(bets)
+      .set({
+        status: "active",
+        updatedAt: new Date(Math.max(now, bet.updatedAt.getTime() + 1)),
+      })
+      .where(
+        and(
+          eq(bets.id, betId),
+          eq(bets.status, "pending"),
+          gt(bets.deadline, new Date(now)),
+        ),
+      )
+      .run();
+    if (updated.changes !== 1) throw conflict(BET_FULL);
+    tx.insert(betParticipants).values({ betId, userId, seat: 2 }).run();
+    tx.insert(betEvents)
+      .values({ betId, actorId: userId, type: "joined" })
+      .run();
+    const joiner = tx
+      .select({ username: users.username })
+      .from(users)
+      .where(eq(users.id, userId))
+      .get();
+    recordActivity(tx, {
+      userId: bet.creatorId,
+      actorId: userId,
+      type: "bet_joined",
+      message: `${joiner?.username ?? "Someone"} joined your bet "${bet.title}"`,
+      betId,
+    });
+    return getBetViewTx(tx, betId);
+  });
+}
+
+function getBetViewTx(tx: Tx, betId: number): BetView {
+  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get()!;
+  return toViews([bet])[0]!;
+}
+
+// --- Editing and deleting ----------------------------------------------------
+
+/** The edit and delete guard: `editRefusal`'s answer, at commit time. */
+function assertEditable(
+  tx: Tx,
+  betId: number,
+  userId: number,
+  now: number,
+  verb: "edit" | "delete",
+) {
+  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
+  if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+  const others = tx
+    .select({ n: sql<number>`count(*)` })
+    .from(betParticipants)
+    .where(
+      and(
+        eq(betParticipants.betId, betId),
+        sql`${betParticipants.userId} <> ${userId}`,
+      ),
+    )
+    .get();
+  const facts = {
+    creatorId: bet.creatorId,
+    status: effectiveStatus(bet, now),
+    othersIn: others?.n ?? 0,
+  };
+  const refusal = editRefusal(facts, userId, verb);
+  if (refusal) throw refused(refusal);
+  return bet;
+}
+
+const untouchedByOthers = (betId: number) =>
+  sql`NOT EXISTS (SELECT 1 FROM ${betParticipants} WHERE ${betParticipants.betId} = ${betId} AND ${betParticipants.seat} = 2)`;
+
+/** The conditional-update guard: pending and nobody else in, at commit time. */
+const stillEditable = (betId: number) =>
+  and(eq(bets.id, betId), eq(bets.status, "pending"), untouchedByOthers(betId));
+
+export function updateBet({
+  betId,
+  userId,
+  input,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  input: BetInput;
+  now?: number;
+}) {
+  return immediate((tx) => {
+    const bet = assertEditable(tx, betId, userId, now, "edit");
+    if (input.refereeId) assertReferee(tx, userId, input.refereeId);
+    const result = tx
+      .update(bets)
+      .set({
+        title: input.title,
+        description: input.description,
+        amountCents: input.amountCents,
+        deadline: new Date(input.deadline),
+        visibility: input.visibility,
+        ...(input.refereeId !== undefined
+          ? { refereeId: input.refereeId }
+          : {}),
+        // Strictly increasing, so a join that saw the old terms is refused.
+        updatedAt: new Date(Math.max(now, bet.updatedAt.getTime() + 1)),
+      })
+      .where(stillEditable(betId))
+      .run();
+    if (result.changes !== 1)
+      throw conflict(
+        "You cannot edit a bet that has been joined by others.",
+        "Cannot edit",
+      );
+    tx.insert(betEvents)
+      .values({
+        betId,
+        actorId: userId,
+        type: "edited",
+        data: { before: { title: bet.title, amountCents: bet.amountCents } },
+      })
+      .run();
+    return getBetViewTx(tx, betId);
+  });
+}
+
+export function deleteBet({ betId, userId, now = Date.now() }: BetCommand) {
+  immediate((tx) => {
+    assertEditable(tx, betId, userId, now, "delete");
+    const result = tx.delete(bets).where(stillEditable(betId)).run();
+    if (result.changes !== 1)
+      throw conflict(
+        "You cannot delete a bet that has been joined by others.",
+        "Cannot edit",
+      );
+  });
+}

@@ -1,0 +1,313 @@
+// The transactional outbox (ruling 26). An activity event that people hear
+// about outside the app gets one delivery row per channel, written in the
+// same transaction as the event. A worker (app/models/jobs/background-work.server.ts) claims
+// one due row at a time with a conditional update, sends it, and records the
+// outcome: sent, skipped (switched off, unverified, nowhere to send), or a
+// retry after a growing delay. A row cut off mid-send (the process died while
+// talking to the mail server) is not sent again: at most once per channel.
+import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { db, type Tx } from "~/db/client.server";
+import {
+  activityEvents,
+  bets,
+  demoMails,
+  notificationDeliveries,
+  users,
+} from "~/db/schema";
+import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
+import { renderMail } from "~/messaging/templates.server";
+import { isDemoMode, publicOrigin } from "~/utils/env.server";
+import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
+import {
+  KIND_TITLES,
+  NOTIFICATION_CHANNELS,
+  notificationKindOf,
+  notificationPath,
+  type NotificationChannel,
+  type NotificationKind,
+} from "./notification-kinds";
+import {
+  unsubscribeToken,
+  wantsNotification,
+} from "./notification-preferences.server";
+import { pushToUser } from "./push-subscriptions.server";
+
+const envMs = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+/** The first retry waits this long; each next one four times longer. */
+const RETRY_BASE_MS = envMs("OUTBOX_RETRY_BASE_MS", 5_000);
+const RETRY_MAX_MS = 60 * 60_000;
+const MAX_ATTEMPTS = 8;
+/** Longer than any one send may take (the transports time out sooner). */
+const CLAIM_MS = 2 * 60_000;
+
+/** Called by recordActivity in the event's own transaction. */
+export function enqueueNotifications(
+  tx: Tx | typeof db,
+  event: { id: number; type: string },
+  now = Date.now(),
+) {
+  if (!notificationKindOf(event.type)) return;
+  tx.insert(notificationDeliveries)
+    .values(
+      NOTIFICATION_CHANNELS.map((channel) => ({
+        eventId: event.id,
+        channel,
+        nextAttemptAt: now,
+      })),
+    )
+    .run();
+  wakeWorker();
+}
+
+// --- The worker ---------------------------------------------------------------
+
+let wake: (() => void) | null = null;
+/** The worker registers how to be woken; enqueueing then needs no poll to wait for. */
+export function onNotificationsQueued(fn: () => void) {
+  wake = fn;
+}
+function wakeWorker() {
+  // After the transaction that wrote the event has committed.
+  if (wake) setTimeout(wake, 0).unref?.();
+}
+
+type Claimed = typeof notificationDeliveries.$inferSelect;
+
+function claimNext(now: number): Claimed | null {
+  const due = db
+    .select({ id: notificationDeliveries.id })
+    .from(notificationDeliveries)
+    .where(
+      and(
+        eq(notificationDeliveries.status, "pending"),
+        lte(notificationDeliveries.nextAttemptAt, now),
+      ),
+    )
+    .orderBy(asc(notificationDeliveries.nextAttemptAt))
+    .limit(1)
+    .get();
+  if (!due) return null;
+  // Conditional: of several processes reaching for one row, one wins.
+  return (
+    db
+      .update(notificationDeliveries)
+      .set({
+        status: "sending",
+        attempts: sql`${notificationDeliveries.attempts} + 1`,
+        claimedUntil: now + CLAIM_MS,
+      })
+      .where(
+        and(
+          eq(notificationDeliveries.id, due.id),
+          eq(notificationDeliveries.status, "pending"),
+        ),
+      )
+      .returning()
+      .get() ?? null
+  );
+}
+
+type Outcome =
+  | { status: "sent" | "skipped"; note?: string }
+  | { status: "retry"; error: string };
+
+function finish(row: Claimed, outcome: Outcome, now: number) {
+  if (outcome.status === "retry") {
+    const giveUp = row.attempts >= MAX_ATTEMPTS;
+    const delay = Math.min(
+      RETRY_BASE_MS * 4 ** (row.attempts - 1),
+      RETRY_MAX_MS,
+    );
+    db.update(notificationDeliveries)
+      .set({
+        status: giveUp ? "failed" : "pending",
+        nextAttemptAt: now + delay,
+        claimedUntil: null,
+        lastError: outcome.error.slice(0, 500),
+        doneAt: giveUp ? now : null,
+      })
+      .where(eq(notificationDeliveries.id, row.id))
+      .run();
+    return;
+  }
+  db.update(notificationDeliveries)
+    .set({
+      status: outcome.status,
+      claimedUntil: null,
+      lastError: outcome.note ?? null,
+      doneAt: now,
+    })
+    .where(eq(notificationDeliveries.id, row.id))
+    .run();
+}
+
+/** Rows a dead process left mid-send: given up, never sent twice. */
+function abandonInterrupted(now: number) {
+  db.update(notificationDeliveries)
+    .set({
+      status: "failed",
+      claimedUntil: null,
+      lastError: "interrupted while sending; not sent again (at most once)",
+      doneAt: now,
+    })
+    .where(
+      and(
+        eq(notificationDeliveries.status, "sending"),
+        lte(notificationDeliveries.claimedUntil, now),
+      ),
+    )
+    .run();
+}
+
+/** Delivers what is due, one row at a time, until none is. Returns how many rows were handled. */
+export async function deliverDueNotifications(
+  clock: () => number = Date.now,
+  limit = 100,
+): Promise<number> {
+  abandonInterrupted(clock());
+  let handled = 0;
+  for (; handled < limit; handled += 1) {
+    const row = claimNext(clock());
+    if (!row) break;
+    let outcome: Outcome;
+    try {
+      outcome = await deliver(row);
+    } catch (error) {
+      outcome = { status: "retry", error: String(error) };
+    }
+    if (outcome.status === "retry") countOutboxFailure(row.channel);
+    finish(row, outcome, clock());
+  }
+  setOutboxDepth(outboxDepth());
+  return handled;
+}
+
+/** How many deliveries wait (for metrics and tests). */
+export function outboxDepth(): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(notificationDeliveries)
+      .where(eq(notificationDeliveries.status, "pending"))
+      .get()?.n ?? 0
+  );
+}
+
+// --- One delivery -----------------------------------------------------------------
+
+type Message = {
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  path: string;
+  user: { id: number; email: string; emailVerified: boolean; username: string };
+};
+
+function messageFor(eventId: number): Message | null {
+  const row = db
+    .select({
+      type: activityEvents.type,
+      message: activityEvents.message,
+      betId: activityEvents.betId,
+      user: {
+        id: users.id,
+        email: users.email,
+        emailVerified: users.emailVerified,
+        username: users.username,
+      },
+      winnerId: bets.winnerId,
+      betStatus: bets.status,
+    })
+    .from(activityEvents)
+    .innerJoin(users, eq(users.id, activityEvents.userId))
+    .leftJoin(bets, eq(bets.id, activityEvents.betId))
+    .where(eq(activityEvents.id, eventId))
+    .get();
+  const kind = row && notificationKindOf(row.type);
+  if (!row || !kind) return null;
+  const owes =
+    row.betStatus === "settled" &&
+    row.winnerId !== null &&
+    row.winnerId !== row.user.id;
+  return {
+    kind,
+    title: KIND_TITLES[kind],
+    body: row.message,
+    path: notificationPath(kind, row.betId, owes),
+    user: row.user,
+  };
+}
+
+async function deliver(row: Claimed): Promise<Outcome> {
+  const message = messageFor(row.eventId);
+  if (!message) return { status: "skipped", note: "nothing to say" };
+  const channel = row.channel as NotificationChannel;
+  if (!wantsNotification(message.user.id, channel, message.kind))
+    return { status: "skipped", note: "switched off" };
+  return channel === "email" ? deliverMail(message) : deliverPush(message);
+}
+
+async function deliverMail(message: Message): Promise<Outcome> {
+  if (!message.user.emailVerified)
+    return { status: "skipped", note: "address not verified" };
+  const origin = publicOrigin();
+  const mail = renderMail({
+    to: message.user.email,
+    subject: message.title,
+    paragraphs: [`Hi ${message.user.username},`, `${message.body}.`],
+    action: { label: "Open in Fairshake", url: `${origin}${message.path}` },
+    footer: `You get this mail because "${message.title}" is switched on in your Fairshake notification settings.`,
+    unsubscribeUrl: `${origin}/api/unsubscribe?token=${encodeURIComponent(
+      unsubscribeToken(message.user.id, message.kind),
+    )}`,
+  });
+  return sendAccountMail(mail, message.user.id, message.kind);
+}
+
+async function deliverPush(message: Message): Promise<Outcome> {
+  const result = await pushToUser(message.user.id, {
+    title: message.title,
+    body: message.body,
+    url: message.path,
+  });
+  if (result === "none") return { status: "skipped", note: "no subscription" };
+  if (result === "off")
+    return { status: "skipped", note: "push not configured" };
+  return { status: "sent" };
+}
+
+/**
+ * Sends a mail about account `userId` over SMTP; without SMTP_URL keeps it
+ * for /demo/outbox in demo mode, else logs that it was dropped (without its
+ * links: they are keys). Also used for account mail (verification, reset),
+ * which is not a notification.
+ */
+export async function sendAccountMail(
+  mail: Mail,
+  userId: number,
+  what: string,
+): Promise<Outcome> {
+  if (hasSmtp()) {
+    await sendMail(mail);
+    return { status: "sent" };
+  }
+  if (isDemoMode) {
+    db.insert(demoMails)
+      .values({
+        userId,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      })
+      .run();
+    return { status: "sent", note: "demo outbox" };
+  }
+  console.info(
+    `mail to user #${userId} (${what}) not sent: SMTP_URL is not set ("${mail.subject}")`,
+  );
+  return { status: "skipped", note: "no SMTP_URL" };
+}

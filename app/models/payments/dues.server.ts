@@ -1,0 +1,323 @@
+// Getting paid (rulings 24 and 25): the loser's reminders, the overdue
+// notice, the winner's nudge, and everyone's payment record. The due date
+// and its jobs are written when the bet settles (settlement.server.ts).
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { db, immediate, preparedOnce, type Tx } from "~/db/client.server";
+import {
+  betEvents,
+  betParticipants,
+  bets,
+  payments,
+  settlements,
+  users,
+  type Job,
+} from "~/db/schema";
+import { recordActivity } from "../social/activity.server";
+import { ALREADY_PAID } from "./payment.server";
+import { displayNameSql } from "../accounts/display-name.server";
+import {
+  BET_NOT_FOUND,
+  canViewBet,
+  type BetCommand,
+} from "../bets/bet-access.server";
+import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
+import { formatDateTime } from "~/utils/dates";
+import { formatCents } from "~/utils/money";
+import { nudgeIntervalMs } from "~/utils/windows.server";
+
+export const NOT_OWED = "Nothing is owed on this bet.";
+export const NOT_WINNER = "Only the winner can nudge the loser.";
+
+export class NudgeTooSoon extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    const hours = Math.max(1, Math.ceil(retryAfterSeconds / 3600));
+    super(
+      429,
+      `You can nudge again in ${hours} ${hours === 1 ? "hour" : "hours"}.`,
+    );
+  }
+}
+
+function nameOf(tx: Tx | typeof db, userId: number | null) {
+  if (userId === null) return "Someone";
+  return (
+    tx
+      .select({ username: displayNameSql() })
+      .from(users)
+      .where(eq(users.id, userId))
+      .get()?.username ?? "Someone"
+  );
+}
+
+/** The bet and its settlement (either may be missing). */
+function betAndSettlement(tx: Tx | typeof db, betId: number) {
+  return {
+    bet: tx.select().from(bets).where(eq(bets.id, betId)).get(),
+    settlement: tx
+      .select()
+      .from(settlements)
+      .where(eq(settlements.betId, betId))
+      .get(),
+  };
+}
+
+/** A settled, unpaid bet with a loser, for the payment jobs; else null. */
+function owedBet(tx: Tx, betId: number) {
+  const { bet, settlement } = betAndSettlement(tx, betId);
+  if (
+    !bet ||
+    bet.status !== "settled" ||
+    !settlement?.settledAt ||
+    settlement.outcome !== "winner" ||
+    settlement.paymentStatus !== "pending" ||
+    !bet.paymentDueAt
+  )
+    return null;
+  return { bet, settlement };
+}
+
+/** A third of the way to `paymentDueAt`: the loser is reminded. */
+export function remindPayment(tx: Tx, job: Job) {
+  const owed = owedBet(tx, job.subjectId);
+  if (!owed) return;
+  const { bet, settlement } = owed;
+  recordActivity(tx, {
+    userId: settlement.loserId!,
+    actorId: settlement.winnerId,
+    type: "payment_due",
+    message: `Reminder: you owe ${nameOf(tx, settlement.winnerId)} ${formatCents(bet.amountCents)} for "${bet.title}", due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    betId: bet.id,
+  });
+}
+
+/** At `paymentDueAt`, unpaid: the loser is told once that it is overdue. */
+export function markOverdue(tx: Tx, job: Job, now: number) {
+  const owed = owedBet(tx, job.subjectId);
+  if (!owed || owed.bet.paymentDueAt!.getTime() > now) return;
+  const { bet, settlement } = owed;
+  tx.insert(betEvents)
+    .values({ betId: bet.id, actorId: null, type: "payment_overdue" })
+    .run();
+  recordActivity(tx, {
+    userId: settlement.loserId!,
+    actorId: settlement.winnerId,
+    type: "payment_overdue",
+    message: `Overdue: your ${formatCents(bet.amountCents)} payment to ${nameOf(tx, settlement.winnerId)} for "${bet.title}" was due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    betId: bet.id,
+  });
+}
+
+export type NudgeState =
+  | { can: true }
+  | {
+      can: false;
+      status: 403 | 409 | 429;
+      message: string;
+      retryAfterSeconds?: number;
+    };
+
+/** Whether `userId` may nudge the loser of this bet now (one rule, one place). */
+export function nudgeState(
+  betId: number,
+  userId: number,
+  now = Date.now(),
+  tx: Tx | typeof db = db,
+): NudgeState {
+  const { bet, settlement } = betAndSettlement(tx, betId);
+  const party =
+    tx
+      .select({ userId: betParticipants.userId })
+      .from(betParticipants)
+      .where(
+        and(
+          eq(betParticipants.betId, betId),
+          eq(betParticipants.userId, userId),
+        ),
+      )
+      .get() !== undefined;
+  if (!party) return { can: false, status: 403, message: NOT_WINNER };
+  const settled =
+    bet?.status === "settled" &&
+    settlement?.settledAt &&
+    settlement.outcome === "winner";
+  if (settled && settlement.winnerId !== userId)
+    return { can: false, status: 403, message: NOT_WINNER };
+  if (!settled) return { can: false, status: 409, message: NOT_OWED };
+  if (settlement.paymentStatus === "completed")
+    return { can: false, status: 409, message: ALREADY_PAID };
+  const interval = nudgeIntervalMs();
+  if (bet.lastNudgedAt && now - bet.lastNudgedAt.getTime() < interval) {
+    const waitMs = bet.lastNudgedAt.getTime() + interval - now;
+    const error = new NudgeTooSoon(Math.ceil(waitMs / 1000));
+    return {
+      can: false,
+      status: 429,
+      message: error.message,
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  return { can: true };
+}
+
+/** The winner nudges the loser, at most once per NUDGE_INTERVAL_S. */
+export function nudgePayment({ betId, userId, now = Date.now() }: BetCommand) {
+  immediate((tx) => {
+    const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
+    if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+    const state = nudgeState(betId, userId, now, tx);
+    if (!state.can) {
+      if (state.status === 429)
+        throw new NudgeTooSoon(state.retryAfterSeconds!);
+      throw state.status === 403
+        ? forbidden(state.message)
+        : conflict(state.message);
+    }
+    const changed = tx
+      .update(bets)
+      .set({ lastNudgedAt: new Date(now) })
+      .where(
+        and(
+          eq(bets.id, betId),
+          or(
+            isNull(bets.lastNudgedAt),
+            lte(bets.lastNudgedAt, new Date(now - nudgeIntervalMs())),
+          ),
+        ),
+      )
+      .run();
+    if (changed.changes !== 1)
+      throw new NudgeTooSoon(Math.ceil(nudgeIntervalMs() / 1000));
+    const settlement = tx
+      .select()
+      .from(settlements)
+      .where(eq(settlements.betId, betId))
+      .get()!;
+    tx.insert(betEvents)
+      .values({ betId, actorId: userId, type: "nudged" })
+      .run();
+    recordActivity(tx, {
+      userId: settlement.loserId!,
+      actorId: userId,
+      type: "payment_nudge",
+      message: `${nameOf(tx, userId)} nudged you: please pay ${formatCents(bet.amountCents)} for "${bet.title}"`,
+      betId,
+    });
+  });
+}
+
+// --- Payment record (ruling 25) --------------------------------------------------
+
+export type PaymentRecord = {
+  owed: number;
+  paid: number;
+  paidOnTime: number;
+  overdue: number;
+};
+
+const EMPTY: PaymentRecord = { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 };
+
+// Asked for every person a bet page or profile shows: one small prepared
+// query per person, found through the loser index (migration 0005), ~11 µs
+// per person in the loaded server (docs/decisions/0834). It replaced one
+// query over the ids as a JSON array (0833), measured then at ~100 µs a
+// page; most of that turned out to be the recompile 0834 found in both
+// shapes, so for a page of dozens of people the JSON form may be the cheaper
+// one again. Not measured since.
+/** A person's record, unprepared (its plan is checked in a test). */
+export const paymentRecordQuery = () =>
+  db
+    .select({
+      owed: sql<number>`count(*)`,
+      paid: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed'), 0)`,
+      paidOnTime: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed' AND ${payments.completedAt} <= ${bets.paymentDueAt}), 0)`,
+      overdue: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'pending' AND ${bets.paymentDueAt} <= ${sql.placeholder("now")}), 0)`,
+    })
+    .from(settlements)
+    .innerJoin(bets, eq(bets.id, settlements.betId))
+    .leftJoin(
+      payments,
+      and(
+        eq(payments.betId, settlements.betId),
+        // A literal, not a bound value: `payments.status` is the column of a
+        // partial index (payments_one_completed_per_bet), and SQLite
+        // recompiles a statement every time it runs when a value bound to
+        // such a column could change its plan — 98 µs of parsing on every
+        // bet page and profile instead of ~10 µs (ADR 0834).
+        sql`${payments.status} = 'completed'`,
+      ),
+    )
+    .where(
+      and(
+        eq(settlements.loserId, sql.placeholder("userId")),
+        sql`${settlements.settledAt} IS NOT NULL`,
+        eq(settlements.outcome, "winner"),
+      ),
+    );
+const paymentRecordRow = preparedOnce(() => paymentRecordQuery().prepare());
+
+/** Settled bets lost, of those paid, paid by the due date, unpaid past it. */
+export function getPaymentRecords(
+  userIds: number[],
+  now = Date.now(),
+): Map<number, PaymentRecord> {
+  const map = new Map<number, PaymentRecord>();
+  for (const userId of new Set(userIds)) {
+    const row = paymentRecordRow().get({ userId, now });
+    map.set(
+      userId,
+      row
+        ? {
+            owed: Number(row.owed),
+            paid: Number(row.paid),
+            paidOnTime: Number(row.paidOnTime),
+            overdue: Number(row.overdue),
+          }
+        : { ...EMPTY },
+    );
+  }
+  return map;
+}
+
+export function getPaymentRecord(userId: number, now = Date.now()) {
+  return getPaymentRecords([userId], now).get(userId) ?? { ...EMPTY };
+}
+
+/** "Paid 5 of 5 lost bets, all on time" — where people decide to bet. */
+export function describePaymentRecord(record: PaymentRecord): string {
+  if (record.owed === 0) return "No lost bets to pay yet";
+  const late = record.paid - record.paidOnTime;
+  const timing =
+    record.paid === 0 ? "" : late === 0 ? ", all on time" : `, ${late} late`;
+  const overdue = record.overdue > 0 ? `; ${record.overdue} overdue` : "";
+  return `Paid ${record.paid} of ${record.owed} lost ${record.owed === 1 ? "bet" : "bets"}${timing}${overdue}`;
+}
+
+/** Public user objects gain `paymentRecord` (ruling 25), in one query. */
+export function withPaymentRecords<T extends { id: number }>(
+  people: T[],
+  now = Date.now(),
+): (T & { paymentRecord: PaymentRecord })[] {
+  const records = getPaymentRecords(
+    people.map((p) => p.id),
+    now,
+  );
+  return people.map((p) => ({
+    ...p,
+    paymentRecord: records.get(p.id) ?? { ...EMPTY },
+  }));
+}
+
+/** `[{id, friend}]` entries whose friend carries `paymentRecord`. */
+export function withFriendPaymentRecords<E extends { friend: { id: number } }>(
+  entries: E[],
+  now = Date.now(),
+) {
+  const records = getPaymentRecords(
+    entries.map((e) => e.friend.id),
+    now,
+  );
+  return entries.map((e) => ({
+    ...e,
+    paymentRecord: records.get(e.friend.id) ?? { ...EMPTY },
+  }));
+}

@@ -1,0 +1,319 @@
+// Payments (ruling 9): only the loser of a settled bet pays, once, the bet
+// amount. A payment is recorded only after the provider confirms it
+// succeeded, idempotently by intent id, and the ledger entries are written
+// in the same immediate transaction as the status changes.
+import { and, eq } from "drizzle-orm";
+import { db, immediate } from "~/db/client.server";
+import {
+  betEvents,
+  bets,
+  payments,
+  processedWebhookEvents,
+  settlements,
+  users,
+  type Settlement,
+} from "~/db/schema";
+import { recordActivity } from "../social/activity.server";
+import {
+  BET_NOT_FOUND,
+  canViewBet,
+  getBetView,
+} from "../bets/bet-access.server";
+import { writePaymentEntries } from "./ledger.server";
+import {
+  intentIdempotencyKey,
+  type PaymentProvider,
+} from "~/payments/provider.server";
+import { getPaymentProvider } from "./payment-provider.server";
+import { conflict, forbidden, notFound } from "~/utils/errors";
+import { formatCents } from "~/utils/money";
+
+export const NOT_SETTLED = "This bet has not been settled yet.";
+export const NOT_LOSER = "Only the loser of this bet pays the winnings.";
+export const ALREADY_PAID = "This bet has already been paid.";
+/** What the payment pages show when no provider is configured (ruling 0201). */
+export const PAYMENTS_UNAVAILABLE_NOTICE = {
+  title: "Payment method not available",
+  message: "Card payments are not set up on this server.",
+} as const;
+export const PAYMENTS_UNAVAILABLE = `${PAYMENTS_UNAVAILABLE_NOTICE.title}: card payments are not set up on this server.`;
+/** The code of that refusal: a page shows the notice instead of the API's sentence. */
+export const PAYMENTS_UNAVAILABLE_CODE = "payments_unavailable";
+export const INTENT_UNKNOWN = "This payment could not be found.";
+export const INTENT_NOT_SUCCEEDED = "This payment has not succeeded.";
+export const AMOUNT_MISMATCH = "The payment amount does not match this bet.";
+
+export function requireProvider(provider = getPaymentProvider()) {
+  if (!provider)
+    throw conflict(PAYMENTS_UNAVAILABLE, PAYMENTS_UNAVAILABLE_NOTICE.title, {
+      code: PAYMENTS_UNAVAILABLE_CODE,
+    });
+  return provider;
+}
+
+export type PayableBet = {
+  betId: number;
+  title: string;
+  amountCents: number;
+  settlement: Settlement;
+  winnerName: string;
+};
+
+/**
+ * What the loser may pay: 404 an unseen bet, 403 a stranger or the winner,
+ * 409 not settled or already paid.
+ */
+export function getPayableBet({
+  betId,
+  userId,
+  allowPaid = false,
+}: {
+  betId: number;
+  userId: number;
+  allowPaid?: boolean;
+}): PayableBet {
+  const bet = getBetView(betId);
+  if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+  if (!bet.participants.some((p) => p.id === userId))
+    throw forbidden(NOT_LOSER);
+  const settlement = db
+    .select()
+    .from(settlements)
+    .where(eq(settlements.betId, betId))
+    .get();
+  if (bet.status !== "settled" || !settlement?.settledAt)
+    throw conflict(NOT_SETTLED);
+  if (settlement.loserId !== userId) throw forbidden(NOT_LOSER);
+  if (!allowPaid && settlement.paymentStatus === "completed")
+    throw conflict(ALREADY_PAID);
+  const winner = bet.participants.find((p) => p.id === settlement.winnerId);
+  return {
+    betId,
+    title: bet.title,
+    amountCents: bet.amountCents,
+    settlement,
+    winnerName: winner?.username ?? "the winner",
+  };
+}
+
+/** Creates (or, with Stripe's idempotency key, re-finds) the loser's intent. */
+export async function createPaymentIntent({
+  betId,
+  userId,
+  provider = getPaymentProvider(),
+}: {
+  betId: number;
+  userId: number;
+  provider?: PaymentProvider | null;
+}) {
+  const payable = getPayableBet({ betId, userId });
+  const p = requireProvider(provider);
+  const intent = await p.createIntent({
+    betId,
+    payerId: userId,
+    amountCents: payable.amountCents,
+    idempotencyKey: intentIdempotencyKey(betId, userId),
+  });
+  db.insert(payments)
+    .values({
+      betId,
+      payerId: userId,
+      payeeId: payable.settlement.winnerId!,
+      provider: p.name,
+      intentId: intent.id,
+      amountCents: payable.amountCents,
+      status: "pending",
+    })
+    .onConflictDoNothing()
+    .run();
+  return {
+    intentId: intent.id,
+    clientSecret: intent.clientSecret,
+    amountCents: payable.amountCents,
+  };
+}
+
+/** Whether `userId` is the payer this intent was created for. */
+export function isIntentPayer(intentId: string, userId: number) {
+  const row = db
+    .select({ payerId: payments.payerId })
+    .from(payments)
+    .where(eq(payments.intentId, intentId))
+    .get();
+  return row?.payerId === userId;
+}
+
+/**
+ * The client says it paid: ask the provider, then record. The same intent
+ * twice records once (200 both times).
+ */
+export async function recordPayment({
+  betId,
+  userId,
+  intentId,
+  amountCents,
+  provider = getPaymentProvider(),
+}: {
+  betId: number;
+  userId: number;
+  intentId: string;
+  amountCents?: number;
+  provider?: PaymentProvider | null;
+}): Promise<Settlement> {
+  const payable = getPayableBet({ betId, userId, allowPaid: true });
+  const existing = db
+    .select()
+    .from(payments)
+    .where(eq(payments.intentId, intentId))
+    .get();
+  if (existing && (existing.betId !== betId || existing.payerId !== userId))
+    throw conflict(INTENT_UNKNOWN);
+  if (existing?.status === "completed") return payable.settlement;
+  if (payable.settlement.paymentStatus === "completed")
+    throw conflict(ALREADY_PAID);
+  const p = requireProvider(provider);
+  const intent = await p.retrieveIntent(intentId);
+  if (!intent || (intent.betId !== null && intent.betId !== betId))
+    throw conflict(INTENT_UNKNOWN);
+  if (intent.payerId !== null && intent.payerId !== userId)
+    throw conflict(INTENT_UNKNOWN);
+  if (intent.status !== "succeeded") throw conflict(INTENT_NOT_SUCCEEDED);
+  if (
+    intent.amountCents !== payable.amountCents ||
+    (amountCents !== undefined && amountCents !== payable.amountCents)
+  )
+    throw conflict(AMOUNT_MISMATCH);
+  return completePayment({
+    betId,
+    payerId: userId,
+    intentId,
+    amountCents: intent.amountCents,
+    provider: p.name,
+  }).settlement;
+}
+
+/**
+ * Records a provider-verified payment in one immediate transaction: the
+ * payment and settlement become completed and the ledger entries are
+ * written, or nothing happens. A webhook passes its event id so a replay
+ * changes nothing.
+ */
+export function completePayment({
+  betId,
+  payerId,
+  intentId,
+  amountCents,
+  provider,
+  event,
+}: {
+  betId: number;
+  payerId: number;
+  intentId: string;
+  amountCents: number;
+  provider: "demo" | "stripe";
+  event?: { id: string; type: string };
+}): { settlement: Settlement; recorded: boolean } {
+  return immediate(
+    (tx) => {
+      const current = () =>
+        tx.select().from(settlements).where(eq(settlements.betId, betId)).get();
+      if (event) {
+        const fresh = tx
+          .insert(processedWebhookEvents)
+          .values(event)
+          .onConflictDoNothing()
+          .run();
+        if (fresh.changes === 0) {
+          const s = current();
+          if (!s) throw notFound(BET_NOT_FOUND);
+          return { settlement: s, recorded: false };
+        }
+      }
+      const existing = tx
+        .select()
+        .from(payments)
+        .where(eq(payments.intentId, intentId))
+        .get();
+      const settlement = current();
+      if (!settlement?.settledAt || settlement.outcome === "void")
+        throw conflict(NOT_SETTLED);
+      if (existing?.status === "completed")
+        return { settlement, recorded: false };
+      if (
+        existing &&
+        (existing.betId !== betId || existing.payerId !== payerId)
+      )
+        throw conflict(INTENT_UNKNOWN);
+      if (settlement.loserId !== payerId) throw forbidden(NOT_LOSER);
+      const bet = tx.select().from(bets).where(eq(bets.id, betId)).get()!;
+      if (amountCents !== bet.amountCents) throw conflict(AMOUNT_MISMATCH);
+      if (settlement.paymentStatus === "completed")
+        throw conflict(ALREADY_PAID);
+
+      const paymentId =
+        existing?.id ??
+        tx
+          .insert(payments)
+          .values({
+            betId,
+            payerId,
+            payeeId: settlement.winnerId!,
+            provider,
+            intentId,
+            amountCents,
+          })
+          .returning({ id: payments.id })
+          .get().id;
+      const now = new Date();
+      const done = tx
+        .update(payments)
+        .set({ status: "completed", completedAt: now })
+        .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")))
+        .run();
+      const paid = tx
+        .update(settlements)
+        .set({ paymentStatus: "completed" })
+        .where(
+          and(
+            eq(settlements.betId, betId),
+            eq(settlements.paymentStatus, "pending"),
+          ),
+        )
+        .run();
+      if (done.changes !== 1 || paid.changes !== 1)
+        throw conflict(ALREADY_PAID);
+      writePaymentEntries(tx, {
+        paymentId,
+        betId,
+        loserId: payerId,
+        winnerId: settlement.winnerId!,
+        amountCents,
+      });
+      tx.insert(betEvents)
+        .values({ betId, actorId: payerId, type: "paid", data: { paymentId } })
+        .run();
+      const payer = tx
+        .select({ username: users.username })
+        .from(users)
+        .where(eq(users.id, payerId))
+        .get();
+      recordActivity(tx, {
+        userId: settlement.winnerId!,
+        actorId: payerId,
+        type: "payment_received",
+        message: `${payer?.username ?? "Someone"} paid ${formatCents(amountCents)} for "${bet.title}"`,
+        betId,
+      });
+      return { settlement: current()!, recorded: true };
+    },
+    { durable: true },
+  );
+}
+
+/** Marks a webhook event handled without acting on it; false if seen before. */
+export function markEventProcessed(event: { id: string; type: string }) {
+  return (
+    db.insert(processedWebhookEvents).values(event).onConflictDoNothing().run()
+      .changes === 1
+  );
+}

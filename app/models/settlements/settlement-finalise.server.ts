@@ -1,0 +1,265 @@
+// Settlements, the two writes every path ends in: a proposal (with its
+// timeout and reminder jobs) and the one settle path (ruling 8), so an
+// agreement, a concession, a silence and a referee's ruling settle alike.
+import { and, eq, sql } from "drizzle-orm";
+import type { Tx } from "~/db/client.server";
+import {
+  betEvents,
+  bets,
+  settlements,
+  users,
+  type Bet,
+  type Outcome,
+  type Resolution,
+  type Settlement,
+} from "~/db/schema";
+import { recordActivity } from "../social/activity.server";
+import { scheduleJob } from "../jobs/jobs.server";
+import { conflict } from "~/utils/errors";
+import { formatCents, splitPayout } from "~/utils/money";
+import { formatDateTime } from "~/utils/dates";
+import { paymentDueMs, responseWindowMs } from "~/utils/windows.server";
+import {
+  ALREADY_SETTLED,
+  loserOf,
+  usernameOf,
+  type Parties,
+} from "./settlement-rules.server";
+
+/** How many proposals a bet has had: numbers each proposal's jobs. */
+function proposalNumber(tx: Tx, betId: number) {
+  return (
+    tx
+      .select({ n: sql<number>`count(*)` })
+      .from(betEvents)
+      .where(
+        and(
+          eq(betEvents.betId, betId),
+          eq(betEvents.type, "settlement_proposed"),
+        ),
+      )
+      .get()?.n ?? 0
+  );
+}
+
+/** What a proposal says, in a sentence's words. */
+export function proposalWords(
+  tx: Tx,
+  outcome: Outcome,
+  winnerId: number | null,
+  proposerId: number,
+) {
+  if (outcome === "void") return "calling it off (no winner)";
+  return `${winnerId === proposerId ? "themself" : usernameOf(tx, winnerId!)} as the winner`;
+}
+
+export function insertProposal(
+  tx: Tx,
+  bet: Bet,
+  parties: Parties,
+  {
+    proposerId,
+    outcome,
+    winnerId,
+    notes,
+    now,
+  }: {
+    proposerId: number;
+    outcome: Outcome;
+    winnerId: number | null;
+    notes: string | null;
+    now: number;
+  },
+) {
+  const loserId = loserOf(parties, outcome, winnerId);
+  const window = responseWindowMs();
+  // A dispute with the referee has no timeout (ruling 23): the referee, or
+  // the two sides agreeing, decides.
+  const respondBy = bet.disputeReferredAt ? null : now + window;
+  const number = proposalNumber(tx, bet.id) + 1;
+  const split = outcome === "winner" ? splitPayout(bet.amountCents) : null;
+  const settlement = tx
+    .insert(settlements)
+    .values({
+      betId: bet.id,
+      outcome,
+      winnerId,
+      loserId,
+      proposedBy: proposerId,
+      notes,
+      creatorApproved: proposerId === parties.creatorId,
+      participantApproved: proposerId === parties.participantId,
+      proposedAt: new Date(now),
+      respondBy: respondBy === null ? null : new Date(respondBy),
+      // What the approve screen shows is what the API says (§6b).
+      feeCents: split?.feeCents ?? null,
+      netCents: split?.netCents ?? null,
+      paymentStatus: "pending",
+    })
+    .returning()
+    .get();
+  tx.insert(betEvents)
+    .values({
+      betId: bet.id,
+      actorId: proposerId,
+      type: "settlement_proposed",
+      data: { outcome, winnerId, loserId, notes },
+    })
+    .run();
+  if (respondBy !== null) {
+    const payload = { proposedAt: now };
+    const tag = `${bet.id}:${number}`;
+    scheduleJob(tx, {
+      kind: "settlement_timeout",
+      subjectId: bet.id,
+      runAt: respondBy,
+      key: `settlement_timeout:${tag}`,
+      payload,
+    });
+    // Reminders when a third of the window has passed and when a twelfth
+    // remains (24 h and 66 h of 72 h).
+    scheduleJob(tx, {
+      kind: "settlement_reminder",
+      subjectId: bet.id,
+      runAt: now + Math.round(window / 3),
+      key: `settlement_reminder:${tag}:first`,
+      payload,
+    });
+    scheduleJob(tx, {
+      kind: "settlement_reminder",
+      subjectId: bet.id,
+      runAt: respondBy - Math.round(window / 12),
+      key: `settlement_reminder:${tag}:last`,
+      payload,
+    });
+  }
+  return settlement;
+}
+
+/**
+ * The one settle path (agreement, concession, silence, referee): the bet
+ * is settled — or, for a void outcome, cancelled — once, with counts,
+ * history, the payment's due date and its jobs, and both sides told.
+ */
+export function finalise(
+  tx: Tx,
+  {
+    bet,
+    settlement,
+    parties,
+    actorId,
+    resolution,
+    now,
+  }: {
+    bet: Bet;
+    settlement: Settlement;
+    parties: Parties;
+    actorId: number | null;
+    resolution: Resolution;
+    now: number;
+  },
+) {
+  const at = new Date(now);
+  const version = new Date(Math.max(now, bet.updatedAt.getTime() + 1));
+  const voided = settlement.outcome === "void";
+  const split = voided ? null : splitPayout(bet.amountCents);
+  const dueAt = voided ? null : now + paymentDueMs();
+  const updated = tx
+    .update(bets)
+    .set(
+      voided
+        ? {
+            status: "cancelled",
+            voidedAt: at,
+            updatedAt: version,
+            disputeReferredAt: null,
+            disputeReferredBy: null,
+          }
+        : {
+            status: "settled",
+            winnerId: settlement.winnerId,
+            settledAt: at,
+            paymentDueAt: new Date(dueAt!),
+            updatedAt: version,
+            disputeReferredAt: null,
+            disputeReferredBy: null,
+          },
+    )
+    .where(and(eq(bets.id, bet.id), eq(bets.status, "active")))
+    .run();
+  if (updated.changes !== 1) throw conflict(ALREADY_SETTLED);
+  const final = tx
+    .update(settlements)
+    .set({
+      creatorApproved: true,
+      participantApproved: true,
+      settledAt: at,
+      resolution,
+      respondBy: null,
+      feeCents: split?.feeCents ?? null,
+      netCents: split?.netCents ?? null,
+    })
+    .where(
+      and(eq(settlements.betId, bet.id), sql`${settlements.settledAt} IS NULL`),
+    )
+    .returning()
+    .get();
+  if (!final) throw conflict(ALREADY_SETTLED);
+  if (!voided) {
+    tx.update(users)
+      .set({ winCount: sql`${users.winCount} + 1` })
+      .where(eq(users.id, final.winnerId!))
+      .run();
+    tx.update(users)
+      .set({ lossCount: sql`${users.lossCount} + 1` })
+      .where(eq(users.id, final.loserId!))
+      .run();
+    scheduleJob(tx, {
+      kind: "payment_due",
+      subjectId: bet.id,
+      runAt: now + Math.round(paymentDueMs() / 3),
+      key: `payment_due:${bet.id}`,
+    });
+    scheduleJob(tx, {
+      kind: "payment_overdue",
+      subjectId: bet.id,
+      runAt: dueAt!,
+      key: `payment_overdue:${bet.id}`,
+    });
+  }
+  tx.insert(betEvents)
+    .values({
+      betId: bet.id,
+      actorId,
+      type: voided ? "voided" : "settled",
+      data: {
+        outcome: final.outcome,
+        winnerId: final.winnerId,
+        resolution,
+        feeCents: final.feeCents,
+        netCents: final.netCents,
+      },
+    })
+    .run();
+  const how: Record<Resolution, string> = {
+    agreed: "both sides agreed",
+    conceded: "conceded",
+    timeout: "no answer in time",
+    referee: "the referee ruled",
+  };
+  for (const userId of [parties.creatorId, parties.participantId]) {
+    const result = voided
+      ? `"${bet.title}" is called off (${how[resolution]}): no winner, no payment`
+      : final.winnerId === userId
+        ? `You won "${bet.title}" (${how[resolution]}); ${usernameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
+        : `${usernameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
+    recordActivity(tx, {
+      userId,
+      actorId,
+      type: resolution === "referee" ? "referee_ruled" : "bet_settled",
+      message: result,
+      betId: bet.id,
+    });
+  }
+  return final;
+}

@@ -1,0 +1,89 @@
+// Settlements, the sweep's part (ruling 21): an unanswered proposal is
+// approved at its deadline, and the silent side is reminded before it.
+import { eq } from "drizzle-orm";
+import type { Tx } from "~/db/client.server";
+import { betEvents, bets, type Job, type Settlement } from "~/db/schema";
+import { recordActivity } from "../social/activity.server";
+import { formatDateTime } from "~/utils/dates";
+import {
+  liveSettlement,
+  partiesOf,
+  usernameOf,
+} from "./settlement-rules.server";
+import { finalise, proposalWords } from "./settlement-finalise.server";
+
+/** The job still concerns the proposal that is live now, unanswered. */
+function liveProposalFor(tx: Tx, job: Job) {
+  const live = liveSettlement(tx, job.subjectId);
+  const proposedAt = Number(job.payload?.proposedAt);
+  if (!live || live.settledAt || live.proposedAt.getTime() !== proposedAt)
+    return null;
+  return live;
+}
+
+/**
+ * At `respondBy` the silent side is taken to approve: the same settle path
+ * as an approval, `resolution: "timeout"`. A proposal already answered,
+ * withdrawn or with the referee is left alone.
+ */
+export function timeOutProposal(tx: Tx, job: Job, now: number) {
+  const live = liveProposalFor(tx, job);
+  if (live) timeOutIfDue(tx, live, now);
+}
+
+/**
+ * Settles `live` as its timeout does if its answer window has closed,
+ * whether the sweep has come round yet or not: an answer that arrives late
+ * meets the bet as the deadline left it. The settled row, or null when the
+ * window is still open (or there is none: a referred dispute).
+ */
+export function timeOutIfDue(
+  tx: Tx,
+  live: Settlement,
+  now: number,
+): Settlement | null {
+  if (live.settledAt || live.respondBy === null) return null;
+  if (live.respondBy.getTime() > now) return null;
+  const bet = tx.select().from(bets).where(eq(bets.id, live.betId)).get();
+  const parties = partiesOf(tx, live.betId);
+  if (!bet || bet.status !== "active" || !parties || bet.disputeReferredAt)
+    return null;
+  const silent = live.creatorApproved
+    ? parties.participantId
+    : parties.creatorId;
+  tx.insert(betEvents)
+    .values({
+      betId: bet.id,
+      actorId: null,
+      type: "settlement_timed_out",
+      data: { silentId: silent },
+    })
+    .run();
+  return finalise(tx, {
+    bet,
+    settlement: live,
+    parties,
+    actorId: null,
+    resolution: "timeout",
+    now,
+  });
+}
+
+/** Reminds the side that has not answered (a third in, a twelfth left). */
+export function remindProposal(tx: Tx, job: Job) {
+  const live = liveProposalFor(tx, job);
+  if (!live || live.respondBy === null) return;
+  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
+  const parties = partiesOf(tx, job.subjectId);
+  if (!bet || bet.status !== "active" || !parties) return;
+  const silent = live.creatorApproved
+    ? parties.participantId
+    : parties.creatorId;
+  recordActivity(tx, {
+    userId: silent,
+    actorId: live.proposedBy,
+    type: "settlement_reminder",
+    message: `Reminder: ${usernameOf(tx, live.proposedBy)} proposed ${proposalWords(tx, live.outcome, live.winnerId, live.proposedBy)} of "${bet.title}". It is approved automatically ${formatDateTime(live.respondBy)} UTC unless you reject it.`,
+    betId: bet.id,
+  });
+}

@@ -1,0 +1,140 @@
+// Settlements, reading: the live settlement and what the settlement card and
+// the approve screen show of it.
+import { and, eq, sql } from "drizzle-orm";
+import { db, preparedOnce } from "~/db/client.server";
+import { betEvents, bets, settlements, type Settlement } from "~/db/schema";
+import {
+  canViewBet,
+  getBetView,
+  type BetView,
+} from "../bets/bet-access.server";
+import { notFound } from "~/utils/errors";
+import { splitPayout } from "~/utils/money";
+import {
+  approveRefusal,
+  responseFactsOf,
+  SETTLEMENT_NOT_FOUND,
+  usernameOf,
+} from "./settlement-rules.server";
+
+/** The live settlement, for anyone who may see the bet; else 404. */
+export function getSettlement({
+  betId,
+  userId,
+}: {
+  betId: number;
+  userId: number;
+}): Settlement {
+  const bet = db.select().from(bets).where(eq(bets.id, betId)).get();
+  if (!bet || !canViewBet(bet, userId)) throw notFound(SETTLEMENT_NOT_FOUND);
+  const settlement = settlementOfBet().get({ betId });
+  if (!settlement) throw notFound(SETTLEMENT_NOT_FOUND);
+  return settlement;
+}
+
+export type SettlementView = {
+  settlement: Settlement;
+  bet: BetView;
+  creator: { id: number; username: string };
+  participant: { id: number; username: string };
+  /** Null for a proposal to call the bet off. */
+  winnerName: string | null;
+  loserName: string | null;
+  proposerName: string;
+  /** The viewer's own role, or null for an onlooker. */
+  viewerSide: "creator" | "participant" | null;
+  viewerHasApproved: boolean;
+  canRespond: boolean;
+  feeCents: number;
+  netCents: number;
+};
+
+// Read on every bet page: prepared once (docs/decisions/0810).
+const settlementOfBet = preparedOnce(() =>
+  db
+    .select()
+    .from(settlements)
+    .where(eq(settlements.betId, sql.placeholder("betId")))
+    .prepare(),
+);
+
+/** What the settlement card and the approve screen show, or null if none is live. */
+export function getSettlementView({
+  betId,
+  userId,
+}: {
+  betId: number;
+  userId: number;
+}): SettlementView | null {
+  const bet = getBetView(betId);
+  if (!bet || !canViewBet(bet, userId)) return null;
+  return settlementViewOf(bet, userId);
+}
+
+/** The same view of a bet the caller has already read as `userId` may see it. */
+export function settlementViewOf(
+  bet: BetView,
+  userId: number,
+): SettlementView | null {
+  const settlement = settlementOfBet().get({ betId: bet.id });
+  if (!settlement) return null;
+  const creator = bet.participants.find((p) => p.seat === 1);
+  const participant = bet.participants.find((p) => p.seat === 2);
+  if (!creator || !participant) return null;
+  const nameOf = (id: number) =>
+    id === creator.id
+      ? creator.username
+      : id === participant.id
+        ? participant.username
+        : usernameOf(db, id); // the referee, who ruled
+  const viewerSide =
+    userId === creator.id
+      ? "creator"
+      : userId === participant.id
+        ? "participant"
+        : null;
+  const viewerHasApproved =
+    viewerSide === "creator"
+      ? settlement.creatorApproved
+      : viewerSide === "participant"
+        ? settlement.participantApproved
+        : false;
+  const split = splitPayout(bet.amountCents);
+  return {
+    settlement,
+    bet,
+    creator: { id: creator.id, username: creator.username },
+    participant: { id: participant.id, username: participant.username },
+    winnerName:
+      settlement.winnerId === null ? null : nameOf(settlement.winnerId),
+    loserName: settlement.loserId === null ? null : nameOf(settlement.loserId),
+    proposerName: nameOf(settlement.proposedBy),
+    viewerSide,
+    viewerHasApproved,
+    // The approve policy, as the guard asks it.
+    canRespond:
+      approveRefusal(
+        responseFactsOf(
+          { creatorId: creator.id },
+          { creatorId: creator.id, participantId: participant.id },
+          settlement,
+        ),
+        userId,
+      ) === null && settlement.paymentStatus !== "completed",
+    feeCents: settlement.feeCents ?? split.feeCents,
+    netCents: settlement.netCents ?? split.netCents,
+  };
+}
+
+/** Rejected proposals of a bet, oldest first (its history, ruling 7). */
+export function listSettlementHistory(betId: number) {
+  return db
+    .select()
+    .from(betEvents)
+    .where(
+      and(eq(betEvents.betId, betId), sql`${betEvents.type} LIKE 'settle%'`),
+    )
+    .orderBy(betEvents.id)
+    .all();
+}
+export type { Settlement } from "~/db/schema";

@@ -1,0 +1,265 @@
+// Settlements: two people agree on a winner (ruling 8: nobody wins by their
+// own word). One live settlement per bet, keyed by the bet's id (ruling 7).
+// Every change runs in one BEGIN IMMEDIATE transaction with conditional
+// updates, so simultaneous approvals settle a bet once.
+import { and, eq, sql } from "drizzle-orm";
+import { immediate } from "~/db/client.server";
+import {
+  betEvents,
+  settlements,
+  type Outcome,
+  type Settlement,
+} from "~/db/schema";
+import { recordActivity } from "../social/activity.server";
+import {
+  getBetView,
+  type BetCommand,
+  type BetView,
+} from "../bets/bet-access.server";
+import { conflict, invalid, refused } from "~/utils/errors";
+import { formatDateTime } from "~/utils/dates";
+import { timeOutIfDue } from "./settlement-sweep.server";
+import {
+  ALREADY_APPROVED,
+  ALREADY_SETTLED,
+  NOT_ACTIVE,
+  VOID_WITH_WINNER,
+  WINDOW_CLOSED,
+  assertWinner,
+  liveSettlement,
+  loadBet,
+  otherSide,
+  usernameOf,
+  approveRefusal,
+  proposeRefusal,
+  rejectRefusal,
+  responseFactsOf,
+  settleRefusal,
+  settleFactsOf,
+} from "./settlement-rules.server";
+import {
+  finalise,
+  insertProposal,
+  proposalWords,
+} from "./settlement-finalise.server";
+
+// --- Propose, approve, reject, settle -----------------------------------------
+
+/** Either party of an active bet with no live proposal names a winner or void. */
+export function proposeSettlement({
+  betId,
+  userId,
+  winnerId = null,
+  outcome = "winner",
+  notes = null,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  winnerId?: number | null;
+  outcome?: Outcome;
+  notes?: string | null;
+  now?: number;
+}): Settlement {
+  return immediate((tx) => {
+    const { bet, parties } = loadBet(tx, betId, userId);
+    const refusal = proposeRefusal(settleFactsOf(tx, bet, parties), userId);
+    if (refusal) throw refused(refusal);
+    if (outcome === "winner") assertWinner(parties!, winnerId);
+    else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
+    const settlement = insertProposal(tx, bet, parties!, {
+      proposerId: userId,
+      outcome,
+      winnerId,
+      notes,
+      now,
+    });
+    recordActivity(tx, {
+      userId: otherSide(parties!, userId),
+      actorId: userId,
+      type: "settlement_proposed",
+      message: `${usernameOf(tx, userId)} proposed ${proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
+      betId,
+    });
+    return settlement;
+  });
+}
+
+/** The other side approves; with both sides in, the bet is settled. */
+export function approveSettlement({
+  betId,
+  userId,
+  now = Date.now(),
+}: BetCommand): { bet: BetView; settlement: Settlement } {
+  const settlement = immediate(
+    (tx) => {
+      const { bet, parties } = loadBet(tx, betId, userId);
+      const live = liveSettlement(tx, betId);
+      const refusal = approveRefusal(
+        responseFactsOf(bet, parties, live),
+        userId,
+      );
+      if (refusal) throw refused(refusal);
+      // Past the window the proposal stands as its timeout settles it.
+      const timedOut = timeOutIfDue(tx, live!, now);
+      if (timedOut) return timedOut;
+      const side =
+        userId === parties!.creatorId
+          ? "creatorApproved"
+          : "participantApproved";
+      const changed = tx
+        .update(settlements)
+        .set({ [side]: true })
+        .where(
+          and(
+            eq(settlements.betId, betId),
+            eq(settlements[side], false),
+            sql`${settlements.settledAt} IS NULL`,
+          ),
+        )
+        .run();
+      if (changed.changes !== 1) throw conflict(ALREADY_APPROVED);
+      tx.insert(betEvents)
+        .values({ betId, actorId: userId, type: "settlement_approved" })
+        .run();
+      const current = liveSettlement(tx, betId)!;
+      if (!(current.creatorApproved && current.participantApproved)) {
+        return current;
+      }
+      return finalise(tx, {
+        bet,
+        settlement: current,
+        parties: parties!,
+        actorId: userId,
+        resolution: "agreed",
+        now,
+      });
+    },
+    { durable: true },
+  );
+  return { bet: getBetView(betId)!, settlement };
+}
+
+/** Either party rejects (the proposer withdrawing); the history keeps it. */
+export function rejectSettlement({
+  betId,
+  userId,
+  reason = null,
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  reason?: string | null;
+  now?: number;
+}) {
+  const outcome = immediate((tx) => {
+    const { bet, parties } = loadBet(tx, betId, userId);
+    const live = liveSettlement(tx, betId);
+    const refusal = rejectRefusal(responseFactsOf(bet, parties, live), userId);
+    if (refusal) throw refused(refusal);
+    const proposal = live!; // the policy refuses when there is none
+    // Too late, whether or not the sweep has run: the timeout's settlement
+    // is written (and kept: the 409 comes after the commit).
+    if (timeOutIfDue(tx, proposal, now)) return "window closed";
+    const removed = tx
+      .delete(settlements)
+      .where(
+        and(
+          eq(settlements.betId, betId),
+          sql`${settlements.settledAt} IS NULL`,
+        ),
+      )
+      .run();
+    if (removed.changes !== 1) throw conflict(ALREADY_SETTLED);
+    tx.insert(betEvents)
+      .values({
+        betId,
+        actorId: userId,
+        type: "settlement_rejected",
+        data: {
+          outcome: proposal.outcome,
+          winnerId: proposal.winnerId,
+          proposedBy: proposal.proposedBy,
+          notes: proposal.notes,
+          reason,
+        },
+      })
+      .run();
+    recordActivity(tx, {
+      userId: otherSide(parties!, userId),
+      actorId: userId,
+      type: "settlement_rejected",
+      message:
+        proposal.proposedBy === userId
+          ? `${usernameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
+          : `${usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
+      betId,
+    });
+    return "rejected";
+  });
+  if (outcome === "window closed") throw conflict(WINDOW_CLOSED);
+}
+
+export type DirectSettleResult =
+  | { kind: "settled"; bet: BetView; settlement: Settlement }
+  | { kind: "proposed"; settlement: Settlement };
+
+/**
+ * The creator settles directly (ruling 8): naming the other participant is a
+ * concession and settles at once; naming themself, or calling it off, is
+ * only a proposal.
+ */
+export function settleBet({
+  betId,
+  userId,
+  winnerId = null,
+  outcome = "winner",
+  now = Date.now(),
+}: {
+  betId: number;
+  userId: number;
+  winnerId?: number | null;
+  outcome?: Outcome;
+  now?: number;
+}): DirectSettleResult {
+  const result = immediate(
+    (tx) => {
+      const { bet, parties } = loadBet(tx, betId, userId);
+      const refusal = settleRefusal(settleFactsOf(tx, bet, parties), userId);
+      if (refusal) throw refused(refusal);
+      if (!parties) throw conflict(NOT_ACTIVE);
+      if (outcome === "winner") assertWinner(parties, winnerId);
+      else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
+      const proposal = insertProposal(tx, bet, parties, {
+        proposerId: userId,
+        outcome,
+        winnerId,
+        notes: null,
+        now,
+      });
+      if (outcome === "void" || winnerId === userId) {
+        recordActivity(tx, {
+          userId: parties.participantId,
+          actorId: userId,
+          type: "settlement_proposed",
+          message: `${usernameOf(tx, userId)} proposed ${proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${proposal.respondBy ? `: approved automatically ${formatDateTime(proposal.respondBy)} UTC unless you reject it` : ""}`,
+          betId,
+        });
+        return { kind: "proposed" as const, settlement: proposal };
+      }
+      const final = finalise(tx, {
+        bet,
+        settlement: { ...proposal, participantApproved: true },
+        parties,
+        actorId: userId,
+        resolution: "conceded",
+        now,
+      });
+      return { kind: "settled" as const, settlement: final };
+    },
+    { durable: true },
+  );
+  return result.kind === "settled"
+    ? { ...result, bet: getBetView(betId)! }
+    : result;
+}

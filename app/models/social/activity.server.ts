@@ -1,0 +1,121 @@
+// What happened that another person should know. Written by the models that
+// change things (in the same transaction as the change), read by the
+// Activity tab and the header bell. Marking read is a POST, never a GET.
+import { and, desc, eq, sql } from "drizzle-orm";
+import { db, preparedOnce, type Tx } from "~/db/client.server";
+import { activityEvents } from "~/db/schema";
+import { enqueueNotifications } from "../notifications/outbox.server";
+import { href } from "react-router";
+
+export type ActivityType =
+  | "bet_joined"
+  | "settlement_proposed"
+  | "settlement_approved"
+  | "settlement_rejected"
+  | "bet_settled"
+  | "settlement_reminder"
+  | "referee_requested"
+  | "referee_ruled"
+  | "payment_due"
+  | "payment_overdue"
+  | "payment_nudge"
+  | "payment_received"
+  | "friend_request_received"
+  | "friend_request_accepted";
+
+export function recordActivity(
+  tx: Tx | typeof db,
+  event: {
+    userId: number;
+    actorId: number | null;
+    type: ActivityType;
+    message: string;
+    betId?: number | null;
+  },
+) {
+  const written = tx
+    .insert(activityEvents)
+    .values({ ...event, betId: event.betId ?? null })
+    .returning({ id: activityEvents.id, type: activityEvents.type })
+    .get();
+  // The outbox row is written with the event: both commit, or neither.
+  enqueueNotifications(tx, written);
+}
+
+// The header bell asks on every page: one prepared statement, built once.
+const unreadCount = preparedOnce(() =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(activityEvents)
+    .where(
+      and(
+        eq(activityEvents.userId, sql.placeholder("userId")),
+        eq(activityEvents.read, false),
+      ),
+    )
+    .prepare(),
+);
+
+export function countUnreadActivity(userId: number): number {
+  return unreadCount().get({ userId })?.n ?? 0;
+}
+
+export function listActivity(userId: number, limit = 50) {
+  return db
+    .select()
+    .from(activityEvents)
+    .where(eq(activityEvents.userId, userId))
+    .orderBy(desc(activityEvents.id))
+    .limit(limit)
+    .all();
+}
+
+export function markAllActivityRead(userId: number) {
+  return db
+    .update(activityEvents)
+    .set({ read: true })
+    .where(
+      and(eq(activityEvents.userId, userId), eq(activityEvents.read, false)),
+    )
+    .run().changes;
+}
+
+export function toActivityJson(event: typeof activityEvents.$inferSelect) {
+  return {
+    id: event.id,
+    type: event.type,
+    message: event.message,
+    betId: event.betId,
+    actorId: event.actorId,
+    createdAt: event.createdAt.toISOString(),
+    read: event.read,
+  };
+}
+
+/**
+ * Where an event leads: the screen that acts on it (approve, pay, rule),
+ * else its bet, or the friends screen for friend events (ruling 26).
+ */
+export function activityHref(
+  event: Pick<typeof activityEvents.$inferSelect, "type" | "betId">,
+): string | null {
+  if (event.betId !== null) {
+    switch (event.type) {
+      case "settlement_proposed":
+      case "settlement_reminder":
+        return href("/settlements/:id/approve", { id: String(event.betId) });
+      case "payment_due":
+      case "payment_overdue":
+      case "payment_nudge":
+        return href("/payment/:id", { id: String(event.betId) });
+      case "referee_requested":
+        return href("/bet/:id/rule", { id: String(event.betId) });
+      default:
+        return href("/bet/:id", { id: String(event.betId) });
+    }
+  }
+  if (event.type === "friend_request_received")
+    return `${href("/friends")}?tab=requests`;
+  if (event.type === "friend_request_accepted") return href("/friends");
+  return null;
+}

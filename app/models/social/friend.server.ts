@@ -1,0 +1,137 @@
+// Friends: the requests (send, accept, decline) that make the symmetric
+// friendship. One friendships row per pair (a unique index on min/max of the
+// two ids), so two people asking each other at once cannot make two rows.
+// This module is the friends' door: it also exports the input and messages
+// (friend-input.server.ts) and the lists, search and head-to-head record
+// (friend-lists.server.ts).
+import { and, eq, isNull } from "drizzle-orm";
+import { immediate, type Tx } from "~/db/client.server";
+import { friendships, users } from "~/db/schema";
+import { recordActivity } from "./activity.server";
+import { assertAccountOpen } from "../accounts/closed-account.server";
+import { FRIEND_MESSAGES } from "./friend-input.server";
+import { pairRow, pendingRequest } from "./friend-pairs.server";
+import { conflict, invalid, notFound } from "~/utils/errors";
+
+export {
+  countIncomingRequests,
+  headToHead,
+  listFriends,
+  listIncomingRequests,
+  refereeChoices,
+  searchUsers,
+  toFriendJson,
+} from "./friend-lists.server";
+export {
+  FRIEND_MESSAGES,
+  parseFriendId,
+  parseSearchQuery,
+  SEARCH_LIMIT,
+  SEARCH_MAX,
+  SEARCH_MIN,
+} from "./friend-input.server";
+
+/** "{from's name} {did}" in `to`'s activity, in the same transaction. */
+function tellOther(
+  tx: Tx,
+  {
+    to,
+    from,
+    type,
+    did,
+  }: {
+    to: number;
+    from: number;
+    type: "friend_request_received" | "friend_request_accepted";
+    did: string;
+  },
+) {
+  const actor = tx
+    .select({ username: users.username })
+    .from(users)
+    .where(eq(users.id, from))
+    .get();
+  recordActivity(tx, {
+    userId: to,
+    actorId: from,
+    type,
+    message: `${actor?.username ?? "Someone"} ${did}`,
+  });
+}
+
+/** Sends a request from `userId` to `friendId`. 400 self, 404 unknown, 409 exists. */
+export function sendFriendRequest({
+  userId,
+  friendId,
+}: {
+  userId: number;
+  friendId: number;
+}) {
+  if (userId === friendId) throw invalid(FRIEND_MESSAGES.self);
+  return immediate((tx) => {
+    assertAccountOpen(tx, userId);
+    const target = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, friendId), isNull(users.deletedAt)))
+      .get();
+    // A closed account (ruling 32) cannot be befriended.
+    if (!target) throw notFound(FRIEND_MESSAGES.userNotFound);
+    const existing = pairRow(userId, friendId);
+    if (existing) {
+      if (existing.status === "accepted")
+        throw conflict(FRIEND_MESSAGES.alreadyFriends);
+      if (existing.requesterId === userId)
+        throw conflict(FRIEND_MESSAGES.alreadyRequested);
+      throw conflict(FRIEND_MESSAGES.theyAsked);
+    }
+    const row = tx
+      .insert(friendships)
+      .values({ requesterId: userId, addresseeId: friendId, status: "pending" })
+      .returning()
+      .get();
+    tellOther(tx, {
+      to: friendId,
+      from: userId,
+      type: "friend_request_received",
+      did: "sent you a friend request",
+    });
+    return row;
+  });
+}
+
+/** The request `requesterId` sent to `userId`, as the one answering names it. */
+type PendingRequest = { userId: number; requesterId: number };
+
+/** Accepts the pending request that `requesterId` sent to `userId`. */
+export function acceptFriendRequest({ userId, requesterId }: PendingRequest) {
+  return immediate((tx) => {
+    const updated = tx
+      .update(friendships)
+      .set({ status: "accepted", respondedAt: new Date() })
+      .where(pendingRequest(requesterId, userId))
+      .returning()
+      .get();
+    if (!updated) throw notFound(FRIEND_MESSAGES.requestNotFound);
+    tellOther(tx, {
+      to: requesterId,
+      from: userId,
+      type: "friend_request_accepted",
+      did: "accepted your friend request",
+    });
+    return updated;
+  });
+}
+
+/** Declines (deletes) the pending request `requesterId` sent to `userId`. */
+export function declineFriendRequest({ userId, requesterId }: PendingRequest) {
+  return immediate((tx) => {
+    const deleted = tx
+      .delete(friendships)
+      .where(pendingRequest(requesterId, userId))
+      .returning()
+      .get();
+    if (!deleted) throw notFound(FRIEND_MESSAGES.requestNotFound);
+    return deleted;
+  });
+}
