@@ -377,6 +377,37 @@ describe("windows close on time", () => {
   });
 });
 
+describe("every mail a person can make us send is limited", () => {
+  it("proposing and withdrawing on one bet: the 6th proposal within the hour is 429 and tells no one", async () => {
+    const { betId, creator, joiner } = await activeBetOverHttp(mailed.url, 20);
+    const propose = () =>
+      joiner.client.post(`/api/bets/${betId}/propose-settlement`, {
+        winnerId: joiner.user.id,
+      });
+    for (let i = 0; i < 5; i++) {
+      const proposed = await propose();
+      expect(proposed.status, proposed.text).toBe(201);
+      const withdrawn = await joiner.client.post(
+        `/api/settlements/${betId}/reject`,
+        {},
+      );
+      expect(withdrawn.status, withdrawn.text).toBe(204);
+    }
+    const sixth = await propose();
+    expect(sixth.status).toBe(429);
+    expect(sixth.data.error).toBe(
+      "You have proposed a result for this bet several times in the last hour. Please wait before proposing again.",
+    );
+    expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The other side may still propose.
+    const theirs = await creator.client.post(
+      `/api/bets/${betId}/propose-settlement`,
+      { winnerId: creator.user.id },
+    );
+    expect(theirs.status).toBe(201);
+  });
+});
+
 describe("push goes only to push services", () => {
   it("an https endpoint on another port than 443 is 400", async () => {
     const { client } = await signUp(demo.url);

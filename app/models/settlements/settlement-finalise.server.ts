@@ -1,7 +1,7 @@
 // Settlements, the two writes every path ends in: a proposal (with its
 // timeout and reminder jobs) and the one settle path (ruling 8), so an
 // agreement, a concession, a silence and a referee's ruling settle alike.
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Tx } from "~/db/client.server";
 import {
   betEvents,
@@ -16,6 +16,7 @@ import {
 import { recordActivity } from "../social/activity.server";
 import { scheduleJob } from "../jobs/jobs.server";
 import { conflict } from "~/utils/errors";
+import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { formatCents, splitPayout } from "~/utils/money";
 import { formatDateTime } from "~/utils/dates";
 import { paymentDueMs, responseWindowMs } from "~/utils/windows.server";
@@ -39,6 +40,44 @@ function proposalNumber(tx: Tx, betId: number) {
         ),
       )
       .get()?.n ?? 0
+  );
+}
+
+/** Each proposal mails the other side: at most this many per person, bet and hour. */
+export const PROPOSALS_PER_HOUR = 5;
+export const TOO_MANY_PROPOSALS =
+  "You have proposed a result for this bet several times in the last hour. Please wait before proposing again.";
+const PROPOSAL_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Propose, withdraw, propose again: every round tells the other side, by
+ * mail too. Counted in the proposal's own transaction; a product rule, so
+ * RATE_LIMITS=off does not lift it. 429 with Retry-After past the cap.
+ */
+function assertProposalAllowed(
+  tx: Tx,
+  betId: number,
+  proposerId: number,
+  now: number,
+) {
+  const recent = tx
+    .select({ at: betEvents.createdAt })
+    .from(betEvents)
+    .where(
+      and(
+        eq(betEvents.betId, betId),
+        eq(betEvents.actorId, proposerId),
+        eq(betEvents.type, "settlement_proposed"),
+        gt(betEvents.createdAt, new Date(now - PROPOSAL_WINDOW_MS)),
+      ),
+    )
+    .orderBy(asc(betEvents.createdAt))
+    .all();
+  if (recent.length < PROPOSALS_PER_HOUR) return;
+  const freeAt = recent[0]!.at.getTime() + PROPOSAL_WINDOW_MS;
+  throw new TooManyRequestsError(
+    TOO_MANY_PROPOSALS,
+    Math.max(1, Math.ceil((freeAt - now) / 1000)),
   );
 }
 
@@ -71,6 +110,7 @@ export function insertProposal(
     now: number;
   },
 ) {
+  assertProposalAllowed(tx, bet.id, proposerId, now);
   const loserId = loserOf(parties, outcome, winnerId);
   const window = responseWindowMs();
   // A dispute with the referee has no timeout (ruling 23): the referee, or
