@@ -22,7 +22,7 @@ export type BetFormValues = {
   deadlineTime: string;
   includeTime: boolean;
   timeZone: string;
-  /** The referee select (ruling 23); undefined when the form had none. */
+  /** The referee select (docs/product-rules.md#referee); undefined when the form had none. */
   refereeId?: string;
 };
 

@@ -366,7 +366,7 @@ describe("POST /api/bets/{id}/join", () => {
     expect(own.data.error).toBe("You have already joined this bet.");
   });
 
-  it("refuses a join that saw older terms with 409 (ruling 9)", async () => {
+  it("refuses a join that saw older terms with 409 (docs/product-rules.md#joining)", async () => {
     const { client } = await signUp(server.url);
     const bet = await newBet(client);
     await client.put(`/api/bets/${bet.id}`, betBody({ amount: 500 }));

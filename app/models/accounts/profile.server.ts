@@ -1,4 +1,4 @@
-// Profiles (SPEC §5): username, email and picture changes, and the
+// Profiles (docs/product-rules.md#forms-and-messages): username, email and picture changes, and the
 // payment-method flags. Split from user.server.ts, which keeps registration,
 // credentials and the public views.
 import { and, asc, eq, gt } from "drizzle-orm";
@@ -29,7 +29,7 @@ import {
   voidResetLinks,
 } from "./user.server";
 
-// --- Profile (SPEC §5 profile rules) ---------------------------------------
+// --- Profile (docs/product-rules.md#forms-and-messages profile rules) ---------------------------------------
 
 export const AVATAR_URL_MAX = 2048;
 const PROFILE_EMAIL_MESSAGE = "Please enter a valid email address";
@@ -163,7 +163,7 @@ export async function updateProfile({
           ...(values.username && {
             usernameSkeleton: usernameSkeleton(values.username),
           }),
-          // Ruling 29: a new address is unverified until its link is used.
+          // docs/product-rules.md#accounts: a new address is unverified until its link is used.
           ...(values.email && { emailVerified: false }),
         })
         .where(eq(users.id, userId))
@@ -214,7 +214,7 @@ function recordEmailChange(tx: Tx, userId: number, now: number) {
   voidResetLinks(tx, userId, now);
 }
 
-// --- Payment-method flags (SPEC §4: a request sends the new state) ---------
+// --- Payment-method flags (docs/product-rules.md#statuses: a request sends the new state) ---------
 
 export const PAYMENT_METHODS = [
   "applePay",

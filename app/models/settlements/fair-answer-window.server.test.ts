@@ -1,4 +1,4 @@
-// Fair to the end (ruling 21): the answer window — approval on silence,
+// Fair to the end (docs/product-rules.md#answer-windows): the answer window — approval on silence,
 // the reminders — with time passed as `now`.
 import { describe, expect, it } from "vitest";
 import { proposeSettlement, rejectSettlement } from "./settlement.server";
@@ -18,7 +18,7 @@ import {
   sweep,
 } from "../../../tests/support/fair-clock";
 
-describe("answer window (ruling 21)", () => {
+describe("answer window (docs/product-rules.md#answer-windows)", () => {
   it("approves for the silent side at respondBy through the settle path, once", async () => {
     const { creator, joiner, bet } = await activeBet(100);
     const t0 = Date.now();

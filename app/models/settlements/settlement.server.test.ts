@@ -124,7 +124,7 @@ describe("propose, approve, reject", () => {
       winCount: 0,
       lossCount: 1,
     });
-    // Ruling 26: both sides hear that the bet is settled.
+    // docs/product-rules.md#notifications: both sides hear that the bet is settled.
     expect(listActivity(joiner.id)[0]).toMatchObject({ type: "bet_settled" });
     expect(listActivity(creator.id)[0]).toMatchObject({ type: "bet_settled" });
     expect(settlement.resolution).toBe("agreed");
