@@ -38,7 +38,7 @@ export function StaticToast({ toast }: { toast: ToastMessage | null }) {
 }
 
 // docs/product-rules.md#amounts-and-limits: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses
-// the region. SPEC's "removed 1,000,000 ms after dismissal" is the shadcn
+// the region. the product's "removed 1,000,000 ms after dismissal" is the shadcn
 // queue's bookkeeping; with one toast at a time there is no queue, and Radix
 // unmounts a closed toast itself.
 export const TOAST_DURATION_MS = 5000;

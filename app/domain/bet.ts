@@ -26,5 +26,5 @@ export type BetFormValues = {
   refereeId?: string;
 };
 
-/** SPEC's words for a bet that does not exist or that this viewer may not see. */
+/** The product's words for a bet that does not exist or that this viewer may not see. */
 export const BET_NOT_FOUND = "This bet could not be found or has expired.";

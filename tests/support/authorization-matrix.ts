@@ -1,6 +1,6 @@
 // The authorisation matrix as data: for every route that takes a parameter,
-// the answer each role gets on a bet in each state and visibility (DESIGN
-// §3/§3a, docs/product-rules.md#roles, docs/product-rules.md#settlement, #paying, #private-bets). tests/api/authorization.test.ts runs it.
+// the answer each role gets on a bet in each state and visibility (
+// docs/api.md, docs/product-rules.md#roles, docs/product-rules.md#settlement, #paying, #private-bets). tests/api/authorization.test.ts runs it.
 import type { Method } from "./route-table";
 import type { Person } from "./world";
 import { inTwoDays, type BetRef, type BetState } from "./world";

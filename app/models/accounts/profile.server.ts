@@ -67,7 +67,7 @@ export const ProfileUpdateSchema = z.object({
     .max(254, PROFILE_EMAIL_MESSAGE)
     .regex(EMAIL_SHAPE, PROFILE_EMAIL_MESSAGE)
     .optional(),
-  // SPEC: an empty avatar is sent as null.
+  // Product rules: an empty avatar is sent as null.
   avatarUrl: z
     .preprocess(
       (v) => (typeof v === "string" && v.trim() === "" ? null : v),
@@ -86,7 +86,7 @@ export const ProfileUpdateSchema = z.object({
 export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
 
 /**
- * Keeps only the fields that differ from the user's current values (SPEC:
+ * Keeps only the fields that differ from the user's current values (product rules:
  * only changed fields are sent); an empty avatar reads as null.
  */
 export function changedProfileFields(

@@ -1,4 +1,4 @@
-// Bets, their input: share codes, and the create and edit fields with SPEC's
+// Bets, their input: share codes, and the create and edit fields with the product's
 // messages (§5, docs/product-rules.md#amounts-and-limits), the referee field (docs/product-rules.md#referee) and a join's version.
 import crypto from "node:crypto";
 import { and, eq, or } from "drizzle-orm";
@@ -196,7 +196,7 @@ export function assertReferee(tx: Tx, creatorId: number, refereeId: number) {
 
 /**
  * Validates bet fields from the API or a form (`amount` in dollars,
- * `deadline` an ISO string or epoch ms). Throws 400 with SPEC's messages.
+ * `deadline` an ISO string or epoch ms). Throws 400 with the product's messages.
  */
 export function parseBetInput(
   input: unknown,

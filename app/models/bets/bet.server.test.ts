@@ -16,7 +16,7 @@ import { expectError } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
 
 describe("parseBetInput", () => {
-  it("applies SPEC's create messages and docs/product-rules.md#amounts-and-limits's limits", () => {
+  it("applies the product's create messages and docs/product-rules.md#amounts-and-limits's limits", () => {
     const error = expectError(
       () =>
         parseBetInput(
@@ -63,7 +63,7 @@ describe("parseBetInput", () => {
     ]);
   });
 
-  it("applies SPEC's edit messages", () => {
+  it("applies the product's edit messages", () => {
     const error = expectError(
       () =>
         parseBetInput(

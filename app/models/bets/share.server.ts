@@ -32,7 +32,7 @@ export function shareLinks(bet: Shareable, request?: Request) {
     // The page's own preview, at 720 px wide (docs/decisions/0812), by
     // version: a repeat view paints it from the browser's cache (0839).
     imagePath: `/api/bets/${bet.id}/share-image?w=720&v=${shareImageVersion(bet)}${query.replace("?", "&")}`,
-    // The link preview's image, for crawlers: SPEC's share-meta URL.
+    // The link preview's image, for crawlers: the product's share-meta URL.
     imageUrl: `${origin}/api/bets/${bet.id}/share-image${query}`,
   };
 }

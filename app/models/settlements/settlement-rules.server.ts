@@ -1,4 +1,4 @@
-// Settlements, the rules they share: SPEC's messages (defined once, here),
+// Settlements, the rules they share: the product's messages (defined once, here),
 // the input a proposal or a rejection may carry, and the checks every
 // settlement command makes of a bet and its two parties.
 import { eq } from "drizzle-orm";
@@ -97,7 +97,7 @@ const RejectionSchema = z.object({
 
 /**
  * `{winnerId, settlementNotes?}` or `{outcome: "void"}` from JSON or a form
- * (whose radio sends `winnerId=void` for the third choice): 400 with SPEC's
+ * (whose radio sends `winnerId=void` for the third choice): 400 with the product's
  * message.
  */
 export function parseProposalInput(input: unknown): ProposalInput {

@@ -27,7 +27,7 @@ import { activeBet, makeBet, person } from "../../../tests/support/factories";
 import { expectError } from "../../../tests/support/expect-error";
 
 describe("parsing", () => {
-  it("requires a winner with SPEC's message and trims optional notes", () => {
+  it("requires a winner with the product's message and trims optional notes", () => {
     const e = expectError(() => parseProposalInput({}), 400, NO_WINNER);
     expect(e.fieldErrors).toEqual({ winnerId: [NO_WINNER] });
     expectError(() => parseProposalInput({ winnerId: "" }), 400, NO_WINNER);

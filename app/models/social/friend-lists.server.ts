@@ -30,7 +30,7 @@ const publicColumns = {
 
 /**
  * For each other person, the settled bets the two of you were both in:
- * your wins and losses against them (beyond SPEC).
+ * your wins and losses against them (beyond the product rules).
  */
 export function headToHead(userId: number): Map<number, HeadToHead> {
   const rows = db.all<{ other: number; wins: number; losses: number }>(sql`

@@ -53,7 +53,7 @@ function messageOf(error: unknown) {
 
 /**
  * Loads what the current tab needs. A query under 2 characters is a 400
- * (the page still renders, with SPEC's 'Search query too short').
+ * (the page still renders, with the product's 'Search query too short').
  */
 export function loadFriendsView(
   _request: Request,
@@ -124,7 +124,7 @@ export function isFriendForm(form: FormData) {
 
 /**
  * Handles the friend forms (intent send | accept | decline, friendId,
- * return_to). Success redirects back with SPEC's toast; a refusal answers
+ * return_to). Success redirects back with the product's toast; a refusal answers
  * with its status and the message for the page (docs/api.md). Pass `form`
  * when the route has already read the body.
  */
