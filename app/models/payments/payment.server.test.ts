@@ -39,7 +39,7 @@ import {
 beforeAll(() => setPaymentProvider(demoProvider));
 
 describe("demo card validation (docs/product-rules.md#paying)", () => {
-  it("accepts the test card and refuses everything else with the ruling's words", () => {
+  it("accepts the test card and refuses everything else with the product's words", () => {
     const now = new Date("2026-11-21T12:00:00Z");
     expect(validateDemoCard(GOOD, now).cardNumber).toBe("4242424242424242");
     expect(validateDemoCard({ ...GOOD, expiry: "11/26" }, now)).toBeTruthy();
