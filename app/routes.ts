@@ -1,4 +1,4 @@
-// The route table, written out to mirror docs/product-rules.md#screens line by line, then the
+// The route table, written out to mirror the screens in docs/product-rules.md#screens, then the
 // resources (avatars, health check) and the JSON API of docs/api.md.
 import {
   type RouteConfig,

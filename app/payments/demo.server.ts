@@ -118,7 +118,7 @@ export function createDemoProvider(store: DemoIntentStore): DemoProvider {
 
 export type CardInput = { cardNumber: string; expiry: string; cvc: string };
 
-/** Validates the demo card form: 400 with field errors (docs/product-rules.md#paying wording). */
+/** Validates the demo card form: 400 with field errors (the wording in docs/product-rules.md#paying). */
 export function validateDemoCard(
   input: Partial<Record<keyof CardInput, unknown>>,
   now = new Date(),

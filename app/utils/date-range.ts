@@ -70,7 +70,7 @@ export type DateRange = {
   toMs: number;
 };
 
-/** Reads ?startDate&endDate (or ?preset=); 400 with docs/product-rules.md#forms-and-messages's rules. */
+/** Reads ?startDate&endDate (or ?preset=); 400 with the product's messages (docs/product-rules.md#finances). */
 export function resolveRange({
   startDate,
   endDate,

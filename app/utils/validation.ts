@@ -1,5 +1,5 @@
 // Shared Zod helpers. Zod runs on the server only; the browser gets native
-// constraint attributes (docs/architecture.md#stack forms).
+// constraint attributes (docs/architecture.md#stack).
 import { z } from "zod";
 import type { FieldErrors } from "./errors";
 

@@ -1,6 +1,6 @@
 // The authorisation matrix: every route in app/routes.ts that takes a
 // parameter × {anonymous, stranger, creator, participant} × bet states and
-// visibilities → the status docs/api.md/§3a and docs/product-rules.md#roles give (the rows are in
+// visibilities → the status docs/api.md and docs/product-rules.md#roles give (the rows are in
 // tests/support/authorization-matrix.ts). Each cell gets a fresh bet, so one
 // cell's change cannot hide another's answer. A route with a parameter and
 // no row fails the first test.

@@ -170,7 +170,7 @@ describe("the referee (docs/product-rules.md#referee)", () => {
     expect(cleared.data.refereeId).toBeNull();
   });
 
-  it("refer and rule: success and every refusal of §6b", async () => {
+  it("refer and rule: success and every refusal in docs/api.md", async () => {
     const creator = await signUp(server.url);
     const joiner = await signUp(server.url);
     const referee = await signUp(server.url);

@@ -70,7 +70,7 @@ function editOrDelete(c: Cell, ok: number): Want {
 }
 
 /**
- * The edit screen's forms: docs/product-rules.md#roles and §8 send a refused person to /my-bets
+ * The edit screen's forms: docs/product-rules.md#roles sends a refused person to /my-bets
  * with 'Access denied' or 'Cannot edit' (the page's loader refuses them).
  */
 function editForm(c: Cell, success: Want): Want {

@@ -100,7 +100,7 @@ export const API_CALLS: ApiCall[] = [
     access: "public",
     fields: ["username", "password"],
   },
-  // Idempotent: 204 with or without a session (§3a lists no refusal).
+  // Idempotent: 204 with or without a session (docs/api.md lists no refusal).
   { method: "POST", route: "/api/logout", access: "public" },
   { method: "GET", route: "/api/user", access: "session" },
   // Your data (docs/product-rules.md#your-data)
@@ -335,7 +335,7 @@ export const API_CALLS: ApiCall[] = [
     access: "public",
     rawBody: true,
   },
-  // Not in §3a: Stripe calls it, signed, never a person (docs/product-rules.md#paying).
+  // Not in docs/api.md's table: Stripe calls it, signed, never a person (docs/product-rules.md#paying).
   {
     method: "POST",
     route: "/api/stripe/webhook",

@@ -39,7 +39,7 @@ export const bets = sqliteTable(
     voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
     // The loser of a settled bet pays by then (docs/product-rules.md#getting-paid).
     paymentDueAt: integer("payment_due_at", { mode: "timestamp_ms" }),
-    // The last time the winner nudged the loser (docs/product-rules.md#getting-paid's interval).
+    // The last time the winner nudged the loser (the interval in docs/product-rules.md#getting-paid).
     lastNudgedAt: integer("last_nudged_at", { mode: "timestamp_ms" }),
     // A dispute referred to the referee, until it is ruled or agreed.
     disputeReferredAt: integer("dispute_referred_at", {

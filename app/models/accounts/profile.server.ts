@@ -29,7 +29,7 @@ import {
   voidResetLinks,
 } from "./user.server";
 
-// --- Profile (docs/product-rules.md#forms-and-messages profile rules) ---------------------------------------
+// --- Profile (profile rules, docs/product-rules.md#forms-and-messages) ---------------------------------------
 
 export const AVATAR_URL_MAX = 2048;
 const PROFILE_EMAIL_MESSAGE = "Please enter a valid email address";

@@ -1,5 +1,5 @@
 // Bets, their input: share codes, and the create and edit fields with the product's
-// messages (§5, docs/product-rules.md#amounts-and-limits), the referee field (docs/product-rules.md#referee) and a join's version.
+// messages (docs/product-rules.md#forms-and-messages, #amounts-and-limits), the referee field (docs/product-rules.md#referee) and a join's version.
 import crypto from "node:crypto";
 import { and, eq, or } from "drizzle-orm";
 import { z } from "zod";
@@ -26,7 +26,7 @@ export function normalizeCode(raw: string): string {
   return raw.trim().toUpperCase();
 }
 
-// --- Validation (docs/product-rules.md#forms-and-messages create and edit rules, docs/product-rules.md#amounts-and-limits) -------------------
+// --- Validation: create and edit (docs/product-rules.md#forms-and-messages, #amounts-and-limits) ---
 
 export const TITLE_MAX = 100;
 export const DESCRIPTION_MAX = 1000;

@@ -16,7 +16,7 @@ import { expectError } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
 
 describe("parseBetInput", () => {
-  it("applies the product's create messages and docs/product-rules.md#amounts-and-limits's limits", () => {
+  it("applies the product's create messages and its limits", () => {
     const error = expectError(
       () =>
         parseBetInput(

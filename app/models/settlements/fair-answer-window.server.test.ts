@@ -29,7 +29,7 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
       now: t0,
     });
     expect(proposal.respondBy?.getTime()).toBe(t0 + WINDOW);
-    // The API shows the fee from the moment a winner is proposed (§6b).
+    // The API shows the fee from the moment a winner is proposed (docs/api.md#shapes).
     expect(toSettlementJson(proposal)).toMatchObject({
       outcome: "winner",
       respondBy: new Date(t0 + WINDOW).toISOString(),

@@ -91,7 +91,7 @@ export function insertProposal(
       participantApproved: proposerId === parties.participantId,
       proposedAt: new Date(now),
       respondBy: respondBy === null ? null : new Date(respondBy),
-      // What the approve screen shows is what the API says (§6b).
+      // What the approve screen shows is what the API says (docs/api.md#shapes).
       feeCents: split?.feeCents ?? null,
       netCents: split?.netCents ?? null,
       paymentStatus: "pending",
