@@ -36,7 +36,7 @@ export default tseslint.config(
       "react-hooks/exhaustive-deps": "warn",
     },
   },
-  // The layers (README "Where things are", docs/decisions/0920-layers-by-lint.md):
+  // The layers (docs/architecture.md#layers, docs/decisions/0960-layers-as-they-are.md):
   // each folder names what it must not import. A rule here is the only thing
   // that keeps a layer a layer; tests/lint/layers.test.ts proves each one.
   ...layerRules(),

@@ -1,9 +1,9 @@
 import { defineConfig, devices } from "@playwright/test";
 
-// Every journey runs twice: with JavaScript and without (DESIGN §5), at the
+// Every journey runs twice: with JavaScript and without (docs/product-rules.md#forms-and-messages), at the
 // phone size the product is designed for, on Debian's Chromium.
 const PORT = Number(process.env.E2E_PORT ?? 3210);
-// A second server whose answer and payment windows last seconds (DESIGN §6b),
+// A second server whose answer and payment windows last seconds (docs/operations.md#environment),
 // for the journeys that wait for the sweep (tests/e2e/fair.spec.ts).
 const FAIR_PORT = Number(process.env.E2E_FAIR_PORT ?? PORT + 1);
 const phone = {

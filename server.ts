@@ -42,7 +42,7 @@ await prepareToServe();
 
 const app = express();
 app.disable("x-powered-by");
-// Seen from outside (DESIGN ruling 34) and stopped gracefully (ruling 33).
+// Seen from outside (docs/operations.md#logs-and-metrics) and stopped gracefully (docs/operations.md#graceful-stop).
 app.use(requestLogging(), httpMetrics(), closeConnectionsWhenStopping);
 
 // --- Security headers, with a fresh CSP nonce per request -----------------
@@ -101,7 +101,7 @@ app.use((req, res, next) => {
 // --- Cross-site requests that change state are refused --------------------
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Calls whose authority is a signature, not a session: Stripe's webhook and
-// the one-click unsubscribe a mail provider POSTs as a form (ruling 27),
+// the one-click unsubscribe a mail provider POSTs as a form (docs/product-rules.md#notifications),
 // spelled once in app/route-paths.ts, which app/routes.ts uses too.
 const WEBHOOK_PATHS = new Set(SIGNED_API_PATHS);
 app.use((req, res, next) => {

@@ -14,7 +14,7 @@ export const apiPath = (route: string) => `/${API_PREFIX}/${route}`;
 /**
  * Inside /api, the calls whose authority is a signature or a token rather
  * than a session: Stripe's webhook and the one-click unsubscribe a mail
- * provider POSTs as a form (ruling 27). No cross-site check, any content type.
+ * provider POSTs as a form (docs/product-rules.md#notifications). No cross-site check, any content type.
  */
 export const SIGNED_API_ROUTES = {
   stripeWebhook: "stripe/webhook",

@@ -1,5 +1,5 @@
-// The route table, written out to mirror SPEC.md §2 line by line, then the
-// resources (avatars, health check) and the JSON API of DESIGN.md §3a.
+// The route table, written out to mirror the screens in docs/product-rules.md#screens, then the
+// resources (avatars, health check) and the JSON API of docs/api.md.
 import {
   type RouteConfig,
   index,
@@ -10,7 +10,7 @@ import {
 import { API_PREFIX, SIGNED_API_ROUTES } from "./route-paths";
 
 export default [
-  // /auth — public, no JavaScript (ruling 18); a signed-in user goes to /.
+  // /auth — public, no JavaScript (docs/product-rules.md#forms-and-messages); a signed-in user goes to /.
   route("auth", "routes/auth/auth.tsx"),
 
   // Protected screens inside the app shell (header + bottom navigation).
@@ -28,7 +28,7 @@ export default [
     route("friends", "routes/friends/friends.tsx"),
     route("financial-history", "routes/payments/financial-history.tsx"),
     route("bet/:id", "routes/bets/bet-detail.tsx"),
-    // Both path shapes are one screen (ruling 12).
+    // Both path shapes are one screen (docs/product-rules.md#screens).
     route("bet/:id/edit", "routes/bets/edit-bet.tsx"),
     route("edit-bet/:id", "routes/bets/edit-bet.tsx", { id: "edit-bet-alias" }),
     route("settle-bet/:id", "routes/settlements/settle-bet.tsx"),
@@ -40,15 +40,15 @@ export default [
     route("checkout/:id", "routes/payments/checkout.tsx"),
   ]),
 
-  // /bets/{id} → 301 /bet/{id} (ruling 12).
+  // /bets/{id} → 301 /bet/{id} (docs/product-rules.md#screens).
   route("bets/:id", "routes/bets/bets-redirect.ts"),
-  // Public, no JavaScript (ruling 18).
+  // Public, no JavaScript (docs/product-rules.md#forms-and-messages).
   route("join/:code", "routes/bets/join.tsx"),
   route("share/:id", "routes/bets/share.tsx"),
   route("help/fees", "routes/help/fees.tsx"),
   route("help", "routes/help/help.tsx"),
   route("verify-email", "routes/auth/verify-email.tsx"),
-  // Getting back in (ruling 30): public, no JavaScript, like /auth.
+  // Getting back in (docs/product-rules.md#accounts): public, no JavaScript, like /auth.
   route("forgot-password", "routes/auth/forgot-password.tsx"),
   route("reset-password", "routes/auth/reset-password.tsx"),
   // Demo mode only (404 otherwise): the mail a demo would have sent.
@@ -60,7 +60,7 @@ export default [
   route("healthz", "routes/healthz.ts"),
   route("bench/bare", "routes/bench/bare.tsx"),
 
-  // The JSON API (DESIGN.md §3, §3a).
+  // The JSON API (docs/api.md).
   ...prefix(API_PREFIX, [
     // Accounts
     route("user", "routes/api/user.ts"),
@@ -86,7 +86,7 @@ export default [
     route("settlements/:id/reject", "routes/api/settlements/reject.ts"),
     route("bets/:id/propose-settlement", "routes/api/settlements/propose.ts"),
     route("bets/:id/settle", "routes/api/settlements/settle.ts"),
-    // Fair to the end (DESIGN §6b)
+    // Fair to the end (docs/api.md)
     route("bets/:id/refer", "routes/api/fair/refer.ts"),
     route("bets/:id/rule", "routes/api/fair/rule.ts"),
     route("bets/:id/nudge", "routes/api/fair/nudge.ts"),
@@ -108,7 +108,7 @@ export default [
     route("friend-requests", "routes/api/social/friend-requests.ts"),
     route("activity", "routes/api/social/activity.ts"),
     route("activity/read", "routes/api/social/activity-read.ts"),
-    // Heard outside the app (DESIGN §6b)
+    // Heard outside the app (docs/api.md)
     route(
       "user/notification-preferences",
       "routes/api/notifications/preferences.ts",
@@ -124,7 +124,7 @@ export default [
     ),
     route("verify-email", "routes/api/verify-email.ts"),
     route("verify-email/resend", "routes/api/verify-email-resend.ts"),
-    // Accounts you can get back into and look after (DESIGN §6b, rulings 30–31)
+    // Accounts you can get back into and look after (docs/product-rules.md#accounts)
     route("password-reset", "routes/api/account/password-reset.ts"),
     route(
       "password-reset/confirm",

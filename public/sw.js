@@ -86,7 +86,7 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(fetch(request).catch(() => caches.match(OFFLINE_URL)));
 });
 
-// Web Push (ruling 28): the payload is {title, body, url}; a tap opens url
+// Web Push (docs/product-rules.md#notifications): the payload is {title, body, url}; a tap opens url
 // (a path on this site), reusing an open tab when there is one.
 self.addEventListener("push", (event) => {
   let data = {};

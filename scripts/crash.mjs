@@ -6,7 +6,7 @@
 // reverse), no bet has more than two participants, and every person's win
 // and loss counts match their settled bets.
 //
-// Then the scheduler (ruling 35): proposals nobody answers, with a window of
+// Then the scheduler (docs/operations.md#workers): proposals nobody answers, with a window of
 // seconds, while the server is killed again and again around the moment
 // they fall due. After the last restart every such proposal is settled
 // exactly once by the sweep, and each reminder was sent exactly once.

@@ -1,4 +1,4 @@
-// `npm run test:stop`: SIGTERM under load (DESIGN ruling 33). Thirty
+// `npm run test:stop`: SIGTERM under load (docs/operations.md#graceful-stop). Thirty
 // clients sign up, then keep signing in (password hashing, the slowest
 // request), loading dashboards and creating bets over kept-alive
 // connections; the server is sent SIGTERM mid-load. Passes only if every

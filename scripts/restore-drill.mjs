@@ -1,4 +1,4 @@
-// `npm run test:restore`: the volume is lost (DESIGN ruling 33). The
+// `npm run test:restore`: the volume is lost (docs/operations.md#litestream). The
 // production launcher (build/server.js) runs the server under Litestream,
 // replicating to a file:// replica; pairs of people bet, settle and pay as
 // in the crash test; everything is SIGKILLed (server and Litestream alike);

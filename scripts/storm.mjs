@@ -15,7 +15,7 @@ const JOINERS = 20;
 const WRITERS = 4;
 const BATCH = 10; // bets stormed at once: 200 requests in flight
 
-// --workers=2: the server as WEB_CONCURRENCY worker processes (ruling 35).
+// --workers=2: the server as WEB_CONCURRENCY worker processes (docs/operations.md#workers).
 const WORKERS = Number(
   process.argv.find((a) => a.startsWith("--workers="))?.split("=")[1] ?? 1,
 );

@@ -1,4 +1,4 @@
-// Graceful stop (DESIGN ruling 33): on SIGTERM or SIGINT stop accepting,
+// Graceful stop (docs/operations.md#graceful-stop): on SIGTERM or SIGINT stop accepting,
 // let every request already accepted finish (up to STOP_GRACE_MS), stop
 // background work (hooks in ~/utils/stop-hooks.server), then checkpoint the
 // WAL into the database file, close it and exit 0.

@@ -1,4 +1,4 @@
-// One JSON line per request (DESIGN ruling 34), with pino: request id (also
+// One JSON line per request (docs/operations.md#logs-and-metrics), with pino: request id (also
 // sent as X-Request-Id), method, route pattern, status and duration. Nothing
 // else of the request is logged — not the raw path (it can carry codes and
 // tokens), not headers (cookies), not bodies (passwords, card numbers,

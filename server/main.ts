@@ -1,10 +1,10 @@
 // How Fairshake starts in production (build/server.js):
 // - with LITESTREAM_REPLICA_URL: a missing database is first restored from the
 //   replica, then the server runs under `litestream replicate -exec`, which
-//   streams every commit to the replica (DESIGN ruling 33);
+//   streams every commit to the replica (docs/operations.md#litestream);
 // - with WEB_CONCURRENCY > 1: a primary process forks that many workers
 //   (node:cluster), which share the listening port and the database
-//   (ruling 35), and serves their summed metrics;
+//   (docs/operations.md#workers), and serves their summed metrics;
 // - otherwise the server runs in this very process.
 import { spawn, spawnSync } from "node:child_process";
 import cluster, { type Worker } from "node:cluster";

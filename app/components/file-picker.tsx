@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from "react";
 
 const MB = 1024 * 1024;
-/** SPEC §9: the generic file picker's default limit. */
+/** docs/product-rules.md#amounts-and-limits: the generic file picker's default limit. */
 export const FILE_PICKER_DEFAULT_MAX = 5 * MB;
 
 const megabytes = (bytes: number) => Math.round((bytes / MB) * 10) / 10;

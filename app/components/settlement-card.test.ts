@@ -70,7 +70,7 @@ describe("SettlementCard", () => {
     expect(render(bet.id, creator.id, { showOutcome: false })).toBe("");
   });
 
-  it("shows the answer deadline (ruling 21) and a proposal to call it off (ruling 22)", async () => {
+  it("shows the answer deadline (docs/product-rules.md#answer-windows) and a proposal to call it off (docs/product-rules.md#void)", async () => {
     const { creator, joiner, bet } = await activeBet(100);
     const now = Date.UTC(2026, 10, 23, 15, 0);
     proposeSettlement({

@@ -103,7 +103,7 @@ export function SettlementCard({
   showOutcome = true,
 }: {
   data: SettlementCardData;
-  /** Bet #3 in demo mode shows 'Demo Payment Process' (ruling 15). */
+  /** Bet #3 in demo mode shows 'Demo Payment Process' (docs/product-rules.md#bets). */
   demoPayment?: boolean;
   /**
    * Whether a settled bet shows the winner card and Pay Winnings here; turn
@@ -239,7 +239,7 @@ export function ProposalSentence({
   );
 }
 
-/** Ruling 21: the deadline, wherever a live proposal is shown. */
+/** docs/product-rules.md#answer-windows: the deadline, wherever a live proposal is shown. */
 export function RespondByText({
   data,
 }: {

@@ -15,7 +15,7 @@ const tone = {
   info: "border-slate-400",
 };
 
-/** The flash message as plain HTML: shown without JavaScript (ruling 19). */
+/** The flash message as plain HTML: shown without JavaScript (docs/product-rules.md#forms-and-messages). */
 export function StaticToast({ toast }: { toast: ToastMessage | null }) {
   return (
     <div
@@ -37,8 +37,8 @@ export function StaticToast({ toast }: { toast: ToastMessage | null }) {
   );
 }
 
-// SPEC §9: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses
-// the region. SPEC's "removed 1,000,000 ms after dismissal" is the shadcn
+// docs/product-rules.md#amounts-and-limits: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses
+// the region. the product's "removed 1,000,000 ms after dismissal" is the shadcn
 // queue's bookkeeping; with one toast at a time there is no queue, and Radix
 // unmounts a closed toast itself.
 export const TOAST_DURATION_MS = 5000;

@@ -1,6 +1,6 @@
 import { Form, useLocation, href } from "react-router";
 
-// Ruling 29: until the address is confirmed, no notification mail goes out;
+// docs/product-rules.md#accounts: until the address is confirmed, no notification mail goes out;
 // the banner says so and offers a new link (a plain form: no JavaScript needed).
 export function VerifyEmailBanner() {
   const location = useLocation();

@@ -19,7 +19,7 @@ export function applyMigrations(sqlite: Database.Database) {
 /**
  * Before a migration changes a database that holds data, a consistent copy
  * of it as it was (`VACUUM INTO`), beside it: a migration that goes wrong
- * can be undone by hand (DESIGN ruling 33). The newest three are kept.
+ * can be undone by hand (docs/operations.md#litestream). The newest three are kept.
  * Returns the copy's path, or null when nothing is pending or the database
  * is new.
  */

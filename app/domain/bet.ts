@@ -22,9 +22,9 @@ export type BetFormValues = {
   deadlineTime: string;
   includeTime: boolean;
   timeZone: string;
-  /** The referee select (ruling 23); undefined when the form had none. */
+  /** The referee select (docs/product-rules.md#referee); undefined when the form had none. */
   refereeId?: string;
 };
 
-/** SPEC's words for a bet that does not exist or that this viewer may not see. */
+/** The product's words for a bet that does not exist or that this viewer may not see. */
 export const BET_NOT_FOUND = "This bet could not be found or has expired.";

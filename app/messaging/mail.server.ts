@@ -1,4 +1,4 @@
-// Mail out (ruling 27): nodemailer over SMTP_URL (`smtp://` or `smtps://`,
+// Mail out (docs/product-rules.md#notifications): nodemailer over SMTP_URL (`smtp://` or `smtps://`,
 // credentials in the URL). Without SMTP_URL there is no transport; the
 // outbox then keeps demo mail for /demo/outbox or logs and drops it.
 import nodemailer, { type Transporter } from "nodemailer";

@@ -1,4 +1,4 @@
-// Web Push (ruling 28) through `web-push`: VAPID-signed, aes128gcm-encrypted
+// Web Push (docs/product-rules.md#notifications) through `web-push`: VAPID-signed, aes128gcm-encrypted
 // payloads `{title, body, url}` with a TTL. A subscription's endpoint must be
 // https on a known push service, so the server never posts to an address a
 // user chose.
@@ -38,7 +38,7 @@ function allowedHosts(): string[] {
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-/** Whether the server may post to this endpoint (ruling 28). */
+/** Whether the server may post to this endpoint (docs/product-rules.md#notifications). */
 export function isAllowedPushEndpoint(endpoint: string): boolean {
   let url: URL;
   try {

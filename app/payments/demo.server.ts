@@ -1,4 +1,4 @@
-// The demo provider (ruling 11): it plays the card processor, keeping its own
+// The demo provider (docs/product-rules.md#paying): it plays the card processor, keeping its own
 // record of intents so the server can ask it, as it would ask Stripe, before
 // recording a payment. Card numbers are checked and forgotten: never stored,
 // never logged. Where the intents are kept is the model's business: the
@@ -118,7 +118,7 @@ export function createDemoProvider(store: DemoIntentStore): DemoProvider {
 
 export type CardInput = { cardNumber: string; expiry: string; cvc: string };
 
-/** Validates the demo card form: 400 with field errors (SPEC/ruling 11 wording). */
+/** Validates the demo card form: 400 with field errors (the wording in docs/product-rules.md#paying). */
 export function validateDemoCard(
   input: Partial<Record<keyof CardInput, unknown>>,
   now = new Date(),

@@ -1,4 +1,4 @@
-// One interface, two providers (DESIGN §1, ruling 11): the demo provider in
+// One interface, two providers (docs/product-rules.md#paying): the demo provider in
 // DEMO_MODE=1, Stripe when its test keys are set, neither otherwise (then
 // payments say they are unavailable: docs/decisions/0201-no-payment-provider.md).
 // Everything a caller needs from a provider is a method here, so no caller

@@ -1,4 +1,4 @@
-// The Stripe provider (ruling 11): test-mode keys only (env.server refuses
+// The Stripe provider (docs/product-rules.md#paying): test-mode keys only (env.server refuses
 // live keys at start). A PaymentIntent with an idempotency key for the
 // Payment Element when JavaScript runs; a Checkout Session redirect when it
 // does not; a webhook whose signature is checked and whose events count once.

@@ -1,6 +1,6 @@
-// The /api door: JSON in, JSON out, the error body of DESIGN §3. Route
+// The /api door: JSON in, JSON out, the error body of docs/api.md. Route
 // modules wrap their work in `api(...)` so every DomainError becomes the
-// right status with SPEC's message and nothing unexpected leaks as a stack.
+// right status with the product's message and nothing unexpected leaks as a stack.
 import type { z } from "zod";
 import {
   DomainError,

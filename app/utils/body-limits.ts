@@ -1,4 +1,4 @@
-// How large a request body may be, decided once for every door (DESIGN §3:
+// How large a request body may be, decided once for every door (docs/api.md:
 // a JSON body over 16 KB is refused with 413 before it is parsed). The server
 // reads every body within its route's limit before any route sees it; a route
 // that takes more (an avatar upload) says so in its `handle`.

@@ -6,7 +6,7 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
 /**
  * The root's inline script on pages that run JavaScript (its text: React
  * renders it with the page's nonce). It remembers the browser's time zone in
- * a cookie so the server can show and read dates in it (ruling 17), registers
+ * a cookie so the server can show and read dates in it (docs/product-rules.md#bets), registers
  * the service worker (public/sw.js: the offline page, and the hashed assets,
  * which the hydrated page names to it: useKeepAssetsInServiceWorker) and, on
  * a first visit (stylesheet inline, `<style data-href>`), prefetches the

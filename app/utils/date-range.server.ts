@@ -6,7 +6,7 @@ import { readTimeZone } from "./time-zone.server";
 
 /**
  * ?startDate&endDate (or ?preset=) as whole days in the viewer's time zone;
- * "All time" starts on the day they joined. 400 with SPEC §5's rules.
+ * "All time" starts on the day they joined. 400 with the product's messages (docs/product-rules.md#finances).
  */
 export function rangeFromRequest(request: Request, joinedAt: Date) {
   const { searchParams } = new URL(request.url);

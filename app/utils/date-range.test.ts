@@ -44,7 +44,7 @@ describe("presets end today, in the user's zone", () => {
   });
 });
 
-describe("explicit dates (SPEC §5)", () => {
+describe("explicit dates (docs/product-rules.md#forms-and-messages)", () => {
   const fail = (startDate: string | null, endDate: string | null) => {
     try {
       resolveRange({

@@ -1,4 +1,4 @@
-// Finance ranges are whole days in the user's time zone (ruling 17); the
+// Finance ranges are whole days in the user's time zone (docs/product-rules.md#bets); the
 // presets end today. Days travel as "YYYY-MM-DD" strings so that a day is
 // never shifted by the server's own zone.
 import { invalid } from "./errors";
@@ -70,7 +70,7 @@ export type DateRange = {
   toMs: number;
 };
 
-/** Reads ?startDate&endDate (or ?preset=); 400 with SPEC §5's rules. */
+/** Reads ?startDate&endDate (or ?preset=); 400 with the product's messages (docs/product-rules.md#finances). */
 export function resolveRange({
   startDate,
   endDate,

@@ -1,6 +1,6 @@
 import { format, formatDistanceToNow } from "date-fns";
 
-/** SPEC §9: dates read 'MMM d, yyyy'. */
+/** docs/product-rules.md#amounts-and-limits: dates read 'MMM d, yyyy'. */
 export function formatDate(date: Date | number): string {
   return format(date, "MMM d, yyyy");
 }

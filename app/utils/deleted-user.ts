@@ -1,4 +1,4 @@
-// Closed accounts (ruling 32): the name others see, and the prefix their
+// Closed accounts (docs/product-rules.md#your-data): the name others see, and the prefix their
 // anonymised usernames carry, which no new username may start with.
 export const DELETED_USER_NAME = "Deleted user";
 export const DELETED_USERNAME_PREFIX = "deleted-";

@@ -1,4 +1,4 @@
-// Environment, read once and checked at start-up (DESIGN.md §4).
+// Environment, read once and checked at start-up (docs/operations.md#environment).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

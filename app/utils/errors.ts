@@ -1,5 +1,5 @@
 // Domain errors thrown by the model layer; the doors map them to a status
-// and SPEC's message: `api()` (app/utils/api.server.ts) for /api, and
+// and the product's message: `api()` (app/utils/api.server.ts) for /api, and
 // `pageFailure`/`pageError` (app/utils/page.server.ts) for the HTML routes.
 
 export type FieldErrors = Record<string, string[]>;
@@ -34,7 +34,7 @@ export class DomainError extends Error {
     readonly status: DomainStatus,
     message: string,
     readonly fieldErrors?: FieldErrors,
-    /** A short title for a toast, when SPEC gives one ('Cannot edit'). */
+    /** A short title for a toast, when the product rules give one ('Cannot edit'). */
     readonly title?: string,
     detail: ErrorDetail = {},
   ) {
@@ -68,7 +68,7 @@ export type Refusal = {
   status: 403 | 404 | 409;
   message: string;
   title?: string;
-  /** What a page shows instead, where SPEC words the screen otherwise. */
+  /** What a page shows instead, where the product rules word the screen otherwise. */
   shown?: string;
 };
 

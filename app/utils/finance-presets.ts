@@ -1,4 +1,4 @@
-// The finance range presets (SPEC §2), kept apart from the date arithmetic
+// The finance range presets (docs/product-rules.md#screens), kept apart from the date arithmetic
 // so the page's bundle carries only these labels.
 export const PRESETS = [
   { id: "week", label: "This Week" },

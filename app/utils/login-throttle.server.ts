@@ -1,5 +1,5 @@
 // Repeated failures for one account slow that account's attempts down with a
-// growing delay. It never locks the owner out (DESIGN §4), following OWASP's
+// growing delay. It never locks the owner out (docs/product-rules.md#abuse-limits), following OWASP's
 // device cookies: a browser that has signed in to an account before carries a
 // signed cookie naming it, and its attempts are counted on their own, so
 // failures from elsewhere never hold it back. Attempts without that cookie

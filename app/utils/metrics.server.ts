@@ -1,5 +1,4 @@
-// Hooks for background work to report what Prometheus scrapes (DESIGN ruling
-// 34). The app bundle and the server bundle both load this file, so every
+// Hooks for background work to report what Prometheus scrapes (docs/operations.md#logs-and-metrics). The app bundle and the server bundle both load this file, so every
 // metric is created once on prom-client's one global registry and looked up
 // after that. The scheduler and the outbox call these; nothing else is needed.
 import { Counter, Gauge, register } from "prom-client";

@@ -38,7 +38,7 @@ describe("formatting", () => {
     expect(centsToSignedString(-5)).toBe("-0.05");
   });
 
-  it("computes the win rate as SPEC §9 says", () => {
+  it("computes the win rate as docs/product-rules.md#amounts-and-limits says", () => {
     expect(winRate(0, 0)).toBe(0);
     expect(winRate(0, 3)).toBe(0);
     expect(winRate(2, 1)).toBe(67);

@@ -1,11 +1,11 @@
 // The HTML door, twin of /api's `api()` (app/utils/api.server.ts). A model
-// throws a DomainError (status, SPEC's message, a machine-readable code and,
+// throws a DomainError (status, the product's message, a machine-readable code and,
 // when a field is at fault, that field); this module is the one place that
 // turns it into what a page answers:
 //
 // - an action's form reply (`pageFailure`, `formFailure`, `pageReply`): the
-//   refusal's status, the message, and field errors for the form (DESIGN
-//   §3a: never a redirect that would lose what the person typed);
+//   refusal's status, the message, and field errors for the form (docs/api.md:
+//   never a redirect that would lose what the person typed);
 // - a loader's thrown response (`pageError`, `page`) for the route's error
 //   boundary (app/components/error-boundary.tsx), with per-status payloads
 //   where a route words its own screens.
@@ -25,7 +25,7 @@ export type PageFailure = {
   status: DomainError["status"] | 500;
   code: string;
   message: string;
-  /** SPEC's toast title, when the model gives one ('Cannot edit'). */
+  /** The product's toast title, when the model gives one ('Cannot edit'). */
   title?: string;
   /** The field at fault, when one is. */
   field?: string;
@@ -100,7 +100,7 @@ export function pageReply<Fields extends FieldErrors, Extra extends object>(
 export type FormFailure = {
   ok: false;
   status: number;
-  /** A toast-style title when SPEC gives one ('Cannot edit', 'Failed to join bet'). */
+  /** A toast-style title when the product rules give one ('Cannot edit', 'Failed to join bet'). */
   title: string;
   message: string;
   fieldErrors: FieldErrors;
@@ -123,7 +123,7 @@ export function formReply(failure: PageFailure, defaultTitle: string) {
   return data(body, { status: failure.status, headers: failure.headers });
 }
 
-/** What a route's error boundary receives for a status: its own words or SPEC's message. */
+/** What a route's error boundary receives for a status: its own words or the product's message. */
 export type StatusPayloads = Partial<
   Record<PageFailure["status"], (failure: PageFailure) => unknown>
 >;

@@ -1,4 +1,4 @@
-// Abuse limits (DESIGN §4): a count of attempts per key in a fixed window.
+// Abuse limits (docs/product-rules.md#abuse-limits): a count of attempts per key in a fixed window.
 // They attach to what is done (signing in, signing up, a code lookup that
 // misses), wherever it is reached, not to a spelling of a URL. In memory, per
 // process: with several worker processes each counts its own share, which

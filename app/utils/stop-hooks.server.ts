@@ -1,4 +1,4 @@
-// What must stop before the process exits (DESIGN ruling 33: "stop
+// What must stop before the process exits (docs/operations.md#graceful-stop: "stop
 // workers"): background loops — the scheduler, outbox delivery — register a
 // hook here; the graceful stop runs the hooks after the last request is
 // answered and before the database is checkpointed and closed. The app

@@ -1,6 +1,6 @@
 import { isValidTimeZone } from "./dates";
 
-/** The user's time zone from the client-hint cookie, else UTC (ruling 17). */
+/** The user's time zone from the client-hint cookie, else UTC (docs/product-rules.md#bets). */
 export function readTimeZone(request: Request): string {
   const cookie = request.headers.get("Cookie") ?? "";
   const match = /(?:^|;\s*)tz=([^;]+)/.exec(cookie);

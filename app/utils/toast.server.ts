@@ -1,6 +1,6 @@
 // A one-shot flash message in a cookie: set on a redirect, read and cleared
 // by the next page. It renders as plain HTML first (a polite live region), so
-// it works without JavaScript (ruling 19).
+// it works without JavaScript (docs/product-rules.md#forms-and-messages).
 import { z } from "zod";
 import { isProduction, sessionSecret } from "./env.server";
 import { signedCookie } from "./signed-cookie.server";

@@ -1,4 +1,4 @@
-// Look-alike names (DESIGN §4, in a money app a matter of trust): Cyrillic
+// Look-alike names (docs/product-rules.md#abuse-limits, in a money app a matter of trust): Cyrillic
 // 'аlice' and fullwidth 'ａｌｉｃｅ' must not register beside 'alice'. A name is
 // normalised with NFKC when it is stored (fullwidth letters become plain
 // ones), and its confusable skeleton (Unicode TR39 §4: NFD, each character

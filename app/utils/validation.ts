@@ -1,9 +1,9 @@
 // Shared Zod helpers. Zod runs on the server only; the browser gets native
-// constraint attributes (DESIGN §1 forms).
+// constraint attributes (docs/architecture.md#stack).
 import { z } from "zod";
 import type { FieldErrors } from "./errors";
 
-/** Text limits count characters as code points (DESIGN §3a), not UTF-16 units. */
+/** Text limits count characters as code points (docs/api.md), not UTF-16 units. */
 export const codePoints = (value: string) => [...value].length;
 
 export const UNSTORABLE_TEXT =

@@ -1,4 +1,4 @@
-// The durations of rulings 21 and 24, each a named setting the environment
+// The durations of docs/product-rules.md#answer-windows, #getting-paid, each a named setting the environment
 // can shorten (tests run whole windows in seconds). Read on every use, so a
 // test may change them between cases.
 function seconds(name: string, fallback: number): number {
@@ -8,12 +8,12 @@ function seconds(name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-/** Ruling 21: the other side answers a proposal within this (72 h). */
+/** docs/product-rules.md#answer-windows: the other side answers a proposal within this (72 h). */
 export const responseWindowMs = () =>
   seconds("RESPONSE_WINDOW_S", 259_200) * 1000;
-/** Ruling 24: the loser pays within this of the settlement (72 h). */
+/** docs/product-rules.md#getting-paid: the loser pays within this of the settlement (72 h). */
 export const paymentDueMs = () => seconds("PAYMENT_DUE_S", 259_200) * 1000;
-/** Ruling 24: the winner nudges at most once per this (24 h). */
+/** docs/product-rules.md#getting-paid: the winner nudges at most once per this (24 h). */
 export const nudgeIntervalMs = () => seconds("NUDGE_INTERVAL_S", 86_400) * 1000;
 /** How often the sweep runs (60 s; tests use 1). */
 export const sweepIntervalMs = () => seconds("SWEEP_INTERVAL_S", 60) * 1000;

@@ -1,4 +1,4 @@
-// Your data (ruling 32): GET /api/user/export and DELETE /api/user, over real
+// Your data (docs/product-rules.md#your-data): GET /api/user/export and DELETE /api/user, over real
 // HTTP against the production build, with a real SMTP server so the tokens a
 // person was mailed can be looked for in the export.
 import Database from "better-sqlite3";

@@ -64,12 +64,15 @@ describe("POST /api/register", () => {
       { username: 42, email: ["x"], password: null },
       { username: ["Username is required"] },
     ],
-  ])("refuses %j with 400 and SPEC's messages", async (body, expected) => {
-    const res = await new Client(server.url).post("/api/register", body);
-    expect(res.status).toBe(400);
-    expect(typeof res.data.error).toBe("string");
-    expect(res.data.fieldErrors).toMatchObject(expected);
-  });
+  ])(
+    "refuses %j with 400 and the product's messages",
+    async (body, expected) => {
+      const res = await new Client(server.url).post("/api/register", body);
+      expect(res.status).toBe(400);
+      expect(typeof res.data.error).toBe("string");
+      expect(res.data.fieldErrors).toMatchObject(expected);
+    },
+  );
 
   it("refuses a taken username (any case) and a taken email with 409", async () => {
     const name = uniqueName("dup");

@@ -1,6 +1,6 @@
 // The authorisation matrix: every route in app/routes.ts that takes a
 // parameter × {anonymous, stranger, creator, participant} × bet states and
-// visibilities → the status DESIGN §3/§3a and SPEC §6 give (the rows are in
+// visibilities → the status docs/api.md and docs/product-rules.md#roles give (the rows are in
 // tests/support/authorization-matrix.ts). Each cell gets a fresh bet, so one
 // cell's change cannot hide another's answer. A route with a parameter and
 // no row fails the first test.
@@ -178,7 +178,7 @@ describe.each(runnable.map((r) => [nameOf(r), r] as const))(
 );
 
 describe("anonymous visitors, on every route without a parameter", () => {
-  // The four public pages of ruling 18, the help page and the health check.
+  // The four public pages of docs/product-rules.md#forms-and-messages, the help page and the health check.
   // The confirmation link's page works signed out; the demo outbox is public
   // in demo mode (these servers run it) and a 404 elsewhere.
   const PUBLIC_PAGES = new Set([
@@ -222,7 +222,7 @@ describe("anonymous visitors, on every route without a parameter", () => {
     API_CALLS.filter((c) => served.has(c.route)).map(
       (c) => [`${c.method} ${c.path ?? c.route}`, c] as const,
     ),
-  )("%s: 401 unless DESIGN §3 makes it public", async (_n, c) => {
+  )("%s: 401 unless docs/api.md makes it public", async (_n, c) => {
     const p = c.path ?? fillPath(c.route, { id: 1, code: "ABCDEF" });
     const res = await new Client(server.url).request(c.method, p, {
       ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }),

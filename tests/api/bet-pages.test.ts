@@ -413,7 +413,7 @@ describe("no-JS form posts", () => {
     const page = await other.get(`/bet/${bet.id}/edit`);
     expect(page.status).toBe(302);
     expect(page.headers.get("location")).toBe("/my-bets");
-    // SPEC §6: 'Access denied' sends them to /my-bets; the bet stays.
+    // docs/product-rules.md#roles: 'Access denied' sends them to /my-bets; the bet stays.
     const refused = await form(other, `/bet/${bet.id}/edit`, {
       intent: "delete",
     });
@@ -429,7 +429,7 @@ describe("no-JS form posts", () => {
   });
 });
 
-describe("the demo's bet 3 (ruling 15)", () => {
+describe("the demo's bet 3 (docs/product-rules.md#bets)", () => {
   it("offers 'Demo Payment Process' on bet 3 only, in demo mode", async () => {
     const alice = new Client(server.url);
     const login = await alice.post("/api/login", {

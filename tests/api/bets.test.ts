@@ -112,13 +112,18 @@ describe("POST /api/bets", () => {
       { title: "x".repeat(101) },
       { title: ["Title must be at most 100 characters."] },
     ],
-  ])("refuses %j with 400 and SPEC's message", async (over, fieldErrors) => {
-    const { client } = await signUp(server.url);
-    const res = await client.post("/api/bets", betBody(over));
-    expect(res.status).toBe(400);
-    expect(res.data.error).toBe("Please check your form inputs and try again");
-    expect(res.data.fieldErrors).toEqual(fieldErrors);
-  });
+  ])(
+    "refuses %j with 400 and the product's message",
+    async (over, fieldErrors) => {
+      const { client } = await signUp(server.url);
+      const res = await client.post("/api/bets", betBody(over));
+      expect(res.status).toBe(400);
+      expect(res.data.error).toBe(
+        "Please check your form inputs and try again",
+      );
+      expect(res.data.fieldErrors).toEqual(fieldErrors);
+    },
+  );
 
   it("refuses a deadline in the past with 400 'Deadline must be in the future'", async () => {
     const { client } = await signUp(server.url);
@@ -214,7 +219,7 @@ describe("GET /api/bets/code/{code}", () => {
     expect((await other.get(`/api/bets/${priv.id}`)).status).toBe(200);
   });
 
-  it("answers 404 with SPEC's message for an unknown or malformed code, 401 without a session", async () => {
+  it("answers 404 with the product's message for an unknown or malformed code, 401 without a session", async () => {
     const { client } = await signUp(server.url);
     for (const code of ["ZZZZZZ", "abc", "TOOLONG7"]) {
       const res = await client.get(`/api/bets/code/${code}`);
@@ -259,7 +264,7 @@ describe("PUT /api/bets/{id}", () => {
     [{ amount: 0 }, { amount: ["Amount must be positive"] }],
     [{ deadline: "garbage" }, { deadline: ["Invalid date format"] }],
   ])(
-    "refuses %j with 400 and SPEC's edit message",
+    "refuses %j with 400 and the product's edit message",
     async (over, fieldErrors) => {
       const { client } = await signUp(server.url);
       const bet = await newBet(client);
@@ -366,7 +371,7 @@ describe("POST /api/bets/{id}/join", () => {
     expect(own.data.error).toBe("You have already joined this bet.");
   });
 
-  it("refuses a join that saw older terms with 409 (ruling 9)", async () => {
+  it("refuses a join that saw older terms with 409 (docs/product-rules.md#joining)", async () => {
     const { client } = await signUp(server.url);
     const bet = await newBet(client);
     await client.put(`/api/bets/${bet.id}`, betBody({ amount: 500 }));

@@ -424,7 +424,7 @@ describe("8. look-alike usernames", () => {
     expect(res.status).toBe(409);
   });
 
-  it("a username of exactly 50 characters is accepted (ruling 3), 51 is not", async () => {
+  it("a username of exactly 50 characters is accepted (docs/product-rules.md#amounts-and-limits), 51 is not", async () => {
     const fifty = `u${Math.random().toString(36).slice(2, 8)}`.padEnd(50, "x");
     expect((await register(fifty)).status).toBe(201);
     expect((await register(`${fifty.slice(0, 49)}yz`)).status).toBe(400);

@@ -1,4 +1,4 @@
-// DESIGN §6b over HTTP, with the windows shortened through the environment:
+// docs/api.md over HTTP, with the windows shortened through the environment:
 // answer windows, calling it off, the referee, getting paid, the payment
 // record, and a participant's own private share preview.
 import { describe, expect, it } from "vitest";
@@ -43,7 +43,7 @@ const betBody = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe("answer window (ruling 21)", () => {
+describe("answer window (docs/product-rules.md#answer-windows)", () => {
   it("a proposal shows respondBy and its fee; silence approves it through the sweep", async () => {
     const { betId, creator, joiner } = await activeBetOverHttp(server.url, 100);
     const p = await joiner.client.post(
@@ -85,7 +85,7 @@ describe("answer window (ruling 21)", () => {
   });
 });
 
-describe("calling it off (ruling 22)", () => {
+describe("calling it off (docs/product-rules.md#void)", () => {
   it("400 with a winner too; 201 void; approved, the bet is cancelled with voidedAt", async () => {
     const { betId, creator, joiner } = await activeBetOverHttp(server.url);
     const path = `/api/bets/${betId}/propose-settlement`;
@@ -133,7 +133,7 @@ describe("calling it off (ruling 22)", () => {
   });
 });
 
-describe("the referee (ruling 23)", () => {
+describe("the referee (docs/product-rules.md#referee)", () => {
   it("create and edit take a friend as refereeId; 400 a stranger or yourself", async () => {
     const creator = await signUp(server.url);
     const friend = await signUp(server.url);
@@ -170,7 +170,7 @@ describe("the referee (ruling 23)", () => {
     expect(cleared.data.refereeId).toBeNull();
   });
 
-  it("refer and rule: success and every refusal of §6b", async () => {
+  it("refer and rule: success and every refusal in docs/api.md", async () => {
     const creator = await signUp(server.url);
     const joiner = await signUp(server.url);
     const referee = await signUp(server.url);
@@ -256,7 +256,7 @@ describe("the referee (ruling 23)", () => {
   });
 });
 
-describe("getting paid (rulings 24, 25)", () => {
+describe("getting paid (docs/product-rules.md#getting-paid)", () => {
   it("nudge: 204 for the winner, 429 too soon, 403 the loser, 409 not owed, 401", async () => {
     const { betId, winner, loser } = await settledBetOverHttp(server.url, 20);
     const path = `/api/bets/${betId}/nudge`;
@@ -303,7 +303,7 @@ describe("getting paid (rulings 24, 25)", () => {
   });
 });
 
-describe("share preview of my own private bet (ruling 13)", () => {
+describe("share preview of my own private bet (docs/product-rules.md#private-bets)", () => {
   it("a participant reads share-meta and share-image by id without ?code=; others get 404", async () => {
     const creator = await signUp(server.url);
     const stranger = await signUp(server.url);

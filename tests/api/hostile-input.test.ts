@@ -1,4 +1,4 @@
-// Hostile input on every state-changing call of the API (DESIGN §3a): never
+// Hostile input on every state-changing call of the API (docs/api.md): never
 // a 5xx, and text that is accepted comes back exactly and renders escaped.
 // The calls come from tests/support/route-table.ts, checked against
 // app/routes.ts, so a new API route without a row fails here.
@@ -64,7 +64,7 @@ describe("the table of calls", () => {
     expect(apiRoutesWithoutRow(appRoutes)).toEqual([]);
   });
 
-  it("serves every call of DESIGN §3a, and each write method has a module action", () => {
+  it("serves every call of docs/api.md, and each write method has a module action", () => {
     // The table is the contract: a row whose route is gone fails here.
     expect(missingApiRoutes(appRoutes)).toEqual([]);
     for (const call of writeCalls) {

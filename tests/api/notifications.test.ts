@@ -329,7 +329,7 @@ describe("push subscriptions", () => {
   });
 });
 
-describe("email verification (ruling 29)", () => {
+describe("email verification (docs/product-rules.md#accounts)", () => {
   it("an unverified address gets no notification mail (push still goes)", async () => {
     const name = uniqueName("uv");
     const client = new Client(server.url);
@@ -522,7 +522,7 @@ describe("mail trouble never reaches the person who acted", () => {
   });
 });
 
-describe("the demo outbox (ruling 27)", () => {
+describe("the demo outbox (docs/product-rules.md#notifications)", () => {
   it("without SMTP_URL in demo mode, mail lands on /demo/outbox, newest first, links and all; 404 outside demo mode", async () => {
     const demo = await startServer({ ...fastOutbox });
     const plain = await startServer({ DEMO_MODE: "" });

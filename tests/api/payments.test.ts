@@ -274,7 +274,7 @@ describe("Stripe webhook path", () => {
   });
 });
 
-describe("demo seed (ruling 15)", () => {
+describe("demo seed (docs/product-rules.md#bets)", () => {
   it("bet #3 is settled: bob won, alice owes, payment pending", async () => {
     const alice = new Client(server.url);
     const login = await alice.post("/api/login", {

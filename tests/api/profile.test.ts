@@ -35,7 +35,7 @@ describe("PATCH /api/user/profile", () => {
     expect(same.data.username).toBe(`${user.username}x`);
   });
 
-  it("400 'Validation Error' with SPEC's field messages", async () => {
+  it("400 'Validation Error' with the product's field messages", async () => {
     const { client } = await signUp(server.url);
     const res = await client.patch("/api/user/profile", {
       username: "ab",

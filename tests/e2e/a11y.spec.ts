@@ -281,7 +281,7 @@ test.describe("axe", () => {
       if (screen.as === "me") await signIn(context, baseURL!, world.me.cookie);
       const path = screen.path(world);
       if (screen.refreshes) {
-        // Checked before the meta refresh moves on (ruling 13a).
+        // Checked before the meta refresh moves on (docs/product-rules.md#private-bets).
         const res = await page.request.get(path);
         expect(res.status()).toBe(200);
         await expectAccessible(page, browser, testInfo, screen.name, {

@@ -1,4 +1,4 @@
-// Your data (ruling 32), with JavaScript and without: the export downloads
+// Your data (docs/product-rules.md#your-data), with JavaScript and without: the export downloads
 // as JSON from /profile/data, and deleting the account refuses a wrong
 // password, then signs this browser out and sends it to the front door.
 import fs from "node:fs";

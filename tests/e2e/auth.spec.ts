@@ -18,7 +18,7 @@ test.describe("accounts", () => {
     const form = page.getByRole("form", { name: "Register" });
 
     // The browser's own constraint checks would stop an empty submit; turn
-    // them off to see the server's messages, which must match SPEC §5.
+    // them off to see the server's messages, which must match docs/product-rules.md#forms-and-messages.
     await form.evaluate((f: HTMLFormElement) => (f.noValidate = true));
     await form.getByRole("button", { name: "Create account" }).click();
     await expect(page.getByText("Username is required")).toBeVisible();

@@ -102,7 +102,7 @@ test.describe("bets", () => {
       await expect(page.getByLabel("Time zone")).toHaveValue("UTC");
     }
 
-    // Server-side messages (SPEC §5), with the browser's checks off.
+    // Server-side messages (docs/product-rules.md#forms-and-messages), with the browser's checks off.
     await noNativeValidation(page, "Create a bet");
     await page.getByLabel("Title").fill("a");
     await page.getByLabel("Description").fill("");
@@ -234,7 +234,7 @@ test.describe("bets", () => {
     await expect(page.getByText("$20.00")).toBeVisible();
     await expect(page.locator("script")).toHaveCount(0);
 
-    // The creator changes the terms while the page is open (ruling 9).
+    // The creator changes the terms while the page is open (docs/product-rules.md#joining).
     const put = await creator.api.put(`/api/bets/${bet.id}`, {
       data: {
         title: "Join by code page",

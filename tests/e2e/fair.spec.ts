@@ -1,4 +1,4 @@
-// Fair to the end (DESIGN §6, rulings 21–25), each journey with JavaScript
+// Fair to the end (docs/product-rules.md#answer-windows, #void, #referee, #getting-paid), each journey with JavaScript
 // and without: a proposal nobody answers is approved when its window ends
 // (on the second server, whose windows last seconds), calling a bet off,
 // the referee from the create form to the ruling, and the winner's nudge.
@@ -153,7 +153,7 @@ test("a referee from the create form rules a dispute", async ({
   await as(context, baseURL!, b);
   await page.goto(`/join/${bet.code}`);
   await expect(page.getByText(/Referee:/)).toContainText(ref.username);
-  // …and how the creator pays their lost bets (ruling 25).
+  // …and how the creator pays their lost bets (docs/product-rules.md#getting-paid).
   await expect(page.getByText(/No lost bets to pay yet/)).toBeVisible();
   await page.getByRole("button", { name: "Join This Bet" }).click();
   await expect(page).toHaveURL(new RegExp(`/bet/${betId}$`));

@@ -80,7 +80,7 @@ test("propose, approve, pay with 4242, see the money on both sides", async ({
   await expect(money.getByText("$97.50")).toBeVisible();
   await page.getByRole("button", { name: "Approve" }).click();
 
-  // The loser goes to the payment summary (ruling 2: you pay the bet amount).
+  // The loser goes to the payment summary (docs/product-rules.md#paying: you pay the bet amount).
   await expect(page).toHaveURL(new RegExp(`/payment/${betId}$`));
   await toast(page, "Settlement approved");
   const summary = page.getByRole("region", { name: "Payment summary" });

@@ -6,7 +6,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const DIR = "docs/decisions";
-const records = fs.readdirSync(DIR).filter((f) => f.endsWith(".md"));
+// Records are NNNN-name.md; TEMPLATE.md is the blank a new record starts from.
+const records = fs.readdirSync(DIR).filter((f) => /^\d{4}-.+\.md$/.test(f));
 const DATE = /^- Date: \d{4}-\d{2}-\d{2}( \(.+\))?$/m;
 const STATUS = /^- Status: (accepted\b.*|superseded-by (\d{4}))$/m;
 

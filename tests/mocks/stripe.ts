@@ -1,4 +1,4 @@
-// MSW handlers that answer Stripe's HTTP API (DESIGN §1: no network in
+// MSW handlers that answer Stripe's HTTP API (docs/architecture.md#stack: no network in
 // tests). A tiny in-memory Stripe: intents keyed by idempotency key, as
 // Stripe does, and a way for a test to make an intent succeed.
 import { http, HttpResponse } from "msw";

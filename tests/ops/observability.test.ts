@@ -1,4 +1,4 @@
-// Seen from outside (DESIGN ruling 34), against the built server: a journey
+// Seen from outside (docs/operations.md#logs-and-metrics), against the built server: a journey
 // (register, login, bet, settle, demo card payment) with the log captured,
 // then the log is searched for every secret the journey used; every request
 // has one JSON line with its id (== X-Request-Id), method, route pattern,

@@ -1,6 +1,6 @@
 // The authorisation matrix as data: for every route that takes a parameter,
-// the answer each role gets on a bet in each state and visibility (DESIGN
-// §3/§3a, SPEC §6, rulings 8, 9, 13). tests/api/authorization.test.ts runs it.
+// the answer each role gets on a bet in each state and visibility (
+// docs/api.md, docs/product-rules.md#roles, docs/product-rules.md#settlement, #paying, #private-bets). tests/api/authorization.test.ts runs it.
 import type { Method } from "./route-table";
 import type { Person } from "./world";
 import { inTwoDays, type BetRef, type BetState } from "./world";
@@ -51,7 +51,7 @@ const toAuth = (c: Cell): Want => ({
   location: `/auth?return_to=${encodeURIComponent(c.path)}`,
 });
 const isParty = (c: Cell) => c.role === "creator" || c.role === "participant";
-/** Ruling 13: a private bet is a 404 to anyone not in it, like a missing one. */
+/** docs/product-rules.md#private-bets: a private bet is a 404 to anyone not in it, like a missing one. */
 export const hidden = (c: Cell) => c.visibility === "private" && !isParty(c);
 
 /** A protected page that reads the bet. */
@@ -61,7 +61,7 @@ const betPage = (c: Cell): Want =>
 const betApi = (c: Cell): Want =>
   c.role === "anonymous" ? 401 : hidden(c) ? 404 : 200;
 
-/** SPEC §6: only the creator edits or deletes, only while pending and alone. */
+/** docs/product-rules.md#roles: only the creator edits or deletes, only while pending and alone. */
 function editOrDelete(c: Cell, ok: number): Want {
   if (c.role === "anonymous") return 401;
   if (hidden(c)) return 404;
@@ -70,7 +70,7 @@ function editOrDelete(c: Cell, ok: number): Want {
 }
 
 /**
- * The edit screen's forms: SPEC §6 and §8 send a refused person to /my-bets
+ * The edit screen's forms: docs/product-rules.md#roles sends a refused person to /my-bets
  * with 'Access denied' or 'Cannot edit' (the page's loader refuses them).
  */
 function editForm(c: Cell, success: Want): Want {
@@ -84,7 +84,7 @@ const editPageGet = (c: Cell): Want => {
   if (c.role === "anonymous") return toAuth(c);
   if (hidden(c)) return 404;
   if (c.role === "creator" && c.state === "pending") return 200;
-  // SPEC §8: 'Access denied' / 'Cannot edit' toasts and back to /my-bets.
+  // docs/product-rules.md#forms-and-messages: 'Access denied' / 'Cannot edit' toasts and back to /my-bets.
   return { status: 302, location: "/my-bets" };
 };
 
@@ -163,7 +163,7 @@ export const MATRIX: Row[] = [
   {
     route: "/join/:code",
     method: "GET",
-    // The code opens the bet for whoever has it (ruling 13).
+    // The code opens the bet for whoever has it (docs/product-rules.md#private-bets).
     expect: (c) => (c.role === "anonymous" ? toAuth(c) : 200),
   },
   {
@@ -233,8 +233,8 @@ export const MATRIX: Row[] = [
   },
   ...["/api/bets/:id/share-meta", "/api/bets/:id/share-image"].flatMap(
     (route): Row[] => [
-      // No session needed; a private bet only with its code (ruling 13a),
-      // or for a signed-in person who may see it anyway (ruling 13).
+      // No session needed; a private bet only with its code (docs/product-rules.md#private-bets),
+      // or for a signed-in person who may see it anyway (docs/product-rules.md#private-bets).
       {
         route,
         method: "GET",
@@ -286,7 +286,7 @@ export const MATRIX: Row[] = [
     expect: (c) => (c.role === "anonymous" ? 401 : 404),
   })),
 
-  // --- Settlement pages (SPEC §2, §6; rulings 7, 8) --------------------------------
+  // --- Settlement pages (docs/product-rules.md#screens; docs/product-rules.md#settlement) --------------------------------
   {
     route: "/settle-bet/:id",
     method: "GET",
@@ -410,7 +410,7 @@ export const MATRIX: Row[] = [
     allowed: (c) => isParty(c) && c.state === "proposed",
   },
 
-  // --- The referee (ruling 23): nobody here is one, and no bet names one -----------
+  // --- The referee (docs/product-rules.md#referee): nobody here is one, and no bet names one -----------
   {
     route: "/bet/:id/rule",
     method: "GET",
@@ -442,7 +442,7 @@ export const MATRIX: Row[] = [
       c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 409,
     allowed: () => false,
   },
-  // --- Getting paid (ruling 24): only the winner (the participant) nudges ----------
+  // --- Getting paid (docs/product-rules.md#getting-paid): only the winner (the participant) nudges ----------
   {
     route: "/api/bets/:id/nudge",
     method: "POST",
@@ -462,7 +462,7 @@ export const MATRIX: Row[] = [
     allowed: (c) => c.state === "settled" && c.role === "participant",
   },
 
-  // --- Payment pages: only the loser of a settled bet pays (ruling 9) -----------
+  // --- Payment pages: only the loser of a settled bet pays (docs/product-rules.md#paying) -----------
   ...["/payment/:id", "/checkout/:id"].map((route): Row => ({
     route,
     method: "GET",
@@ -495,7 +495,7 @@ export const MATRIX: Row[] = [
     allowed: (c) => c.state === "settled" && c.role === "creator",
   },
 
-  // --- Settlement and payment API (DESIGN §3a) ----------------------------------------
+  // --- Settlement and payment API (docs/api.md) ----------------------------------------
   {
     route: "/api/settlements/:id",
     method: "GET",

@@ -1,4 +1,4 @@
-// Shared by the fair-to-the-end model tests (rulings 21–25): time is passed
+// Shared by the fair-to-the-end model tests (docs/product-rules.md#answer-windows, #void, #referee, #getting-paid): time is passed
 // as `now`, hours at a time, and the sweep runs the jobs due by then.
 import { sqlite } from "~/db/client.server";
 import { JOB_HANDLERS } from "~/models/jobs/background-work.server";

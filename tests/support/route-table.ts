@@ -1,5 +1,5 @@
 // The app's routes, read from app/routes.ts itself, and the API table of
-// DESIGN.md §3a written out once. The hostile-input, authorisation and
+// docs/api.md written out once. The hostile-input, authorisation and
 // security suites are generated from these, and each cross-checks them so a
 // new route without an entry fails a test instead of going unchecked.
 import fs from "node:fs";
@@ -76,7 +76,7 @@ export type ApiCall = {
   route: string;
   /** A concrete path when the pattern's param is not an id ("/api/user/bets/created"). */
   path?: string;
-  /** "public": answers without a session (DESIGN §3); else 401 without one. */
+  /** "public": answers without a session (docs/api.md); else 401 without one. */
   access: "public" | "session";
   /** The body's fields, for shaped hostile bodies. */
   fields?: string[];
@@ -86,7 +86,7 @@ export type ApiCall = {
   rawBody?: boolean;
 };
 
-/** DESIGN.md §3a, one row per call. */
+/** docs/api.md, one row per call. */
 export const API_CALLS: ApiCall[] = [
   {
     method: "POST",
@@ -100,10 +100,10 @@ export const API_CALLS: ApiCall[] = [
     access: "public",
     fields: ["username", "password"],
   },
-  // Idempotent: 204 with or without a session (§3a lists no refusal).
+  // Idempotent: 204 with or without a session (docs/api.md lists no refusal).
   { method: "POST", route: "/api/logout", access: "public" },
   { method: "GET", route: "/api/user", access: "session" },
-  // Your data (ruling 32)
+  // Your data (docs/product-rules.md#your-data)
   { method: "GET", route: "/api/user/export", access: "session" },
   {
     method: "DELETE",
@@ -190,7 +190,7 @@ export const API_CALLS: ApiCall[] = [
     fields: ["winnerId"],
     bet: "active",
   },
-  // Fair to the end (DESIGN §6b).
+  // Fair to the end (docs/api.md).
   {
     method: "POST",
     route: "/api/bets/:id/refer",
@@ -258,7 +258,7 @@ export const API_CALLS: ApiCall[] = [
   },
   { method: "GET", route: "/api/activity", access: "session" },
   { method: "POST", route: "/api/activity/read", access: "session" },
-  // Heard outside the app (DESIGN §6b, issue 13).
+  // Heard outside the app (docs/api.md, issue 13).
   {
     method: "GET",
     route: "/api/user/notification-preferences",
@@ -289,7 +289,7 @@ export const API_CALLS: ApiCall[] = [
     fields: ["token"],
   },
   { method: "POST", route: "/api/verify-email/resend", access: "session" },
-  // Getting back in and looking after the account (DESIGN §6b, rulings 30–31).
+  // Getting back in and looking after the account (docs/product-rules.md#accounts).
   {
     method: "POST",
     route: "/api/password-reset",
@@ -321,7 +321,7 @@ export const API_CALLS: ApiCall[] = [
     access: "session",
   },
   // A mail provider's one-click POST: a signed token, no session, no JSON
-  // (ruling 27). The GET is the page the mail's link opens.
+  // (docs/product-rules.md#notifications). The GET is the page the mail's link opens.
   {
     method: "GET",
     route: "/api/unsubscribe",
@@ -335,7 +335,7 @@ export const API_CALLS: ApiCall[] = [
     access: "public",
     rawBody: true,
   },
-  // Not in §3a: Stripe calls it, signed, never a person (DESIGN §2 ruling 11).
+  // Not in docs/api.md's table: Stripe calls it, signed, never a person (docs/product-rules.md#paying).
   {
     method: "POST",
     route: "/api/stripe/webhook",
@@ -347,7 +347,7 @@ export const API_CALLS: ApiCall[] = [
 export const WRITE_METHODS = new Set<Method>(["POST", "PUT", "PATCH"]);
 
 /**
- * The API calls whose route exists in app/routes.ts. Rows of DESIGN §3a whose
+ * The API calls whose route exists in app/routes.ts. Rows of docs/api.md whose
  * route has not landed yet are left out (and listed by `missingApiRoutes`).
  */
 export function presentApiCalls(appRoutes = listAppRoutes()): ApiCall[] {

@@ -52,7 +52,7 @@ export type BetState = "pending" | "active" | "proposed" | "settled";
 /**
  * A bet in the given state between creator and participant. "proposed":
  * the creator has proposed themself as the winner (their side approved).
- * "settled" is the creator's concession (ruling 8): the participant wins,
+ * "settled" is the creator's concession (docs/product-rules.md#settlement): the participant wins,
  * the creator is the loser who pays.
  */
 export async function betIn(

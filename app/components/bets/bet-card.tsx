@@ -15,7 +15,7 @@ export type BetCardData = {
   canEdit: boolean;
 };
 
-/** A My Bets card (SPEC §2): the whole card opens the bet. */
+/** A My Bets card (docs/product-rules.md#screens): the whole card opens the bet. */
 export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
   return (
     <li className={`card relative space-y-2 ${STATUS_CARD[bet.status]}`}>

@@ -1,4 +1,4 @@
-// The "fair to the end" parts of /bet/{id} (rulings 22–24): a called-off
+// The "fair to the end" parts of /bet/{id} (docs/product-rules.md#void, #referee, #getting-paid): a called-off
 // bet, the payment's due date, a dispute with the referee, and the two
 // forms (ask the referee, nudge to pay) that work without JavaScript.
 import { Form, Link, href } from "react-router";

@@ -42,7 +42,7 @@ export function BetFormFields({
   errors: Record<string, string[] | undefined>;
   mode: "create" | "edit";
   todayDate: string;
-  /** Who may referee (ruling 23): the creator's friends. */
+  /** Who may referee (docs/product-rules.md#referee): the creator's friends. */
   friends?: { id: number; username: string }[];
 }) {
   const hydrated = useHydrated();

@@ -5,7 +5,7 @@ import { Tooltip } from "./tooltip";
 const FEE_EXPLAINED =
   "A small fee covers payment processing and platform maintenance.";
 
-/** SPEC §2: what the winner receives, by the shared fee function (ruling 2). */
+/** docs/product-rules.md#screens: what the winner receives, by the shared fee function (docs/product-rules.md#paying). */
 export function FeePreview({ amount }: { amount: string }) {
   const dollars = Number(amount);
   const cents =

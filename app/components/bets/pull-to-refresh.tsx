@@ -1,4 +1,4 @@
-// Pull-to-refresh on the dashboard (SPEC §2, §9): an enhancement when
+// Pull-to-refresh on the dashboard (docs/product-rules.md#screens): an enhancement when
 // JavaScript runs. A pull of more than 50 px from the top revalidates.
 import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";

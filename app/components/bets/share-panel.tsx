@@ -1,5 +1,5 @@
 // The share panel: preview image, QR code of the join link, and a share
-// disclosure of plain intent links (ruling 18). JavaScript adds copy buttons
+// disclosure of plain intent links (docs/product-rules.md#forms-and-messages). JavaScript adds copy buttons
 // and the browser's share sheet; without it the link is selectable text.
 import { useState } from "react";
 import { useHydrated } from "~/components/use-hydrated";

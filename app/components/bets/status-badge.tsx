@@ -14,7 +14,7 @@ export const STATUS_TONE: Record<BetStatus, string> = {
   cancelled: "bg-slate-200 text-slate-700",
 };
 
-/** Card accents follow the status (SPEC §2 My Bets). */
+/** Card accents follow the status (My Bets, docs/product-rules.md#screens). */
 export const STATUS_CARD: Record<BetStatus, string> = {
   pending: "border-l-4 border-l-amber-400",
   active: "border-l-4 border-l-sky-500",

@@ -1,4 +1,4 @@
-// A small tooltip with SPEC §9's timing: it opens after 700 ms of hover or
+// A small tooltip with the product's timing (docs/product-rules.md#amounts-and-limits): it opens after 700 ms of hover or
 // focus, and at once if another tooltip closed less than 300 ms ago. Radix
 // Tooltip brings a positioning engine (~15 KB gzip) that would push the
 // create page past its JavaScript budget; one fixed placement is enough here.

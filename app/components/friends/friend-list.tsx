@@ -18,7 +18,7 @@ export function FriendRow({
             : `You vs ${friend.username}: ${headToHead.wins} - ${headToHead.losses}`}
         </p>
       </PersonHeading>
-      {/* SPEC: Invite to Bet only says 'Feature coming soon' (ruling 20). */}
+      {/* Product rules: Invite to Bet only says 'Feature coming soon' (docs/product-rules.md#forms-and-messages). */}
       <details className="text-sm">
         <summary className="btn-secondary cursor-pointer list-none">
           Invite to Bet

@@ -5,7 +5,7 @@ import { FriendForm } from "./friend-form";
 
 /**
  * The friend search: a GET form (the query lives in the URL) and its
- * results. `hidden` keeps the page's tab parameters; `shortHint` is SPEC's
+ * results. `hidden` keeps the page's tab parameters; `shortHint` is the product's
  * screen-specific wording of the too-short message.
  */
 export function UserSearch({

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-// "Turn on notifications" (ruling 28): permission is asked only after a tap,
+// "Turn on notifications" (docs/product-rules.md#notifications): permission is asked only after a tap,
 // never on load (iOS also needs the app installed to the home screen). It
 // lives in the notification settings route's own chunk, so no other page
 // pays for it.

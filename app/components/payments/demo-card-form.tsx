@@ -3,7 +3,7 @@ import { Field } from "~/components/forms";
 import { formatCents } from "~/utils/money";
 import { useHydrated } from "~/components/use-hydrated";
 
-// Ruling 11: our own card form, test cards only, autocomplete off; it posts
+// docs/product-rules.md#paying: our own card form, test cards only, autocomplete off; it posts
 // to its own route and works without JavaScript.
 export function DemoCardForm({
   amountCents,

@@ -1,5 +1,5 @@
 // The Stripe Payment Element, loaded only on the checkout page and only
-// when Stripe keys are set (DESIGN §1: @stripe/stripe-js/pure). The intent
+// when Stripe keys are set (docs/architecture.md#stack: @stripe/stripe-js/pure). The intent
 // is created when the person pays (POST /api/create-payment-intent, with
 // the server's idempotency key), confirmed in the browser with return URL
 // /my-bets and no redirect unless the method needs one, then recorded by

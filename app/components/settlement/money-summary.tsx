@@ -3,7 +3,7 @@ import { BackToBet } from "~/components/back-to-bet";
 import { formatCents } from "~/utils/money";
 import { NoticeCard } from "~/components/notice-card";
 
-// Ruling 2: the loser pays the bet amount; the fee comes out of the
+// docs/product-rules.md#paying: the loser pays the bet amount; the fee comes out of the
 // winner's payout. Shown the same on the approve and payment screens.
 export function MoneySummary({
   amountCents,

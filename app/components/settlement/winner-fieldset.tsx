@@ -2,7 +2,7 @@ import { ErrorList } from "~/components/forms";
 
 /**
  * Native radios (work without JavaScript): the creator or the participant,
- * by name, and — ruling 22's third choice — calling the bet off.
+ * by name, and — the third choice (docs/product-rules.md#void) — calling the bet off.
  */
 export function WinnerFieldset({
   people,

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 
 // Tabs that change what a page shows are links with the state in the URL
-// (ruling 18): they work without JavaScript and can be shared and reloaded.
+// (docs/product-rules.md#forms-and-messages): they work without JavaScript and can be shared and reloaded.
 export function LinkTabs({
   label,
   tabs,

@@ -23,7 +23,7 @@ export const users = sqliteTable(
      */
     usernameSkeleton: text("username_skeleton"),
     email: text("email").notNull(),
-    /** Notification mail goes only to a verified address (ruling 27). */
+    /** Notification mail goes only to a verified address (docs/product-rules.md#notifications). */
     emailVerified: integer("email_verified", { mode: "boolean" })
       .notNull()
       .default(false),
@@ -58,7 +58,7 @@ export const users = sqliteTable(
       .default(false),
     createdAt: createdAt(),
     /**
-     * Set when the account was closed (ruling 32): the row stays, anonymised
+     * Set when the account was closed (docs/product-rules.md#your-data): the row stays, anonymised
      * (`deleted-{id}`, no email, no password), because bets, settlements and
      * ledger entries are the other side's history too.
      */
@@ -92,7 +92,7 @@ export const sessions = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** The browser's User-Agent at sign-in, to tell devices apart (ruling 31). */
+    /** The browser's User-Agent at sign-in, to tell devices apart (docs/product-rules.md#accounts). */
     userAgent: text("user_agent"),
     createdAt: createdAt(),
     /** Refreshed at most every few minutes, not on every request. */

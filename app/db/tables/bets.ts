@@ -33,13 +33,13 @@ export const bets = sqliteTable(
       .references(() => users.id),
     winnerId: integer("winner_id").references(() => users.id),
     settledAt: integer("settled_at", { mode: "timestamp_ms" }),
-    // A friend of the creator both sides accept by joining (ruling 23).
+    // A friend of the creator both sides accept by joining (docs/product-rules.md#referee).
     refereeId: integer("referee_id").references(() => users.id),
-    // Called off by agreement, silence or the referee (ruling 22).
+    // Called off by agreement, silence or the referee (docs/product-rules.md#void).
     voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
-    // The loser of a settled bet pays by then (ruling 24).
+    // The loser of a settled bet pays by then (docs/product-rules.md#getting-paid).
     paymentDueAt: integer("payment_due_at", { mode: "timestamp_ms" }),
-    // The last time the winner nudged the loser (ruling 24's interval).
+    // The last time the winner nudged the loser (the interval in docs/product-rules.md#getting-paid).
     lastNudgedAt: integer("last_nudged_at", { mode: "timestamp_ms" }),
     // A dispute referred to the referee, until it is ruled or agreed.
     disputeReferredAt: integer("dispute_referred_at", {
@@ -49,7 +49,7 @@ export const bets = sqliteTable(
       () => users.id,
     ),
     createdAt: createdAt(),
-    // The bet's version: a join carries the value it was shown (ruling 9).
+    // The bet's version: a join carries the value it was shown (docs/product-rules.md#joining).
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [
@@ -87,7 +87,7 @@ export const betParticipants = sqliteTable(
   ],
 );
 
-// Who opened a private bet by its code (ruling 13).
+// Who opened a private bet by its code (docs/product-rules.md#private-bets).
 export const betAccess = sqliteTable(
   "bet_access",
   {

@@ -1,4 +1,4 @@
-// Reaching people outside the app (rulings 26–29): the outbox, opt-outs,
+// Reaching people outside the app (docs/product-rules.md#notifications, #accounts): the outbox, opt-outs,
 // push subscriptions, and demo mode's mails.
 import {
   index,

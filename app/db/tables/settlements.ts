@@ -22,14 +22,14 @@ export const RESOLUTIONS = [
 ] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
-// One live settlement per bet, keyed by the bet's id (ruling 7).
+// One live settlement per bet, keyed by the bet's id (docs/product-rules.md#settlement).
 export const settlements = sqliteTable(
   "settlements",
   {
     betId: integer("bet_id")
       .primaryKey()
       .references(() => bets.id, { onDelete: "cascade" }),
-    // Both null for a void outcome (ruling 22).
+    // Both null for a void outcome (docs/product-rules.md#void).
     winnerId: integer("winner_id").references(() => users.id),
     loserId: integer("loser_id").references(() => users.id),
     proposedBy: integer("proposed_by")
@@ -44,7 +44,7 @@ export const settlements = sqliteTable(
       .notNull()
       .default(false),
     proposedAt: createdAt(),
-    // The silent side is taken to approve at this instant (ruling 21); null
+    // The silent side is taken to approve at this instant (docs/product-rules.md#answer-windows); null
     // while the dispute is with the referee, who has no timeout.
     respondBy: integer("respond_by", { mode: "timestamp_ms" }),
     resolution: text("resolution", { enum: RESOLUTIONS }),
@@ -56,7 +56,7 @@ export const settlements = sqliteTable(
       .default("pending"),
   },
   (t) => [
-    // A person's payment record (ruling 25) is read on every bet page and
+    // A person's payment record (docs/product-rules.md#getting-paid) is read on every bet page and
     // profile that shows them: by loser, not a scan of every settlement.
     index("settlements_loser_idx").on(t.loserId),
     check("settlements_winner_not_loser", sql`${t.winnerId} <> ${t.loserId}`),

@@ -1,4 +1,4 @@
-// Your data (ruling 32): everything of yours as JSON, built field by field so
+// Your data (docs/product-rules.md#your-data): everything of yours as JSON, built field by field so
 // that nobody else's email, no hash and no token can slip in
 // (docs/decisions/0910-your-data.md).
 import { asc, eq, inArray, or, sql } from "drizzle-orm";

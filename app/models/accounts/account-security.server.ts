@@ -1,4 +1,4 @@
-// The security page's rules (ruling 31): change the password (the current one
+// The security page's rules (docs/product-rules.md#accounts): change the password (the current one
 // required; every other session ends, this one stays) and the sessions list
 // in the shape of `GET /api/user/sessions`.
 import { z } from "zod";

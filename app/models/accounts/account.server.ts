@@ -1,4 +1,4 @@
-// Your data (ruling 32): closing the account (the export is in
+// Your data (docs/product-rules.md#your-data): closing the account (the export is in
 // account-export.server.ts). Closing anonymises the row rather than deleting it: bets,
 // settlements, payments and ledger entries are the other side's history too
 // (docs/decisions/0910-your-data.md).

@@ -1,7 +1,7 @@
 // Avatar limits and messages, safe for the browser bundle: the edit page's
 // route handle declares its body limit with them (server/request-handler.ts).
 
-/** SPEC §9: avatar upload max 2 MB. */
+/** docs/product-rules.md#amounts-and-limits: avatar upload max 2 MB. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 /**
  * The most a whole upload request may carry, checked before parsing: the

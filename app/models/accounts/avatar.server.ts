@@ -1,7 +1,7 @@
 // Uploaded avatars: checked by their bytes (not their name or declared type),
 // re-encoded by sharp into a small square WebP with no metadata, stored in
 // the avatars table and served from /avatars/{userId} with an ETag.
-// docs/decisions/0301-avatar-upload.md explains why this replaces SPEC's
+// docs/decisions/0301-avatar-upload.md explains why this replaces the old
 // data-URL reading.
 import { href } from "react-router";
 import crypto from "node:crypto";

@@ -1,5 +1,5 @@
 // A request checks its session before it reads its body; the account may be
-// closed in between (ruling 32). The acts that would tie a closed account to
+// closed in between (docs/product-rules.md#your-data). The acts that would tie a closed account to
 // someone again (creating or joining a bet, asking a friend, renaming) check
 // again inside their own transaction, where no close can interleave.
 import { eq } from "drizzle-orm";

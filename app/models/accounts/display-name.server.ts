@@ -1,4 +1,4 @@
-// How a person is named to others. A closed account (ruling 32) keeps its
+// How a person is named to others. A closed account (docs/product-rules.md#your-data) keeps its
 // row, so bets, settlements and ledger entries stay whole, but it is shown as
 // 'Deleted user' everywhere: every model that reads a name for display reads
 // it through here, in SQL (`displayNameSql`) or from a loaded row

@@ -1,6 +1,6 @@
-// Email verification (ruling 29). A link /verify-email?token=… goes to the
+// Email verification (docs/product-rules.md#accounts). A link /verify-email?token=… goes to the
 // address on registration and on every change of it; it lasts 24 hours and
-// works once. Notification mail goes only to a verified address (ruling 27).
+// works once. Notification mail goes only to a verified address (docs/product-rules.md#notifications).
 // Tokens are random; only their SHA-256 is stored, with the address they were
 // sent to, so a link for an address the user has since left opens nothing.
 import crypto from "node:crypto";
@@ -101,7 +101,7 @@ export function verifyEmailToken(token: unknown, now = Date.now()): User {
   return user;
 }
 
-/** Ruling 29: a changed address is unverified; a link goes to it and a notice to the old one. */
+/** docs/product-rules.md#accounts: a changed address is unverified; a link goes to it and a notice to the old one. */
 export function emailChanged(
   user: Pick<User, "id" | "email" | "username">,
   oldEmail: string,

@@ -1,4 +1,4 @@
-// Password reset (ruling 30, decision 0900). 'Forgot password' asks for a
+// Password reset (docs/product-rules.md#accounts, decision 0900). 'Forgot password' asks for a
 // username or an email and always answers the same, in the same time: the
 // request only checks its limits and queues the login; the lookup, the token
 // and the mail happen after the answer has gone, so a matched and an
@@ -268,7 +268,7 @@ export async function confirmPasswordReset(
   return user;
 }
 
-/** A security notice to the address on file (ruling 27), after a reset or a change. */
+/** A security notice to the address on file (docs/product-rules.md#notifications), after a reset or a change. */
 export function sendPasswordChangedNotice(
   user: Pick<User, "id" | "email" | "username">,
 ) {

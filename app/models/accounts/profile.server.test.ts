@@ -82,7 +82,7 @@ describe("updateProfile", () => {
     expect(getUserById(id)!.avatarUrl).toBeNull();
   });
 
-  it("answers 'Validation Error' with SPEC's messages per field", async () => {
+  it("answers 'Validation Error' with the product's messages per field", async () => {
     const id = makeUser();
     const error = await expectRejection(
       () =>

@@ -1,4 +1,4 @@
-// Profiles (SPEC §5): username, email and picture changes, and the
+// Profiles (docs/product-rules.md#forms-and-messages): username, email and picture changes, and the
 // payment-method flags. Split from user.server.ts, which keeps registration,
 // credentials and the public views.
 import { and, asc, eq, gt } from "drizzle-orm";
@@ -29,7 +29,7 @@ import {
   voidResetLinks,
 } from "./user.server";
 
-// --- Profile (SPEC §5 profile rules) ---------------------------------------
+// --- Profile (profile rules, docs/product-rules.md#forms-and-messages) ---------------------------------------
 
 export const AVATAR_URL_MAX = 2048;
 const PROFILE_EMAIL_MESSAGE = "Please enter a valid email address";
@@ -67,7 +67,7 @@ export const ProfileUpdateSchema = z.object({
     .max(254, PROFILE_EMAIL_MESSAGE)
     .regex(EMAIL_SHAPE, PROFILE_EMAIL_MESSAGE)
     .optional(),
-  // SPEC: an empty avatar is sent as null.
+  // Product rules: an empty avatar is sent as null.
   avatarUrl: z
     .preprocess(
       (v) => (typeof v === "string" && v.trim() === "" ? null : v),
@@ -86,7 +86,7 @@ export const ProfileUpdateSchema = z.object({
 export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
 
 /**
- * Keeps only the fields that differ from the user's current values (SPEC:
+ * Keeps only the fields that differ from the user's current values (product rules:
  * only changed fields are sent); an empty avatar reads as null.
  */
 export function changedProfileFields(
@@ -163,7 +163,7 @@ export async function updateProfile({
           ...(values.username && {
             usernameSkeleton: usernameSkeleton(values.username),
           }),
-          // Ruling 29: a new address is unverified until its link is used.
+          // docs/product-rules.md#accounts: a new address is unverified until its link is used.
           ...(values.email && { emailVerified: false }),
         })
         .where(eq(users.id, userId))
@@ -214,7 +214,7 @@ function recordEmailChange(tx: Tx, userId: number, now: number) {
   voidResetLinks(tx, userId, now);
 }
 
-// --- Payment-method flags (SPEC §4: a request sends the new state) ---------
+// --- Payment-method flags (docs/product-rules.md#statuses: a request sends the new state) ---------
 
 export const PAYMENT_METHODS = [
   "applePay",

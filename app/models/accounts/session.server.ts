@@ -206,7 +206,7 @@ export async function endSession(request: Request) {
   return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
-// ---- The security page (ruling 31) ----------------------------------------
+// ---- The security page (docs/product-rules.md#accounts) ----------------------------------------
 
 export type SessionSummary = {
   id: string;

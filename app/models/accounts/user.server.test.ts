@@ -68,7 +68,7 @@ describe("registerUser", () => {
     );
   });
 
-  it("gives SPEC's messages for each invalid field", async () => {
+  it("gives the product's messages for each invalid field", async () => {
     const error = (await expectDomainError(
       registerUser({ username: "", email: "x", password: "1" }),
       400,

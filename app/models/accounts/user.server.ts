@@ -77,7 +77,7 @@ export const LoginSchema = z.object({
     .max(PASSWORD_MAX, "Invalid username or password"),
 });
 
-/** The signed-in user's own view (DESIGN §3): never a password or hash. */
+/** The signed-in user's own view (docs/api.md): never a password or hash. */
 export function toUserJson(user: User) {
   return {
     id: user.id,

@@ -144,8 +144,8 @@ export function isParticipant(
 }
 
 /**
- * Ruling 13: a private bet is seen by its participants, its referee
- * (ruling 23) and those who opened it by code.
+ * docs/product-rules.md#private-bets: a private bet is seen by its participants, its referee
+ * (docs/product-rules.md#referee) and those who opened it by code.
  */
 export function canViewBet(
   bet: Pick<Bet, "id" | "visibility"> & { refereeId?: number | null },

@@ -32,7 +32,7 @@ function refusal(fn: () => unknown) {
   throw new Error("expected a refusal");
 }
 
-describe("formDeadline (ruling 17)", () => {
+describe("formDeadline (docs/product-rules.md#bets)", () => {
   it("is 23:59:59 on the chosen day in the person's zone without the time switch", () => {
     expect(formDeadline(values())).toBe(Date.UTC(2026, 5, 2, 23, 59, 59));
     expect(formDeadline(values({ timeZone: "Europe/Paris" }))).toBe(

@@ -1,5 +1,5 @@
 // The create and edit forms send the deadline as a date, an optional time and
-// the person's time zone (ruling 17); this turns them into the UTC instant
+// the person's time zone (docs/product-rules.md#bets); this turns them into the UTC instant
 // the bet rules check, so the pages and the API share parseBetInput.
 import { isDomainError, invalid } from "~/utils/errors";
 import { isValidTimeZone, zonedTimeToUtc } from "~/utils/dates";

@@ -1,5 +1,5 @@
-// Bets, their input: share codes, and the create and edit fields with SPEC's
-// messages (§5, ruling 3), the referee field (ruling 23) and a join's version.
+// Bets, their input: share codes, and the create and edit fields with the product's
+// messages (docs/product-rules.md#forms-and-messages, #amounts-and-limits), the referee field (docs/product-rules.md#referee) and a join's version.
 import crypto from "node:crypto";
 import { and, eq, or } from "drizzle-orm";
 import { z } from "zod";
@@ -26,7 +26,7 @@ export function normalizeCode(raw: string): string {
   return raw.trim().toUpperCase();
 }
 
-// --- Validation (SPEC §5 create and edit rules, ruling 3) -------------------
+// --- Validation: create and edit (docs/product-rules.md#forms-and-messages, #amounts-and-limits) ---
 
 export const TITLE_MAX = 100;
 export const DESCRIPTION_MAX = 1000;
@@ -153,7 +153,7 @@ export type BetInput = {
   amountCents: number;
   deadline: number;
   visibility: "public" | "private";
-  /** A friend of the creator (ruling 23); null clears, undefined keeps. */
+  /** A friend of the creator (docs/product-rules.md#referee); null clears, undefined keeps. */
   refereeId?: number | null;
 };
 
@@ -188,7 +188,7 @@ export function areFriends(tx: Tx | typeof db, a: number, b: number) {
   );
 }
 
-/** Ruling 23: a friend of the creator, never a participant (nor the creator). */
+/** docs/product-rules.md#referee: a friend of the creator, never a participant (nor the creator). */
 export function assertReferee(tx: Tx, creatorId: number, refereeId: number) {
   if (refereeId === creatorId || !areFriends(tx, creatorId, refereeId))
     throw invalid(REFEREE_NOT_FRIEND, { refereeId: [REFEREE_NOT_FRIEND] });
@@ -196,7 +196,7 @@ export function assertReferee(tx: Tx, creatorId: number, refereeId: number) {
 
 /**
  * Validates bet fields from the API or a form (`amount` in dollars,
- * `deadline` an ISO string or epoch ms). Throws 400 with SPEC's messages.
+ * `deadline` an ISO string or epoch ms). Throws 400 with the product's messages.
  */
 export function parseBetInput(
   input: unknown,
@@ -218,7 +218,7 @@ export function parseBetInput(
       ? parseRefereeId((input as Record<string, unknown>).refereeId)
       : undefined;
   if (deadline <= now) {
-    // Ruling 6: the deadline must be in the future at create and edit.
+    // docs/product-rules.md#bets: the deadline must be in the future at create and edit.
     throw invalid(
       "Deadline must be in the future",
       { deadline: ["Deadline must be in the future"] },

@@ -1,5 +1,5 @@
 // Bets: private bets, edit and delete, the lists, the dashboard and the
-// history (rulings 5, 13), the model rules.
+// history (docs/product-rules.md#statuses, #private-bets), the model rules.
 import { describe, expect, it } from "vitest";
 import {
   BET_CHANGED,
@@ -14,7 +14,7 @@ import { getBetForViewer, openBetByCode } from "./bet-access.server";
 import { expectError } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
 
-describe("private bets (ruling 13)", () => {
+describe("private bets (docs/product-rules.md#private-bets)", () => {
   it("are a 404 to strangers until opened by code, never in the public feed", async () => {
     const [alice, bob] = [await person(), await person()];
     const bet = createBet({
@@ -96,7 +96,7 @@ describe("edit and delete", () => {
 });
 
 describe("lists", () => {
-  it("splits created, joined and completed as ruling 5 says", async () => {
+  it("splits created, joined and completed as docs/product-rules.md#statuses says", async () => {
     const [alice, bob] = [await person(), await person()];
     const a = createBet({ creatorId: alice.id, input: input() });
     const b = createBet({ creatorId: bob.id, input: input() });
@@ -110,7 +110,7 @@ describe("lists", () => {
   });
 });
 
-describe("getDashboard (ruling 5)", () => {
+describe("getDashboard (docs/product-rules.md#statuses)", () => {
   it("counts created + joined open bets and sums At Stake over active bets only", async () => {
     const { getDashboard } = await import("./bet-lists.server");
     const me = await person();

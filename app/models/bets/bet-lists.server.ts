@@ -9,7 +9,7 @@ import { effectiveStatus, toViews, type BetView } from "./bet-access.server";
 
 export const PUBLIC_FEED_LIMIT = 50;
 
-/** Public, pending, still open, newest first (DESIGN §3a). Never a private bet. */
+/** Public, pending, still open, newest first (docs/api.md). Never a private bet. */
 export function listPublicBets(
   now = Date.now(),
   limit = PUBLIC_FEED_LIMIT,
@@ -33,7 +33,7 @@ export function listPublicBets(
 export type BetListKind = "created" | "joined" | "completed";
 
 /**
- * Ruling 5: created = bets I created, joined = bets I joined second, both
+ * docs/product-rules.md#statuses: created = bets I created, joined = bets I joined second, both
  * pending or active; completed = settled bets I am in.
  */
 const myBetIds = (seat?: number) =>
@@ -149,7 +149,7 @@ export type Dashboard = {
   total: number;
   createdCount: number;
   joinedCount: number;
-  /** Ruling 5: the sum and count over my active bets (two participants, not settled). */
+  /** docs/product-rules.md#statuses: the sum and count over my active bets (two participants, not settled). */
   atStakeCents: number;
   atStakeCount: number;
 };

@@ -26,7 +26,7 @@ const EDIT_REFUSALS = {
   },
 } as const;
 
-/** SPEC §6: the creator only, still pending, nobody else in; else why not. */
+/** docs/product-rules.md#roles: the creator only, still pending, nobody else in; else why not. */
 export function editRefusal(
   bet: EditFacts,
   userId: number,

@@ -1,4 +1,4 @@
-// Bets: input, creating and joining (rulings 3, 4), the model rules.
+// Bets: input, creating and joining (docs/product-rules.md#amounts-and-limits, #bets), the model rules.
 import { describe, expect, it } from "vitest";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
 import { sqlite } from "~/db/client.server";
@@ -16,7 +16,7 @@ import { expectError } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
 
 describe("parseBetInput", () => {
-  it("applies SPEC's create messages and ruling 3's limits", () => {
+  it("applies the product's create messages and its limits", () => {
     const error = expectError(
       () =>
         parseBetInput(
@@ -63,7 +63,7 @@ describe("parseBetInput", () => {
     ]);
   });
 
-  it("applies SPEC's edit messages", () => {
+  it("applies the product's edit messages", () => {
     const error = expectError(
       () =>
         parseBetInput(

@@ -1,6 +1,6 @@
-// A private bet is hidden by its 6-character code (ruling 13). Guessing
+// A private bet is hidden by its 6-character code (docs/product-rules.md#private-bets). Guessing
 // codes is the way in, so every lookup by code that misses counts against
-// the account and the address that made it (DESIGN §4): at these limits,
+// the account and the address that made it (docs/product-rules.md#abuse-limits): at these limits,
 // finding one bet among a thousand private ones takes longer than bets live
 // (docs/decisions/0502).
 import { WindowLimiter } from "~/utils/rate-limit.server";

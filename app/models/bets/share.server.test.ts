@@ -32,7 +32,7 @@ async function bet(visibility: "public" | "private") {
   });
 }
 
-describe("share previews (ruling 13a)", () => {
+describe("share previews (docs/product-rules.md#private-bets)", () => {
   it("shows a public bet to anyone, with plain links", async () => {
     const b = await bet("public");
     const preview = getSharePreview(b.id, null, visitor);

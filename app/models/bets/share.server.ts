@@ -1,4 +1,4 @@
-// Share links and previews (ruling 13a). A private bet's links carry its code:
+// Share links and previews (docs/product-rules.md#private-bets). A private bet's links carry its code:
 // whoever holds the link holds the code, and nobody else learns the bet exists.
 import { and, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
@@ -32,7 +32,7 @@ export function shareLinks(bet: Shareable, request?: Request) {
     // The page's own preview, at 720 px wide (docs/decisions/0812), by
     // version: a repeat view paints it from the browser's cache (0839).
     imagePath: `/api/bets/${bet.id}/share-image?w=720&v=${shareImageVersion(bet)}${query.replace("?", "&")}`,
-    // The link preview's image, for crawlers: SPEC's share-meta URL.
+    // The link preview's image, for crawlers: the product's share-meta URL.
     imageUrl: `${origin}/api/bets/${bet.id}/share-image${query}`,
   };
 }
@@ -50,7 +50,7 @@ export type SharePreview = {
 /**
  * The bet as a link preview may see it: a public bet, or a private one when
  * the link's `?code=` matches or the signed-in viewer may see it anyway (a
- * participant, the referee, someone who opened it by code: ruling 13).
+ * participant, the referee, someone who opened it by code: docs/product-rules.md#private-bets).
  * Anything else is null (a 404).
  */
 export function getSharePreview(
@@ -99,7 +99,7 @@ function findPreview(
   return preview;
 }
 
-/** DESIGN §3a share-meta: `{title, description, image, url, code}`. */
+/** docs/api.md share-meta: `{title, description, image, url, code}`. */
 export function shareMeta(preview: SharePreview, request?: Request) {
   const links = shareLinks(preview, request);
   return {

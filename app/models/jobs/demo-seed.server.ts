@@ -13,7 +13,7 @@ import {
 } from "../settlements/settlement.server";
 
 export const DEMO_PASSWORD = "password123";
-/** The seeded bet alice lost, whose page offers the demo payment (ruling 15). */
+/** The seeded bet alice lost, whose page offers the demo payment (docs/product-rules.md#bets). */
 export const DEMO_PAYMENT_BET_ID = 3;
 export const DEMO_USERS = ["alice", "bob", "carol"] as const;
 
@@ -34,7 +34,7 @@ export async function seedDemoData() {
       }),
     ),
   ).then((list) => list.sort((a, b) => a.username.localeCompare(b.username)));
-  // Ruling 29: the demo users are verified, so their notification mail goes out.
+  // docs/product-rules.md#accounts: the demo users are verified, so their notification mail goes out.
   db.update(users)
     .set({ emailVerified: true, verifiedEmail: sql`${users.email}` })
     .run();
@@ -78,7 +78,7 @@ export async function seedDemoData() {
   // Private: bob opens it by its code first, as a friend given the code would.
   openBetByCode({ code: two.code, userId: bob!.id, clientAddress: "seed" });
   joinBet({ betId: two.id, userId: bob!.id });
-  // #3 will be settled, alice losing (ruling 15), by the settlement seed below.
+  // #3 will be settled, alice losing (docs/product-rules.md#bets), by the settlement seed below.
   const three = bet(
     bob!.id,
     "It snows before December",
@@ -117,7 +117,7 @@ export async function seedDemoData() {
 }
 
 /**
- * Settles bet #3 (ruling 15) through the settlement model: bob proposes
+ * Settles bet #3 (docs/product-rules.md#bets) through the settlement model: bob proposes
  * himself as the winner, alice approves; her payment stays pending.
  */
 async function seedSettlements(ids: {

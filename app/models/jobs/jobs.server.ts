@@ -1,6 +1,6 @@
 // The scheduler: work that must happen later is a row in `jobs`, so it
 // survives restarts and crashes and runs once whatever the number of
-// processes (CONVENTIONS: time and background work; ruling 35).
+// processes (docs/operations.md#workers).
 //
 // Two ways to run a job:
 // - `runDueJobs` (database work: timeouts, reminders, due dates): claim,

@@ -1,6 +1,6 @@
 import { href } from "react-router";
 // The kinds of notification a person can hear about outside the app
-// (ruling 26) and the channels they travel on. Safe for the browser bundle:
+// (docs/product-rules.md#notifications) and the channels they travel on. Safe for the browser bundle:
 // the preferences page lists them.
 
 export const NOTIFICATION_CHANNELS = ["email", "push"] as const;
@@ -23,7 +23,7 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-/** How the preferences page names each kind (who hears it, in brackets of ruling 26). */
+/** How the preferences page names each kind (who hears it, in brackets of docs/product-rules.md#notifications). */
 export const KIND_LABELS: Record<NotificationKind, string> = {
   bet_joined: "Someone joins your bet",
   settlement_proposed: "A result waits for your answer",
@@ -59,7 +59,7 @@ export function notificationKindOf(
 }
 
 /**
- * The screen that acts on a notification (ruling 26: approve, pay, rule).
+ * The screen that acts on a notification (docs/product-rules.md#notifications: approve, pay, rule).
  * `owes` is whether the recipient is the loser of a settled bet.
  */
 export function notificationPath(

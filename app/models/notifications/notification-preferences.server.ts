@@ -1,6 +1,6 @@
-// Who hears what, where (ruling 26): every kind on every channel is on until
+// Who hears what, where (docs/product-rules.md#notifications): every kind on every channel is on until
 // the person switches it off, on /profile/notifications, through the API, or
-// with one click on a mail's unsubscribe link (ruling 27), whose signed token
+// with one click on a mail's unsubscribe link (docs/product-rules.md#notifications), whose signed token
 // is its only authority (it works without signing in).
 import crypto from "node:crypto";
 import { safeEqual } from "~/utils/safe-equal.server";

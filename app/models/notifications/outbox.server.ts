@@ -1,4 +1,4 @@
-// The transactional outbox (ruling 26). An activity event that people hear
+// The transactional outbox (docs/product-rules.md#notifications). An activity event that people hear
 // about outside the app gets one delivery row per channel, written in the
 // same transaction as the event. A worker (app/models/jobs/background-work.server.ts) claims
 // one due row at a time with a conditional update, sends it, and records the

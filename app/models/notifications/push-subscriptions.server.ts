@@ -1,4 +1,4 @@
-// A person's browsers that asked for Web Push (ruling 28). An endpoint must
+// A person's browsers that asked for Web Push (docs/product-rules.md#notifications). An endpoint must
 // be on the push-service allow-list; one that the service says has ended
 // (404/410) is deleted the first time it says so.
 import { and, eq } from "drizzle-orm";

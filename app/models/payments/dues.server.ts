@@ -1,4 +1,4 @@
-// Getting paid (rulings 24 and 25): the loser's reminders, the overdue
+// Getting paid (docs/product-rules.md#getting-paid): the loser's reminders, the overdue
 // notice, the winner's nudge, and everyone's payment record. The due date
 // and its jobs are written when the bet settles (settlement.server.ts).
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
@@ -205,7 +205,7 @@ export function nudgePayment({ betId, userId, now = Date.now() }: BetCommand) {
   });
 }
 
-// --- Payment record (ruling 25) --------------------------------------------------
+// --- Payment record (docs/product-rules.md#getting-paid) --------------------------------------------------
 
 export type PaymentRecord = {
   owed: number;
@@ -292,7 +292,7 @@ export function describePaymentRecord(record: PaymentRecord): string {
   return `Paid ${record.paid} of ${record.owed} lost ${record.owed === 1 ? "bet" : "bets"}${timing}${overdue}`;
 }
 
-/** Public user objects gain `paymentRecord` (ruling 25), in one query. */
+/** Public user objects gain `paymentRecord` (docs/product-rules.md#getting-paid), in one query. */
 export function withPaymentRecords<T extends { id: number }>(
   people: T[],
   now = Date.now(),

@@ -1,4 +1,4 @@
-// The ledger (ruling 9): immutable entries, history and summary, CSV, fees.
+// The ledger (docs/product-rules.md#paying): immutable entries, history and summary, CSV, fees.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";

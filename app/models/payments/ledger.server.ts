@@ -1,4 +1,4 @@
-// The ledger (ruling 10): every completed payment writes immutable entries
+// The ledger (docs/money.md#ledger): every completed payment writes immutable entries
 // that sum to zero. Financial history and its summary are read from here and
 // nowhere else. Triggers in drizzle/0001 refuse UPDATE and DELETE.
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";

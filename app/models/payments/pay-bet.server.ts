@@ -1,4 +1,4 @@
-// Paying a bet (ruling 9), the one door the checkout page and the /api
+// Paying a bet (docs/product-rules.md#paying), the one door the checkout page and the /api
 // payment routes share: the loser only, verified with the provider, recorded
 // once per intent with its ledger entries in one immediate transaction
 // (payment.server.ts). The provider reads its own form and webhook, so no

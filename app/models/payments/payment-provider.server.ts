@@ -1,4 +1,4 @@
-// Which payment provider this server uses (DESIGN §1, ruling 11): the demo
+// Which payment provider this server uses (docs/product-rules.md#paying): the demo
 // provider in DEMO_MODE=1, Stripe when its test keys are set, neither
 // otherwise (then payments say they are unavailable: 0201). The demo provider
 // plays the card processor; its record of intents is a table, so the store it

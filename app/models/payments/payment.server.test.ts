@@ -1,4 +1,4 @@
-// Payments (ruling 9): the demo card and paying a settled bet, the model rules.
+// Payments (docs/product-rules.md#paying): the demo card and paying a settled bet, the model rules.
 import { beforeAll, describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
 import {
@@ -38,8 +38,8 @@ import {
 
 beforeAll(() => setPaymentProvider(demoProvider));
 
-describe("demo card validation (ruling 11)", () => {
-  it("accepts the test card and refuses everything else with the ruling's words", () => {
+describe("demo card validation (docs/product-rules.md#paying)", () => {
+  it("accepts the test card and refuses everything else with the product's words", () => {
     const now = new Date("2026-11-21T12:00:00Z");
     expect(validateDemoCard(GOOD, now).cardNumber).toBe("4242424242424242");
     expect(validateDemoCard({ ...GOOD, expiry: "11/26" }, now)).toBeTruthy();

@@ -1,4 +1,4 @@
-// Payments (ruling 9): only the loser of a settled bet pays, once, the bet
+// Payments (docs/product-rules.md#paying): only the loser of a settled bet pays, once, the bet
 // amount. A payment is recorded only after the provider confirms it
 // succeeded, idempotently by intent id, and the ledger entries are written
 // in the same immediate transaction as the status changes.
@@ -31,7 +31,7 @@ import { formatCents } from "~/utils/money";
 export const NOT_SETTLED = "This bet has not been settled yet.";
 export const NOT_LOSER = "Only the loser of this bet pays the winnings.";
 export const ALREADY_PAID = "This bet has already been paid.";
-/** What the payment pages show when no provider is configured (ruling 0201). */
+/** What the payment pages show when no provider is configured (docs/decisions/0201). */
 export const PAYMENTS_UNAVAILABLE_NOTICE = {
   title: "Payment method not available",
   message: "Card payments are not set up on this server.",

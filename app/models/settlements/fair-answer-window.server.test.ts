@@ -1,4 +1,4 @@
-// Fair to the end (ruling 21): the answer window — approval on silence,
+// Fair to the end (docs/product-rules.md#answer-windows): the answer window — approval on silence,
 // the reminders — with time passed as `now`.
 import { describe, expect, it } from "vitest";
 import { proposeSettlement, rejectSettlement } from "./settlement.server";
@@ -18,7 +18,7 @@ import {
   sweep,
 } from "../../../tests/support/fair-clock";
 
-describe("answer window (ruling 21)", () => {
+describe("answer window (docs/product-rules.md#answer-windows)", () => {
   it("approves for the silent side at respondBy through the settle path, once", async () => {
     const { creator, joiner, bet } = await activeBet(100);
     const t0 = Date.now();
@@ -29,7 +29,7 @@ describe("answer window (ruling 21)", () => {
       now: t0,
     });
     expect(proposal.respondBy?.getTime()).toBe(t0 + WINDOW);
-    // The API shows the fee from the moment a winner is proposed (§6b).
+    // The API shows the fee from the moment a winner is proposed (docs/api.md#shapes).
     expect(toSettlementJson(proposal)).toMatchObject({
       outcome: "winner",
       respondBy: new Date(t0 + WINDOW).toISOString(),

@@ -1,4 +1,4 @@
-// Fair to the end (ruling 23): the referee, with time passed as `now`.
+// Fair to the end (docs/product-rules.md#referee): the referee, with time passed as `now`.
 import { describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
 import {
@@ -69,7 +69,7 @@ async function refereedBet(visibility: "public" | "private" = "public") {
   return { creator, joiner, referee, bet };
 }
 
-describe("the referee (ruling 23)", () => {
+describe("the referee (docs/product-rules.md#referee)", () => {
   it("must be a friend of the creator, never the creator; editable while pending", async () => {
     const creator = await person("rc");
     const stranger = await person("rs");

@@ -1,4 +1,4 @@
-// Fair to the end (rulings 22, 24, 25): calling it off, and getting paid
+// Fair to the end (docs/product-rules.md#void, #getting-paid): calling it off, and getting paid
 // (reminders, overdue, nudges), with time passed as `now`.
 import { describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
@@ -31,7 +31,7 @@ import { activeBet } from "../../../tests/support/factories";
 import { expectError } from "../../../tests/support/expect-error";
 import { H, WINDOW, kinds, sweep } from "../../../tests/support/fair-clock";
 
-describe("calling it off (ruling 22)", () => {
+describe("calling it off (docs/product-rules.md#void)", () => {
   it("parses the void outcome from JSON and the form's third choice", () => {
     expect(parseProposalInput({ outcome: "void" })).toEqual({
       outcome: "void",
@@ -104,7 +104,7 @@ describe("calling it off (ruling 22)", () => {
   });
 });
 
-describe("getting paid (rulings 24, 25)", () => {
+describe("getting paid (docs/product-rules.md#getting-paid)", () => {
   it("reads a payment record through the loser index, not a scan of every settlement", () => {
     const { sql, params } = paymentRecordQuery().toSQL();
     const values = params.map((p) =>

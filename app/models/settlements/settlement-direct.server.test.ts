@@ -1,4 +1,4 @@
-// Settlements: the creator's direct settle (ruling 8) and concurrent
+// Settlements: the creator's direct settle (docs/product-rules.md#settlement) and concurrent
 // approvals, the model rules.
 import { describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
@@ -10,7 +10,7 @@ import { activeBet } from "../../../tests/support/factories";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
 import { expectError } from "../../../tests/support/expect-error";
 
-describe("direct settle by the creator (ruling 8)", () => {
+describe("direct settle by the creator (docs/product-rules.md#settlement)", () => {
   it("settles at once when the creator concedes", async () => {
     const { creator, joiner, bet } = await activeBet(40);
     const result = settleBet({

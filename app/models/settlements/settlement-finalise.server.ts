@@ -1,5 +1,5 @@
 // Settlements, the two writes every path ends in: a proposal (with its
-// timeout and reminder jobs) and the one settle path (ruling 8), so an
+// timeout and reminder jobs) and the one settle path (docs/product-rules.md#settlement), so an
 // agreement, a concession, a silence and a referee's ruling settle alike.
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Tx } from "~/db/client.server";
@@ -113,7 +113,7 @@ export function insertProposal(
   assertProposalAllowed(tx, bet.id, proposerId, now);
   const loserId = loserOf(parties, outcome, winnerId);
   const window = responseWindowMs();
-  // A dispute with the referee has no timeout (ruling 23): the referee, or
+  // A dispute with the referee has no timeout (docs/product-rules.md#referee): the referee, or
   // the two sides agreeing, decides.
   const respondBy = bet.disputeReferredAt ? null : now + window;
   const number = proposalNumber(tx, bet.id) + 1;
@@ -131,7 +131,7 @@ export function insertProposal(
       participantApproved: proposerId === parties.participantId,
       proposedAt: new Date(now),
       respondBy: respondBy === null ? null : new Date(respondBy),
-      // What the approve screen shows is what the API says (§6b).
+      // What the approve screen shows is what the API says (docs/api.md#shapes).
       feeCents: split?.feeCents ?? null,
       netCents: split?.netCents ?? null,
       paymentStatus: "pending",

@@ -1,4 +1,4 @@
-// Settlements, the referee (ruling 23): after a rejection either party hands
+// Settlements, the referee (docs/product-rules.md#referee): after a rejection either party hands
 // the dispute to the bet's referee, whose ruling settles it at once.
 import { and, eq, sql } from "drizzle-orm";
 import { db, immediate, type Tx } from "~/db/client.server";

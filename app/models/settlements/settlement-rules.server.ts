@@ -1,4 +1,4 @@
-// Settlements, the rules they share: SPEC's messages (defined once, here),
+// Settlements, the rules they share: the product's messages (defined once, here),
 // the input a proposal or a rejection may carry, and the checks every
 // settlement command makes of a bet and its two parties.
 import { eq } from "drizzle-orm";
@@ -97,7 +97,7 @@ const RejectionSchema = z.object({
 
 /**
  * `{winnerId, settlementNotes?}` or `{outcome: "void"}` from JSON or a form
- * (whose radio sends `winnerId=void` for the third choice): 400 with SPEC's
+ * (whose radio sends `winnerId=void` for the third choice): 400 with the product's
  * message.
  */
 export function parseProposalInput(input: unknown): ProposalInput {
@@ -242,7 +242,7 @@ function settleableRefusal(bet: SettleFacts): Refusal | null {
   return null;
 }
 
-/** Why `userId` may not propose a settlement now (either party, ruling 8), or null. */
+/** Why `userId` may not propose a settlement now (either party, docs/product-rules.md#settlement), or null. */
 export function proposeRefusal(
   bet: SettleFacts,
   userId: number,
@@ -252,7 +252,7 @@ export function proposeRefusal(
   return settleableRefusal(bet);
 }
 
-/** Why `userId` may not settle directly now (the creator only, ruling 8), or null. */
+/** Why `userId` may not settle directly now (the creator only, docs/product-rules.md#settlement), or null. */
 export function settleRefusal(
   bet: SettleFacts,
   userId: number,
@@ -332,7 +332,7 @@ export type RuleFacts = {
 
 /**
  * Why `userId` may not rule on the bet now (the referee, once referred,
- * ruling 23), or null. The referee's screen words a decided bet and a
+ * docs/product-rules.md#referee), or null. The referee's screen words a decided bet and a
  * pending one its own way (`shown`).
  */
 export function ruleRefusal(facts: RuleFacts, userId: number): Refusal | null {

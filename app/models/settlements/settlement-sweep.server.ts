@@ -1,4 +1,4 @@
-// Settlements, the sweep's part (ruling 21): an unanswered proposal is
+// Settlements, the sweep's part (docs/product-rules.md#answer-windows): an unanswered proposal is
 // approved at its deadline, and the silent side is reminded before it.
 import { eq } from "drizzle-orm";
 import type { Tx } from "~/db/client.server";

@@ -126,7 +126,7 @@ export function settlementViewOf(
   };
 }
 
-/** Rejected proposals of a bet, oldest first (its history, ruling 7). */
+/** Rejected proposals of a bet, oldest first (its history, docs/product-rules.md#settlement). */
 export function listSettlementHistory(betId: number) {
   return db
     .select()

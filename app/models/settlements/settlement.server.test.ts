@@ -27,7 +27,7 @@ import { activeBet, makeBet, person } from "../../../tests/support/factories";
 import { expectError } from "../../../tests/support/expect-error";
 
 describe("parsing", () => {
-  it("requires a winner with SPEC's message and trims optional notes", () => {
+  it("requires a winner with the product's message and trims optional notes", () => {
     const e = expectError(() => parseProposalInput({}), 400, NO_WINNER);
     expect(e.fieldErrors).toEqual({ winnerId: [NO_WINNER] });
     expectError(() => parseProposalInput({ winnerId: "" }), 400, NO_WINNER);
@@ -124,7 +124,7 @@ describe("propose, approve, reject", () => {
       winCount: 0,
       lossCount: 1,
     });
-    // Ruling 26: both sides hear that the bet is settled.
+    // docs/product-rules.md#notifications: both sides hear that the bet is settled.
     expect(listActivity(joiner.id)[0]).toMatchObject({ type: "bet_settled" });
     expect(listActivity(creator.id)[0]).toMatchObject({ type: "bet_settled" });
     expect(settlement.resolution).toBe("agreed");

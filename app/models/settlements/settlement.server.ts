@@ -1,5 +1,5 @@
-// Settlements: two people agree on a winner (ruling 8: nobody wins by their
-// own word). One live settlement per bet, keyed by the bet's id (ruling 7).
+// Settlements: two people agree on a winner (docs/product-rules.md#settlement: nobody wins by their
+// own word). One live settlement per bet, keyed by the bet's id (docs/product-rules.md#settlement).
 // Every change runs in one BEGIN IMMEDIATE transaction with conditional
 // updates, so simultaneous approvals settle a bet once.
 import { and, eq, sql } from "drizzle-orm";
@@ -205,7 +205,7 @@ export type DirectSettleResult =
   | { kind: "proposed"; settlement: Settlement };
 
 /**
- * The creator settles directly (ruling 8): naming the other participant is a
+ * The creator settles directly (docs/product-rules.md#settlement): naming the other participant is a
  * concession and settles at once; naming themself, or calling it off, is
  * only a proposal.
  */

@@ -94,7 +94,7 @@ export function toActivityJson(event: typeof activityEvents.$inferSelect) {
 
 /**
  * Where an event leads: the screen that acts on it (approve, pay, rule),
- * else its bet, or the friends screen for friend events (ruling 26).
+ * else its bet, or the friends screen for friend events (docs/product-rules.md#notifications).
  */
 export function activityHref(
   event: Pick<typeof activityEvents.$inferSelect, "type" | "betId">,

@@ -30,7 +30,7 @@ const publicColumns = {
 
 /**
  * For each other person, the settled bets the two of you were both in:
- * your wins and losses against them (beyond SPEC).
+ * your wins and losses against them (beyond the product rules).
  */
 export function headToHead(userId: number): Map<number, HeadToHead> {
   const rows = db.all<{ other: number; wins: number; losses: number }>(sql`
@@ -141,12 +141,12 @@ export function searchUsers({
   }));
 }
 
-/** DESIGN §3: `[{id, friend: {id, username, winCount, lossCount}}]`. */
+/** docs/api.md: `[{id, friend: {id, username, winCount, lossCount}}]`. */
 export function toFriendJson(entry: {
   id: number;
   friend: PublicUser;
   headToHead?: HeadToHead;
-  /** Ruling 25: the friend's payment record, when the caller looked it up. */
+  /** docs/product-rules.md#getting-paid: the friend's payment record, when the caller looked it up. */
   paymentRecord?: unknown;
 }) {
   return {
@@ -163,7 +163,7 @@ export function toFriendJson(entry: {
   };
 }
 
-/** The creator's friends by name: who may referee their bet (ruling 23). */
+/** The creator's friends by name: who may referee their bet (docs/product-rules.md#referee). */
 export function refereeChoices(userId: number) {
   return listFriends(userId)
     .map((f) => ({ id: f.friend.id, username: f.friend.username }))

@@ -75,7 +75,7 @@ export function sendFriendRequest({
       .from(users)
       .where(and(eq(users.id, friendId), isNull(users.deletedAt)))
       .get();
-    // A closed account (ruling 32) cannot be befriended.
+    // A closed account (docs/product-rules.md#your-data) cannot be befriended.
     if (!target) throw notFound(FRIEND_MESSAGES.userNotFound);
     const existing = pairRow(userId, friendId);
     if (existing) {

@@ -1,4 +1,4 @@
-// The /api's JSON shapes of a bet and a settlement (DESIGN §3): what the
+// The /api's JSON shapes of a bet and a settlement (docs/api.md): what the
 // API answers, beside the API routes, apart from the models' rules.
 import type { Settlement } from "~/models/settlements/settlement-view.server";
 import type { BetView } from "~/models/bets/bet-access.server";

@@ -1,4 +1,4 @@
-// GET /api/user/export: everything of yours as a JSON download (ruling 32).
+// GET /api/user/export: everything of yours as a JSON download (docs/product-rules.md#your-data).
 // The "Your data" page links here: a plain GET, so it works without JavaScript.
 import type { Route } from "./+types/user-export";
 import {

@@ -10,7 +10,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-// DELETE /api/user {password}: close the account (ruling 32).
+// DELETE /api/user {password}: close the account (docs/product-rules.md#your-data).
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     if (request.method !== "DELETE")

@@ -1,4 +1,4 @@
-// GET /api/users/{id}: public fields only (DESIGN §3).
+// GET /api/users/{id}: public fields only (docs/api.md).
 import type { Route } from "./+types/users-id";
 import { getPublicUser } from "~/models/accounts/user.server";
 import { getPaymentRecord } from "~/models/payments/dues.server";

@@ -33,7 +33,7 @@ const RegisterFormSchema = RegisterSchema.extend({
   path: ["confirmPassword"],
 });
 
-// No JavaScript on this page (ruling 18): forms post, the server answers.
+// No JavaScript on this page (docs/product-rules.md#forms-and-messages): forms post, the server answers.
 export const handle = { hydrate: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -10,7 +10,7 @@ import { pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { clientAddressContext } from "~/utils/request-context.server";
 
-// /forgot-password (ruling 30): a username or an email; the answer is always
+// /forgot-password (docs/product-rules.md#accounts): a username or an email; the answer is always
 // the same sentence, matched or not. No JavaScript, like /auth.
 export const handle = { hydrate: false };
 

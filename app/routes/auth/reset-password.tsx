@@ -12,7 +12,7 @@ import { pageFailure, pageReply } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-// /reset-password?token=… (ruling 30): opening the link only shows the form
+// /reset-password?token=… (docs/product-rules.md#accounts): opening the link only shows the form
 // (a mail scanner that follows it changes nothing); the POST sets the new
 // password, ends every session of the account and signs this browser in.
 export const handle = { hydrate: false };

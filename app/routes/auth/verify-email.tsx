@@ -11,7 +11,7 @@ import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-// /verify-email?token=… (ruling 29): the link from the mail shows a button;
+// /verify-email?token=… (docs/product-rules.md#accounts): the link from the mail shows a button;
 // confirming is a POST, never a side effect of opening the link (a mail
 // scanner that follows it changes nothing). No JavaScript, like /auth.
 export const handle = { hydrate: false };

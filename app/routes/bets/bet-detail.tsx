@@ -79,7 +79,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     canEdit: mayEditBet(bet, user.id),
     canJoin:
       !isParticipant && bet.status === "pending" && bet.participants.length < 2,
-    // Ruling 15: the seeded bet alice lost offers the demo payment.
+    // docs/product-rules.md#bets: the seeded bet alice lost offers the demo payment.
     demoPaymentHref:
       isDemoMode && bet.id === DEMO_PAYMENT_BET_ID
         ? href("/payment/:id", { id: String(DEMO_PAYMENT_BET_ID) })

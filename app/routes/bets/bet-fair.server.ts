@@ -1,4 +1,4 @@
-// /bet/{id}'s share of rulings 22–25: what the fair panel shows (a called-off
+// /bet/{id}'s share of docs/product-rules.md#void, #referee, #getting-paid: what the fair panel shows (a called-off
 // bet, the due date, the dispute, whether the viewer may ask the referee or
 // nudge) and its two form intents, "refer" and "nudge".
 import {

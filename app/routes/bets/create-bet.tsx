@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const timeZone = readTimeZone(request);
   const now = Date.now();
-  // SPEC §4: the deadline defaults to tomorrow at 23:59:59 in my zone.
+  // docs/product-rules.md#statuses: the deadline defaults to tomorrow at 23:59:59 in my zone.
   const defaults: BetFormValues = {
     title: "",
     description: "",

@@ -1,4 +1,4 @@
-// /bet/{id}/edit and /edit-bet/{id}: one screen (ruling 12). Delete asks a
+// /bet/{id}/edit and /edit-bet/{id}: one screen (docs/product-rules.md#screens). Delete asks a
 // second time with a confirmation form (?confirm=delete), no JS needed.
 import {
   data,
@@ -32,7 +32,7 @@ import { readFormData } from "~/utils/form-data.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const bet = betForPage(params.id, user.id);
-  // SPEC §8: refusals toast and send the person to /my-bets.
+  // docs/product-rules.md#forms-and-messages: refusals toast and send the person to /my-bets.
   const refusal = editRefusal(editFactsOf(bet, user.id), user.id);
   if (refusal)
     throw await redirectWithToast(href("/my-bets"), {

@@ -1,5 +1,5 @@
-// /join/{code}: no JavaScript (ruling 18). Opening records access to a
-// private bet (ruling 13); the Join form carries the version it showed (9).
+// /join/{code}: no JavaScript (docs/product-rules.md#forms-and-messages). Opening records access to a
+// private bet (docs/product-rules.md#private-bets); the Join form carries the version it showed (9).
 import { Form, Link, href } from "react-router";
 import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/join";

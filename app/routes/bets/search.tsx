@@ -1,5 +1,5 @@
 // /search (Discover): Find Bets by code and the public feed. Tabs are links
-// (ruling 18); the Friends tab's content arrives with the social issue.
+// (docs/product-rules.md#forms-and-messages); the Friends tab's content arrives with the social issue.
 import { useState } from "react";
 import {
   data,

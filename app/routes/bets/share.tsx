@@ -1,6 +1,6 @@
 // /share/{id}: 200 for everyone with Open Graph and Twitter tags; a signed-in
 // person goes on to the bet; a visitor is sent to log in after 300 ms by a
-// meta refresh (ruling 13a). No JavaScript on this page.
+// meta refresh (docs/product-rules.md#private-bets). No JavaScript on this page.
 import { data, Link, redirect, href } from "react-router";
 import type { Route } from "./+types/share";
 import { Logo } from "~/components/logo";
@@ -66,7 +66,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { status: 404 },
     );
   if (user) {
-    // The link's code opens a private bet for whoever follows it (ruling 13).
+    // The link's code opens a private bet for whoever follows it (docs/product-rules.md#private-bets).
     if (preview.visibility === "private")
       openBetByCode({
         code: preview.code,

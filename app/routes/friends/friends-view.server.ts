@@ -32,7 +32,7 @@ import { safeRedirect } from "~/utils/safe-redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 
-/** Ruling 25: each row says how its person pays their lost bets. */
+/** docs/product-rules.md#getting-paid: each row says how its person pays their lost bets. */
 function withRecordText<T>(rows: T[], idOf: (row: T) => number) {
   const records = getPaymentRecords(rows.map(idOf));
   return rows.map((row) => ({
@@ -53,7 +53,7 @@ function messageOf(error: unknown) {
 
 /**
  * Loads what the current tab needs. A query under 2 characters is a 400
- * (the page still renders, with SPEC's 'Search query too short').
+ * (the page still renders, with the product's 'Search query too short').
  */
 export function loadFriendsView(
   _request: Request,
@@ -124,8 +124,8 @@ export function isFriendForm(form: FormData) {
 
 /**
  * Handles the friend forms (intent send | accept | decline, friendId,
- * return_to). Success redirects back with SPEC's toast; a refusal answers
- * with its status and the message for the page (DESIGN §3a). Pass `form`
+ * return_to). Success redirects back with the product's toast; a refusal answers
+ * with its status and the message for the page (docs/api.md). Pass `form`
  * when the route has already read the body.
  */
 export async function friendsAction(

@@ -14,7 +14,7 @@ import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/utils/form-data.server";
 
-// /notifications: tabs Activity (default) and Finances, as links (ruling 18).
+// /notifications: tabs Activity (default) and Finances, as links (docs/product-rules.md#forms-and-messages).
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const tab =
@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// Marking read is a POST, never a side effect of opening the page (ruling 19).
+// Marking read is a POST, never a side effect of opening the page (docs/product-rules.md#forms-and-messages).
 // The button (no JavaScript) gets a redirect back to the page; the background
 // POST the page sends when it opens gets plain data: a redirect answering a
 // fetcher is a navigation, which would load this page a second time on a slow

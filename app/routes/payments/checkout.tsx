@@ -71,7 +71,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     description: `You paid ${formatCents(bet.amountCents)} to ${bet.winnerName}.`,
   };
   // With JavaScript the page celebrates, then moves on after 2 s; without,
-  // the server redirects at once (ruling 18).
+  // the server redirects at once (docs/product-rules.md#forms-and-messages).
   if (form.get("js") === "1")
     return data(
       { paid: true as const },

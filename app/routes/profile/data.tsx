@@ -9,7 +9,7 @@ import { readFormData } from "~/utils/form-data.server";
 import { formFailure } from "~/utils/page.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-// /profile/data (ruling 32): download everything of yours as JSON (a plain
+// /profile/data (docs/product-rules.md#your-data): download everything of yours as JSON (a plain
 // link to GET /api/user/export), and close the account. Both work without
 // JavaScript.
 const CONFIRM_REQUIRED =

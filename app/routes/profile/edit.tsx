@@ -27,7 +27,7 @@ export const handle: BodyLimitHandle = {
   bodyLimit: { bytes: AVATAR_BODY_LIMIT, message: AVATAR_MESSAGES.tooLarge },
 };
 
-// Edit Profile as a page: the dialog's server-rendered fallback (ruling 18)
+// Edit Profile as a page: the dialog's server-rendered fallback (docs/product-rules.md#forms-and-messages)
 // and the target of both of its forms.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -93,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       // Asked for only when the address changes; never sent back.
       input: { ...values, currentPassword: form.get("currentPassword") },
     });
-    // No change just closes the dialog (SPEC §5).
+    // No change just closes the dialog (docs/product-rules.md#forms-and-messages).
     if (changed.length === 0) return redirect(href("/profile"));
     return redirectWithToast(href("/profile"), UPDATED);
   } catch (error) {

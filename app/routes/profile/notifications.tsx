@@ -15,7 +15,7 @@ import { readFormData } from "~/utils/form-data.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-// /profile/notifications (ruling 26): which kinds reach you by email and by
+// /profile/notifications (docs/product-rules.md#notifications): which kinds reach you by email and by
 // push, as one no-JS form of checkboxes; the push button needs JavaScript by
 // nature and says so without it.
 export async function loader({ request, context }: Route.LoaderArgs) {

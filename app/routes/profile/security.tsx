@@ -19,7 +19,7 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { describeUserAgent } from "~/utils/user-agent";
 
-// /profile/security (ruling 31): change the password, see where you are
+// /profile/security (docs/product-rules.md#accounts): change the password, see where you are
 // signed in, sign one device or every other one out. Plain forms: all of it
 // works without JavaScript.
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -40,7 +40,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       winnerName: view.winnerName,
       proposerName: view.proposerName,
       ownProposal: view.settlement.proposedBy === user.id,
-      // Ruling 21: the deadline wherever a live proposal is shown.
+      // docs/product-rules.md#answer-windows: the deadline wherever a live proposal is shown.
       respondBy: view.settlement.respondBy?.toISOString() ?? null,
       respondByLabel: view.settlement.respondBy
         ? formatDateTime(view.settlement.respondBy, readTimeZone(request))

@@ -20,7 +20,7 @@ import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
 
-// /bet/{id}/rule: the referee's own screen (ruling 23). Works without
+// /bet/{id}/rule: the referee's own screen (docs/product-rules.md#referee). Works without
 // JavaScript: native radios and a plain POST.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

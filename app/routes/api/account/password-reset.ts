@@ -1,5 +1,5 @@
 // POST /api/password-reset {login} → 202 whether or not an account matches
-// (ruling 30); 400 when no login was given; 429 past a limit.
+// (docs/product-rules.md#accounts); 400 when no login was given; 429 past a limit.
 import type { Route } from "./+types/password-reset";
 import { requestPasswordReset } from "~/models/accounts/password-reset.server";
 import { api, readJson } from "~/utils/api.server";

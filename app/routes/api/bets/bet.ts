@@ -1,4 +1,4 @@
-// GET, PUT and DELETE /api/bets/{id} (DESIGN §3a).
+// GET, PUT and DELETE /api/bets/{id} (docs/api.md).
 import type { Route } from "./+types/bet";
 import { getBetForViewer } from "~/models/bets/bet-access.server";
 import { deleteBet, updateBet } from "~/models/bets/bet.server";

@@ -1,4 +1,4 @@
-// GET /api/bets/code/{code}: opening by code records access (ruling 13).
+// GET /api/bets/code/{code}: opening by code records access (docs/product-rules.md#private-bets).
 import type { Route } from "./+types/code";
 import { openBetByCode } from "~/models/bets/bet-access.server";
 import { toBetJson } from "~/routes/api/json";

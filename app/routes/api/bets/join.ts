@@ -1,5 +1,5 @@
 // POST /api/bets/{id}/join {version?}: one immediate transaction; 409 when
-// full, already in, not pending, past the deadline or changed (ruling 9).
+// full, already in, not pending, past the deadline or changed (docs/product-rules.md#paying).
 import type { Route } from "./+types/join";
 import { joinBet } from "~/models/bets/bet.server";
 import { parseVersion } from "~/models/bets/bet-input.server";

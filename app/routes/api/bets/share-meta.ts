@@ -1,5 +1,5 @@
 // GET /api/bets/{id}/share-meta: no session (crawlers are anonymous); a
-// private bet only with its ?code= (ruling 13a), or for a signed-in viewer
+// private bet only with its ?code= (docs/product-rules.md#private-bets), or for a signed-in viewer
 // who may see it anyway.
 import type { Route } from "./+types/share-meta";
 import { shareMeta } from "~/models/bets/share.server";

@@ -1,4 +1,4 @@
-// POST /api/bets/{id}/nudge: the winner reminds the loser (ruling 24): 204.
+// POST /api/bets/{id}/nudge: the winner reminds the loser (docs/product-rules.md#getting-paid): 204.
 import type { Route } from "./+types/nudge";
 import { nudgePayment } from "~/models/payments/dues.server";
 import { api, readJson } from "~/utils/api.server";

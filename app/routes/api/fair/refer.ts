@@ -1,5 +1,5 @@
 // POST /api/bets/{id}/refer: either party hands a rejected dispute to the
-// referee (ruling 23): 200 bet with `dispute`.
+// referee (docs/product-rules.md#referee): 200 bet with `dispute`.
 import type { Route } from "./+types/refer";
 import { toBetJson } from "~/routes/api/json";
 import { referDispute } from "~/models/settlements/settlement-referee.server";

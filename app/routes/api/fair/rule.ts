@@ -1,5 +1,5 @@
 // POST /api/bets/{id}/rule {winnerId} or {outcome: "void"}: the referee's
-// ruling settles at once (ruling 23): 200 {bet, settlement}.
+// ruling settles at once (docs/product-rules.md#referee): 200 {bet, settlement}.
 import type { Route } from "./+types/rule";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
 import { parseProposalInput } from "~/models/settlements/settlement-rules.server";

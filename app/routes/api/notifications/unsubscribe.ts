@@ -1,4 +1,4 @@
-// GET/POST /api/unsubscribe?token=… (ruling 27, RFC 8058). The mail's link
+// GET/POST /api/unsubscribe?token=… (docs/product-rules.md#notifications, RFC 8058). The mail's link
 // opens a small page with a button (a GET changes nothing: mail scanners
 // follow links); the provider's one-click POST, or that button, switches the
 // kind off. The signed token is its only authority: no session, no JSON,

@@ -1,5 +1,5 @@
 // GET /api/financial-history.csv?startDate&endDate: the same range as CSV,
-// formula-looking cells escaped (DESIGN §5).
+// formula-looking cells escaped (docs/product-rules.md#finances).
 import type { Route } from "./+types/financial-history-csv";
 import {
   listTransactions,

@@ -1,4 +1,4 @@
-// POST /api/bets/{id}/settle {winnerId}: creator only (ruling 8). A
+// POST /api/bets/{id}/settle {winnerId}: creator only (docs/product-rules.md#settlement). A
 // concession answers 200 {bet, settlement}; naming themself, 201 settlement.
 import type { Route } from "./+types/settle";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";

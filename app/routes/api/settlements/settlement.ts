@@ -1,4 +1,4 @@
-// GET /api/settlements/{id} (id = bet id, ruling 7): the live settlement.
+// GET /api/settlements/{id} (id = bet id, docs/product-rules.md#settlement): the live settlement.
 import type { Route } from "./+types/settlement";
 import { getSettlement } from "~/models/settlements/settlement-view.server";
 import { toSettlementJson } from "~/routes/api/json";

@@ -4,7 +4,7 @@ import { setPaymentMethod } from "~/models/accounts/profile.server";
 import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
-// POST /api/user/payment-methods {method, connected}: sets the flag (SPEC §4).
+// POST /api/user/payment-methods {method, connected}: sets the flag (docs/product-rules.md#statuses).
 // A GET here is the wrong method, answered in the API's JSON shape.
 export const loader = methodNotAllowed;
 
