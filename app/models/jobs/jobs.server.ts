@@ -11,7 +11,6 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { jobs, type Job } from "~/db/schema";
 
-export type { Job };
 export type JobHandler = (tx: Tx, job: Job, now: number) => void;
 
 /** A worker's name in `claimed_by`: process and a random tag. */
