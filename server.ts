@@ -13,7 +13,12 @@ import path from "node:path";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { sqlite } from "~/db/client.server";
 import { BROTLI_PARAMS } from "~/utils/compression.server";
-import { isProduction, publicOrigin, stripeKeys } from "~/utils/env.server";
+import {
+  isProduction,
+  port as portSetting,
+  publicOrigin,
+  stripeKeys,
+} from "~/utils/env.server";
 import { clientAddress } from "./server/client-address";
 import {
   clientAddressContext,
@@ -222,7 +227,7 @@ app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
       .send("An unexpected error occurred. Please try again.");
 });
 
-const port = Number(process.env.PORT ?? 3000);
+const port = portSetting();
 const server = app.listen(port, () => {
   const address = server.address();
   const actualPort =

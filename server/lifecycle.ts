@@ -7,9 +7,10 @@ import type { NextFunction, Request, Response } from "express";
 import type { Server } from "node:http";
 import net from "node:net";
 import { runStopHooks } from "~/utils/stop-hooks.server";
+import { stopGraceMs, underLitestream } from "~/utils/env.server";
 import { logger } from "./logging";
 
-export const STOP_GRACE_MS = Number(process.env.STOP_GRACE_MS ?? 10_000);
+export const STOP_GRACE_MS = stopGraceMs();
 // How long the server must have had nothing to answer before it closes
 // the kept-alive sockets still open.
 const IDLE_LINGER_MS = 1_000;
@@ -88,9 +89,7 @@ export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
       try {
         // Under Litestream the replicator owns checkpoints (a truncating one
         // would force it to start a new generation): a passive one suffices.
-        const mode = process.env.FAIRSHAKE_UNDER_LITESTREAM
-          ? "PASSIVE"
-          : "TRUNCATE";
+        const mode = underLitestream() ? "PASSIVE" : "TRUNCATE";
         sqlite.pragma(`wal_checkpoint(${mode})`);
         sqlite.close();
       } catch (error) {

@@ -8,6 +8,7 @@ import type { RequestHandler } from "express";
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino } from "pino";
+import { logLevel } from "~/utils/env.server";
 import { requestRoutePattern } from "./route-pattern";
 
 const SECRET_KEYS = [
@@ -25,7 +26,7 @@ const SECRET_KEYS = [
 
 // What every line carries: the level, the process, an ISO time.
 const LINE_OPTIONS = {
-  level: process.env.LOG_LEVEL ?? "info",
+  level: logLevel(),
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
 };

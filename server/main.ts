@@ -13,14 +13,20 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  databasePath,
+  litestreamBin,
+  litestreamReplicaUrl,
+  litestreamSyncInterval,
+  s3Environment,
+  underLitestream,
+  webConcurrency,
+} from "~/utils/env.server";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const appServer = path.join(here, "app-server.js");
-const replicaUrl = process.env.LITESTREAM_REPLICA_URL;
-const workers = Math.max(
-  1,
-  Math.min(64, Math.floor(Number(process.env.WEB_CONCURRENCY ?? 1)) || 1),
-);
+const replicaUrl = litestreamReplicaUrl();
+const workers = webConcurrency();
 
 function log(msg: string, fields: Record<string, unknown> = {}) {
   process.stdout.write(
@@ -30,7 +36,7 @@ function log(msg: string, fields: Record<string, unknown> = {}) {
 
 if (process.argv[2] === "restore") {
   restoreCopy(process.argv[3]);
-} else if (replicaUrl && !process.env.FAIRSHAKE_UNDER_LITESTREAM) {
+} else if (replicaUrl && !underLitestream()) {
   runUnderLitestream(replicaUrl);
 } else if (workers > 1 && cluster.isPrimary) {
   await runPrimary();
@@ -41,7 +47,8 @@ if (process.argv[2] === "restore") {
 // --- Litestream ---------------------------------------------------------
 
 function litestreamBinary() {
-  if (process.env.LITESTREAM_BIN) return process.env.LITESTREAM_BIN;
+  const bin = litestreamBin();
+  if (bin) return bin;
   const require = createRequire(import.meta.url);
   try {
     return require.resolve(
@@ -59,13 +66,14 @@ function writeLitestreamConfig(url: string, dbPath: string) {
     `  - path: ${JSON.stringify(dbPath)}`,
     "    replicas:",
     `      - url: ${JSON.stringify(url)}`,
-    `        sync-interval: ${JSON.stringify(process.env.LITESTREAM_SYNC_INTERVAL ?? "1s")}`,
+    `        sync-interval: ${JSON.stringify(litestreamSyncInterval())}`,
   ];
   // Fly's Tigris storage sets these; Litestream 0.3 reads the keys itself
   // but not the endpoint.
-  if (url.startsWith("s3:") && process.env.AWS_ENDPOINT_URL_S3)
+  const s3 = s3Environment();
+  if (url.startsWith("s3:") && s3.endpoint)
     lines.push("        endpoint: $AWS_ENDPOINT_URL_S3");
-  if (url.startsWith("s3:") && process.env.AWS_REGION)
+  if (url.startsWith("s3:") && s3.region)
     lines.push("        region: $AWS_REGION");
   const file = path.join(
     fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-litestream-")),
@@ -84,9 +92,7 @@ function restoreCopy(output: string | undefined) {
     log("usage: LITESTREAM_REPLICA_URL=… node build/server.js restore <file>");
     process.exit(2);
   }
-  const dbPath = path.resolve(
-    process.env.DATABASE_PATH ?? "./data/fairshake.db",
-  );
+  const dbPath = path.resolve(databasePath());
   const config = writeLitestreamConfig(replicaUrl, dbPath);
   const result = spawnSync(
     litestreamBinary(),
@@ -99,9 +105,7 @@ function restoreCopy(output: string | undefined) {
 
 function runUnderLitestream(url: string) {
   const bin = litestreamBinary();
-  const dbPath = path.resolve(
-    process.env.DATABASE_PATH ?? "./data/fairshake.db",
-  );
+  const dbPath = path.resolve(databasePath());
   fs.mkdirSync(path.dirname(dbPath), { recursive: true });
   const config = writeLitestreamConfig(url, dbPath);
   // A lost volume: bring the database back before anything opens it.

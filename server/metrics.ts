@@ -12,6 +12,7 @@ import {
   Histogram,
   register,
 } from "prom-client";
+import { metricsHostSetting, metricsPortSetting } from "~/utils/env.server";
 import { logger } from "./logging";
 import { requestRoutePattern } from "./route-pattern";
 
@@ -23,14 +24,11 @@ import { requestRoutePattern } from "./route-pattern";
  * same host. METRICS_HOST overrides (`0.0.0.0` for every address).
  */
 export function metricsHost(): string {
-  return (
-    process.env.METRICS_HOST ??
-    (process.env.FLY_APP_NAME ? "fly-local-6pn" : "127.0.0.1")
-  );
+  return metricsHostSetting();
 }
 
 export function metricsPort(): number | null {
-  const raw = process.env.METRICS_PORT ?? "9091";
+  const raw = metricsPortSetting();
   if (raw === "off") return null;
   const port = Number(raw);
   return Number.isInteger(port) && port >= 0 ? port : 9091;

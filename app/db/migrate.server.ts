@@ -4,10 +4,9 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import fs from "node:fs";
 import path from "node:path";
+import { migrationsFolder } from "~/utils/env.server";
 
-export const MIGRATIONS_FOLDER = path.resolve(
-  process.env.MIGRATIONS_FOLDER ?? "./drizzle",
-);
+export const MIGRATIONS_FOLDER = path.resolve(migrationsFolder());
 
 const SNAPSHOTS_KEPT = 3;
 

@@ -2,6 +2,7 @@
 // credentials in the URL). Without SMTP_URL there is no transport; the
 // outbox then keeps demo mail for /demo/outbox or logs and drops it.
 import nodemailer, { type Transporter } from "nodemailer";
+import { mailFrom, smtpUrl } from "~/utils/env.server";
 
 export type Mail = {
   to: string;
@@ -11,14 +12,11 @@ export type Mail = {
   headers?: Record<string, string>;
 };
 
-export const mailFrom = () =>
-  process.env.MAIL_FROM ?? "Fairshake <no-reply@localhost>";
-
 let transporter: Transporter | null | undefined;
 
 function smtp(): Transporter | null {
   if (transporter !== undefined) return transporter;
-  const url = process.env.SMTP_URL;
+  const url = smtpUrl();
   // A server that hangs must not hold a delivery for long: the outbox
   // retries later with a growing delay.
   const timeouts =

@@ -5,7 +5,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
-import { databasePath, isDemoMode, isProduction } from "~/utils/env.server";
+import {
+  databasePath,
+  isDemoMode,
+  isProduction,
+  pushEndpointHosts,
+  vapidEnvironment,
+} from "~/utils/env.server";
 
 export type PushPayload = { title: string; body: string; url: string };
 export type PushTarget = {
@@ -27,13 +33,7 @@ const DEFAULT_PUSH_HOSTS = [
 ];
 
 function allowedHosts(): string[] {
-  const configured = process.env.PUSH_ENDPOINT_HOSTS;
-  return configured
-    ? configured
-        .split(",")
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean)
-    : DEFAULT_PUSH_HOSTS;
+  return pushEndpointHosts() ?? DEFAULT_PUSH_HOSTS;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -69,13 +69,9 @@ let vapid: VapidKeys | null | undefined;
  */
 export function vapidKeys(): VapidKeys | null {
   if (vapid !== undefined) return vapid;
-  const subject = process.env.VAPID_SUBJECT ?? "mailto:no-reply@localhost";
-  if (process.env.VAPID_PUBLIC_KEY && process.env.VAPID_PRIVATE_KEY) {
-    vapid = {
-      publicKey: process.env.VAPID_PUBLIC_KEY,
-      privateKey: process.env.VAPID_PRIVATE_KEY,
-      subject,
-    };
+  const { subject, publicKey, privateKey } = vapidEnvironment();
+  if (publicKey && privateKey) {
+    vapid = { publicKey, privateKey, subject };
   } else if (isDemoMode || !isProduction) {
     const file = path.join(
       path.dirname(path.resolve(databasePath())),

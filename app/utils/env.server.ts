@@ -102,3 +102,108 @@ export function sessionSecret(): string {
   }
   return cachedSecret;
 }
+
+// --- Settings read where they are used ----------------------------------------
+// Each is read when called, so a module that reads one at its own load still
+// does, and one that reads it on every use still does.
+
+/** A positive number from the environment, else the fallback. */
+function positiveNumber(name: string): number | null {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** SMTP_URL: mail's transport (`smtp://` or `smtps://`); unset, no transport. */
+export const smtpUrl = () => process.env.SMTP_URL;
+
+/** MAIL_FROM: the sender of every mail. */
+export const mailFrom = () =>
+  process.env.MAIL_FROM ?? "Fairshake <no-reply@localhost>";
+
+/** PUSH_ENDPOINT_HOSTS: comma-separated push services allowed; null, the defaults. */
+export function pushEndpointHosts(): string[] | null {
+  const configured = process.env.PUSH_ENDPOINT_HOSTS;
+  return configured
+    ? configured
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean)
+    : null;
+}
+
+/** VAPID_SUBJECT, VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: the push keys. */
+export const vapidEnvironment = () => ({
+  subject: process.env.VAPID_SUBJECT ?? "mailto:no-reply@localhost",
+  publicKey: process.env.VAPID_PUBLIC_KEY,
+  privateKey: process.env.VAPID_PRIVATE_KEY,
+});
+
+/** OUTBOX_POLL_MS: how often the outbox looks for due retries (2 s). */
+export const outboxPollMs = () => Number(process.env.OUTBOX_POLL_MS) || 2_000;
+
+/** OUTBOX_RETRY_BASE_MS: the outbox's first retry delay (5 s). */
+export const outboxRetryBaseMs = () =>
+  positiveNumber("OUTBOX_RETRY_BASE_MS") ?? 5_000;
+
+/** PASSWORD_RESET_TTL_S: how long a reset link works (an hour; tests shorten it). */
+export const passwordResetTtlMs = () => {
+  const seconds = positiveNumber("PASSWORD_RESET_TTL_S");
+  return seconds === null ? 60 * 60_000 : seconds * 1000;
+};
+
+/** VITEST: set by the test runner, which starts no background work. */
+export const underVitest = () => Boolean(process.env.VITEST);
+
+/** MIGRATIONS_FOLDER: where the migrations are (./drizzle). */
+export const migrationsFolder = () =>
+  process.env.MIGRATIONS_FOLDER ?? "./drizzle";
+
+/** BENCH_BARE=1: the bench's bare page answers (404 otherwise). */
+export const benchBareOn = () => process.env.BENCH_BARE === "1";
+
+/** PORT: the port the server listens on (3000). */
+export const port = () => Number(process.env.PORT ?? 3000);
+
+/** LOG_LEVEL: pino's level (info). */
+export const logLevel = () => process.env.LOG_LEVEL ?? "info";
+
+/**
+ * METRICS_HOST: where /metrics listens. On Fly the machine's private
+ * network address (`fly-local-6pn`), elsewhere loopback.
+ */
+export const metricsHostSetting = () =>
+  process.env.METRICS_HOST ??
+  (process.env.FLY_APP_NAME ? "fly-local-6pn" : "127.0.0.1");
+
+/** METRICS_PORT: the metrics port (9091), "off" for none. */
+export const metricsPortSetting = () => process.env.METRICS_PORT ?? "9091";
+
+/** STOP_GRACE_MS: how long a stop waits for requests already accepted (10 s). */
+export const stopGraceMs = () => Number(process.env.STOP_GRACE_MS ?? 10_000);
+
+/** FAIRSHAKE_UNDER_LITESTREAM: set by the launcher for the server it runs under Litestream. */
+export const underLitestream = () =>
+  Boolean(process.env.FAIRSHAKE_UNDER_LITESTREAM);
+
+/** LITESTREAM_REPLICA_URL: where Litestream streams the database; unset, no replica. */
+export const litestreamReplicaUrl = () => process.env.LITESTREAM_REPLICA_URL;
+
+/** LITESTREAM_BIN: the litestream binary, else the package's or the PATH's. */
+export const litestreamBin = () => process.env.LITESTREAM_BIN;
+
+/** LITESTREAM_SYNC_INTERVAL: how often Litestream ships commits (1s). */
+export const litestreamSyncInterval = () =>
+  process.env.LITESTREAM_SYNC_INTERVAL ?? "1s";
+
+/** AWS_ENDPOINT_URL_S3 and AWS_REGION, which Fly's Tigris storage sets. */
+export const s3Environment = () => ({
+  endpoint: process.env.AWS_ENDPOINT_URL_S3,
+  region: process.env.AWS_REGION,
+});
+
+/** WEB_CONCURRENCY: how many server processes (1 to 64; 1). */
+export const webConcurrency = () =>
+  Math.max(
+    1,
+    Math.min(64, Math.floor(Number(process.env.WEB_CONCURRENCY ?? 1)) || 1),
+  );

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { isProduction } from "./env.server";
 
 const cache = new Map<string, string | null>();
 
@@ -7,7 +8,7 @@ const cache = new Map<string, string | null>();
 export function readBuiltStylesheet(href: string): string | null {
   if (!cache.has(href)) {
     let css: string | null = null;
-    if (process.env.NODE_ENV === "production" && href.startsWith("/assets/")) {
+    if (isProduction && href.startsWith("/assets/")) {
       try {
         css = fs.readFileSync(path.resolve("build/client", `.${href}`), "utf8");
       } catch {
@@ -42,6 +43,6 @@ export function stylesheetDelivery(
   if (match?.[1] === version) return { inline: false, setCookie: null };
   return {
     inline: true,
-    setCookie: `${CSS_COOKIE}=${version}; Path=/; Max-Age=2592000; SameSite=Lax${process.env.NODE_ENV === "production" ? "; Secure" : ""}`,
+    setCookie: `${CSS_COOKIE}=${version}; Path=/; Max-Age=2592000; SameSite=Lax${isProduction ? "; Secure" : ""}`,
   };
 }

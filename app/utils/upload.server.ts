@@ -4,18 +4,6 @@ import { DomainError } from "./errors";
 import { UNREADABLE_FORM } from "./form-data.server";
 
 /**
- * Parses a multipart body that has already been read within its limit. A
- * body that is not valid multipart is the sender's error: 400, not a 500.
- */
-export async function parseMultipart(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    throw new DomainError(400, UNREADABLE_FORM);
-  }
-}
-
-/**
  * The bytes of the file sent in `field`, or null when there is none or it is
  * empty; 400 when the body is not valid multipart. Accepts and refuses what
  * `request.formData()` does (the Fetch standard's multipart parser, as

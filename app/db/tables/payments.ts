@@ -95,4 +95,3 @@ export const ledgerEntries = sqliteTable(
 );
 
 export type Payment = typeof payments.$inferSelect;
-export type LedgerEntry = typeof ledgerEntries.$inferSelect;

@@ -58,5 +58,3 @@ export const activityEvents = sqliteTable(
     index("activity_user_unread_idx").on(t.userId, t.read),
   ],
 );
-
-export type ActivityEvent = typeof activityEvents.$inferSelect;

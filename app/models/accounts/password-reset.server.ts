@@ -13,7 +13,7 @@ import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { db, immediate } from "~/db/client.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
-import { publicOrigin } from "~/utils/env.server";
+import { passwordResetTtlMs, publicOrigin } from "~/utils/env.server";
 import { invalid } from "~/utils/errors";
 import { WindowLimiter } from "~/utils/rate-limit.server";
 import { sendAccountMail } from "../notifications/outbox.server";
@@ -24,13 +24,8 @@ import {
   writePasswordHash,
 } from "./user.server";
 
-const envSeconds = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value * 1000 : fallback;
-};
-
 /** How long a reset link works (PASSWORD_RESET_TTL_S shortens it in tests). */
-const RESET_TTL_MS = envSeconds("PASSWORD_RESET_TTL_S", 60 * 60_000);
+const RESET_TTL_MS = passwordResetTtlMs();
 /** At most this many reset mails per account per hour, however they are asked for. */
 export const RESET_MAILS_PER_HOUR = 3;
 const MAIL_WINDOW_MS = 60 * 60_000;

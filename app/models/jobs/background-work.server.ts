@@ -21,9 +21,10 @@ import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
 import { sweepIntervalMs } from "~/utils/windows.server";
+import { outboxPollMs, underVitest } from "~/utils/env.server";
 
 /** How often the outbox looks for due retries; a new event wakes it at once. */
-const OUTBOX_POLL_MS = Number(process.env.OUTBOX_POLL_MS) || 2_000;
+const OUTBOX_POLL_MS = outboxPollMs();
 
 /** Every job kind this process runs, by name (the `jobs.kind` column). */
 export const JOB_HANDLERS: Record<string, JobHandler> = {
@@ -86,7 +87,7 @@ function deliverNotifications() {
 let started = false;
 
 export function startBackgroundJobs() {
-  if (started || process.env.VITEST) return;
+  if (started || underVitest()) return;
   started = true;
   setTimeout(warmShareImageRenderer, 0).unref();
   // Once at start, so what fell due while the server was down runs now.

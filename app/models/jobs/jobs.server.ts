@@ -2,20 +2,15 @@
 // survives restarts and crashes and runs once whatever the number of
 // processes (docs/operations.md#workers).
 //
-// Two ways to run a job:
-// - `runDueJobs` (database work: timeouts, reminders, due dates): claim,
-//   the handler's writes and the done marker commit in one BEGIN IMMEDIATE
-//   transaction, claimed by a conditional UPDATE. A crash before the commit
-//   leaves the job due; after it, done. Exactly once.
-// - `claimJob` / `completeJob` / `failJob` (work outside the database, such
-//   as mail delivery): the claim commits with a lease first; a worker that
-//   dies mid-delivery loses its lease and the job is claimed again later.
+// `runDueJobs` runs a job (database work: timeouts, reminders, due dates):
+// claim, the handler's writes and the done marker commit in one BEGIN
+// IMMEDIATE transaction, claimed by a conditional UPDATE. A crash before the
+// commit leaves the job due; after it, done. Exactly once.
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { jobs, type Job } from "~/db/schema";
 
-export type { Job };
 export type JobHandler = (tx: Tx, job: Job, now: number) => void;
 
 /** A worker's name in `claimed_by`: process and a random tag. */
@@ -151,81 +146,6 @@ function recordFailure(id: number, error: unknown, now: number) {
       .where(and(eq(jobs.id, id), isNull(jobs.doneAt)))
       .run();
   });
-}
-
-// --- Work outside the database (leases) ---------------------------------------
-
-/** Claims one due job of these kinds for `leaseMs`; null when none is due. */
-export function claimJob({
-  kinds,
-  now = Date.now(),
-  workerId = WORKER_ID,
-}: {
-  kinds: string[];
-  now?: number;
-  workerId?: string;
-}): Job | null {
-  return immediate((tx) => {
-    const next = tx
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(and(claimable(now), inArray(jobs.kind, kinds)))
-      .orderBy(asc(jobs.runAt), asc(jobs.id))
-      .limit(1)
-      .get();
-    if (!next) return null;
-    return (
-      tx
-        .update(jobs)
-        .set({
-          claimedAt: new Date(now),
-          claimedBy: workerId,
-          attempts: sql`${jobs.attempts} + 1`,
-        })
-        .where(and(eq(jobs.id, next.id), claimable(now)))
-        .returning()
-        .get() ?? null
-    );
-  });
-}
-
-/** Marks a claimed job done; false if this worker no longer holds it. */
-export function completeJob(
-  id: number,
-  { now = Date.now(), workerId = WORKER_ID } = {},
-): boolean {
-  return (
-    db
-      .update(jobs)
-      .set({ doneAt: new Date(now) })
-      .where(
-        and(eq(jobs.id, id), eq(jobs.claimedBy, workerId), isNull(jobs.doneAt)),
-      )
-      .run().changes === 1
-  );
-}
-
-/** Releases a claimed job to run again after a growing delay (or gives up). */
-export function failJob(
-  id: number,
-  error: unknown,
-  { now = Date.now(), workerId = WORKER_ID } = {},
-) {
-  const job = db.select().from(jobs).where(eq(jobs.id, id)).get();
-  if (!job || job.doneAt || job.claimedBy !== workerId) return;
-  db.update(jobs)
-    .set({
-      lastError: String(error instanceof Error ? error.message : error).slice(
-        0,
-        500,
-      ),
-      claimedAt: null,
-      claimedBy: null,
-      runAt: new Date(now + retryDelayMs(job.attempts)),
-      doneAt: job.attempts >= MAX_ATTEMPTS ? new Date(now) : null,
-    })
-    .where(and(eq(jobs.id, id), eq(jobs.claimedBy, workerId)))
-    .run();
 }
 
 /** Jobs of a subject, for tests and the bet's own screens. */

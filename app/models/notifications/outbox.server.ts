@@ -16,7 +16,11 @@ import {
 } from "~/db/schema";
 import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
 import { renderMail } from "~/messaging/templates.server";
-import { isDemoMode, publicOrigin } from "~/utils/env.server";
+import {
+  isDemoMode,
+  outboxRetryBaseMs,
+  publicOrigin,
+} from "~/utils/env.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
 import {
   KIND_TITLES,
@@ -32,12 +36,8 @@ import {
 } from "./notification-preferences.server";
 import { pushToUser } from "./push-subscriptions.server";
 
-const envMs = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
 /** The first retry waits this long; each next one four times longer. */
-const RETRY_BASE_MS = envMs("OUTBOX_RETRY_BASE_MS", 5_000);
+const RETRY_BASE_MS = outboxRetryBaseMs();
 const RETRY_MAX_MS = 60 * 60_000;
 const MAX_ATTEMPTS = 8;
 /** Longer than any one send may take (the transports time out sooner). */

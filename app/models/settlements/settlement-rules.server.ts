@@ -24,7 +24,7 @@ import type { BetStatus } from "~/domain/bet";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 
-export { NOTES_MAX, SETTLEMENT_NOT_FOUND };
+export { SETTLEMENT_NOT_FOUND };
 
 export const NO_WINNER_TITLE = "No winner selected";
 export const NO_WINNER = "Please select a winner to settle the bet.";

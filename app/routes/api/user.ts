@@ -2,7 +2,7 @@ import type { Route } from "./+types/user";
 import { closeAccount } from "~/models/accounts/account.server";
 import { endSession, requireApiUser } from "~/models/accounts/session.server";
 import { toUserJson } from "~/models/accounts/user.server";
-import { api, jsonError, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () =>
@@ -13,8 +13,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 // DELETE /api/user {password}: close the account (docs/product-rules.md#your-data).
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    if (request.method !== "DELETE")
-      return jsonError(405, "Method not allowed");
+    if (request.method !== "DELETE") return methodNotAllowed();
     const user = await requireApiUser({ request, context });
     const body = await readJson(request);
     await closeAccount({ userId: user.id, input: body });

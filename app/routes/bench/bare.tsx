@@ -1,9 +1,10 @@
 import { data } from "react-router";
+import { benchBareOn } from "~/utils/env.server";
 
 // The yardstick for `npm run bench`: a bare hydrated React Router page served
 // by the same server in the same run. Absent (404) unless BENCH_BARE=1.
 export function loader() {
-  if (process.env.BENCH_BARE !== "1") throw data(null, { status: 404 });
+  if (!benchBareOn()) throw data(null, { status: 404 });
   return { now: Date.now() };
 }
 

@@ -1,14 +1,13 @@
 // DELETE /api/user/sessions/{id} → 204; 404 when it is not one of yours.
 import type { Route } from "./+types/user-session";
 import { signOutSession } from "~/models/accounts/account-security.server";
-import { api, jsonError, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function action({ request, context, params }: Route.ActionArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
-    if (request.method !== "DELETE")
-      return jsonError(405, "Method not allowed");
+    if (request.method !== "DELETE") return methodNotAllowed();
     await readJson(request);
     signOutSession(user.id, params.id);
     return new Response(null, { status: 204 });

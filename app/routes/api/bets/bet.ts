@@ -5,7 +5,7 @@ import { deleteBet, updateBet } from "~/models/bets/bet.server";
 import { parseBetInput } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 
 export function loader(args: Route.LoaderArgs) {
   return api(async () => {
@@ -28,6 +28,6 @@ export function action(args: Route.ActionArgs) {
       deleteBet({ betId, userId: user.id });
       return new Response(null, { status: 204 });
     }
-    return Response.json({ error: "Method not allowed" }, { status: 405 });
+    return methodNotAllowed();
   });
 }

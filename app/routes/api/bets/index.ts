@@ -5,7 +5,7 @@ import { getBetView } from "~/models/bets/bet-access.server";
 import { listPublicBets } from "~/models/bets/bet-lists.server";
 import { parseBetInput } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
-import { api, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader() {
@@ -14,8 +14,7 @@ export function loader() {
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    if (request.method !== "POST")
-      return Response.json({ error: "Method not allowed" }, { status: 405 });
+    if (request.method !== "POST") return methodNotAllowed();
     const user = await requireApiUser({ request, context });
     const input = parseBetInput(await readJson(request), "create");
     const bet = createBet({ creatorId: user.id, input });

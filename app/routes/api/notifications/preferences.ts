@@ -4,7 +4,7 @@ import {
   getNotificationPreferences,
   updateNotificationPreferences,
 } from "~/models/notifications/notification-preferences.server";
-import { api, jsonError, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -17,7 +17,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
-    if (request.method !== "PUT") return jsonError(405, "Method not allowed");
+    if (request.method !== "PUT") return methodNotAllowed();
     return Response.json(
       updateNotificationPreferences(user.id, await readJson(request)),
     );

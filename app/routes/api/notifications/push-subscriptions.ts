@@ -5,7 +5,7 @@ import {
   deletePushSubscription,
   savePushSubscription,
 } from "~/models/notifications/push-subscriptions.server";
-import { api, jsonError, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -20,6 +20,6 @@ export function action({ request, context }: Route.ActionArgs) {
       deletePushSubscription(user.id, body.endpoint);
       return new Response(null, { status: 204 });
     }
-    return jsonError(405, "Method not allowed");
+    return methodNotAllowed();
   });
 }
