@@ -152,6 +152,22 @@ function LabelledControl({
   );
 }
 
+/**
+ * A plain form's alert message for a refused form (`formFailure`): the
+ * message, unless fields carry the errors (then they show beside them).
+ */
+export function formAlert(
+  failure?: {
+    message?: string;
+    fieldErrors?: Record<string, string[] | undefined>;
+  } | null,
+) {
+  if (!failure?.message) return undefined;
+  return Object.keys(failure.fieldErrors ?? {}).length
+    ? undefined
+    : failure.message;
+}
+
 /** A form-level message (a refused login, a conflict) in an alert region. */
 export function FormAlert({
   title,

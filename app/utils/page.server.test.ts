@@ -15,7 +15,6 @@ import {
   pageError,
   pageFailure,
   pageFailureOr,
-  pageReply,
 } from "./page.server";
 import { TooManyRequestsError } from "./rate-limit.server";
 
@@ -129,21 +128,28 @@ describe("the page door: a domain error's code and field as a page answers them"
     });
   });
 
-  it("answers a plain form: a form-level error unless fields carry it", () => {
+  it("answers a plain form the same way, echoing what the route gives back", () => {
     const formLevel = answer(
-      pageReply(new DomainError(401, "Wrong"), { login: "ann" }),
+      formFailure(new DomainError(401, "Wrong"), "Please wait", {
+        login: "ann",
+      }),
     );
     expect(formLevel.init?.status).toBe(401);
     expect(formLevel.data).toEqual({
-      error: "Wrong",
+      ok: false,
+      status: 401,
+      title: "Please wait",
+      message: "Wrong",
       fieldErrors: {},
       login: "ann",
     });
-    const fieldLevel = answer(
-      pageReply(invalid("Fix", { newPassword: ["Short"] })),
+    const worded = answer(
+      formFailure(invalid("Fix", { newPassword: ["Short"] }), (f) =>
+        f.fieldErrors ? "Validation Error" : "Failed",
+      ),
     );
-    expect(fieldLevel.data).toEqual({
-      error: undefined,
+    expect(worded.data).toMatchObject({
+      title: "Validation Error",
       fieldErrors: { newPassword: ["Short"] },
     });
   });

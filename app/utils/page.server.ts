@@ -3,9 +3,9 @@
 // when a field is at fault, that field); this module is the one place that
 // turns it into what a page answers:
 //
-// - an action's form reply (`pageFailure`, `formFailure`, `pageReply`): the
-//   refusal's status, the message, and field errors for the form (docs/api.md:
-//   never a redirect that would lose what the person typed);
+// - an action's form reply (`formFailure`, the one way, docs/decisions/0981):
+//   the refusal's status, the message, and field errors for the form
+//   (docs/api.md: never a redirect that would lose what the person typed);
 // - a loader's thrown response (`pageError`, `page`) for the route's error
 //   boundary (app/components/error-boundary.tsx), with per-status payloads
 //   where a route words its own screens.
@@ -78,25 +78,12 @@ export function errorsByField(failure: PageFailure): FieldErrors {
 }
 
 /**
- * The plain forms' reply (password, reset, account pages): `error` is the
- * form-level message unless fields carry the errors; `extra` is echoed back
- * (what the person typed). Status and Retry-After from the error.
+ * What every page action answers for a refused form (docs/decisions/0981):
+ * `data(FormFailure & extra, { status, headers })`. The form shows
+ * `message` in its alert (when no field carries the errors, on the plain
+ * forms: `formAlert`), `fieldErrors` beside the fields, and `extra` is what
+ * the route echoes back (what the person typed, which form of the page).
  */
-export function pageReply<Fields extends FieldErrors, Extra extends object>(
-  error: unknown,
-  extra?: Extra,
-) {
-  const failure = pageFailure(error);
-  return data(
-    {
-      error: failure.fieldErrors ? undefined : failure.message,
-      fieldErrors: (failure.fieldErrors ?? {}) as Partial<Fields>,
-      ...(extra as Extra),
-    },
-    { status: failure.status, headers: failure.headers },
-  );
-}
-
 export type FormFailure = {
   ok: false;
   status: number;
@@ -106,19 +93,36 @@ export type FormFailure = {
   fieldErrors: FieldErrors;
 };
 
-/** The card-and-alert forms' reply: `data(FormFailure, { status })`. */
-export function formFailure(error: unknown, defaultTitle: string) {
-  return formReply(pageFailure(error), defaultTitle);
+/**
+ * The alert's title: a string is the route's default, the model's title
+ * winning when it gives one; a function words it from the failure (by code
+ * or status) and has the last word.
+ */
+export type FailureTitle = string | ((failure: PageFailure) => string);
+
+/** The one reply to a refused form: `data(FormFailure & extra, { status, headers })`. */
+export function formFailure<Extra extends object = object>(
+  error: unknown,
+  title: FailureTitle,
+  extra?: Extra,
+) {
+  return formReply(pageFailure(error), title, extra);
 }
 
-/** `formFailure` for a failure already mapped (`pageFailureOr`, or reworded by code). */
-export function formReply(failure: PageFailure, defaultTitle: string) {
-  const body: FormFailure = {
+/** `formFailure` for a failure already mapped (`pageFailureOr`). */
+export function formReply<Extra extends object = object>(
+  failure: PageFailure,
+  title: FailureTitle,
+  extra?: Extra,
+) {
+  const body: FormFailure & Extra = {
     ok: false,
     status: failure.status,
-    title: failure.title ?? defaultTitle,
+    title:
+      typeof title === "function" ? title(failure) : (failure.title ?? title),
     message: failure.message,
     fieldErrors: failure.fieldErrors ?? {},
+    ...(extra as Extra),
   };
   return data(body, { status: failure.status, headers: failure.headers });
 }

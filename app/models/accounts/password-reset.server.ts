@@ -33,7 +33,8 @@ const MAIL_WINDOW_MS = 60 * 60_000;
 export const RESET_REQUESTED =
   "If an account matches, we sent a reset link to its email.";
 export const BAD_RESET_LINK = "This reset link is invalid or has expired.";
-const badResetLink = () =>
+/** The refusal of a dead or spent link (code bad_reset_link). */
+export const badResetLink = () =>
   invalid(BAD_RESET_LINK, undefined, { code: "bad_reset_link" });
 export const TOO_MANY_RESETS =
   "Too many reset requests. Please wait a few minutes and try again.";

@@ -1,12 +1,12 @@
 import { Form, Link, redirect, useSearchParams, href } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { Field, FormAlert } from "~/components/forms";
+import { Field, FormAlert, formAlert } from "~/components/forms";
 import { PublicCardPage } from "~/components/page-frames";
 import {
   requestPasswordReset,
   RESET_REQUESTED,
 } from "~/models/accounts/password-reset.server";
-import { pageReply } from "~/utils/page.server";
+import { formFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { clientAddressContext } from "~/utils/request-context.server";
 
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientAddress: context.get(clientAddressContext),
     });
   } catch (error) {
-    return pageReply<{ login?: string[] }, { login: string }>(error, {
+    return formFailure(error, "Please wait", {
       login: typeof login === "string" ? login.slice(0, 254) : "",
     });
   }
@@ -49,7 +49,7 @@ export default function ForgotPassword({
         </p>
       ) : null}
       <Form method="post" className="space-y-4" aria-label="Reset password">
-        <FormAlert title="Please wait" message={actionData?.error} />
+        <FormAlert title="Please wait" message={formAlert(actionData)} />
         <p className="text-slate-700">
           Enter your username or the email of your account. We will mail a link
           to choose a new password; it works for an hour.

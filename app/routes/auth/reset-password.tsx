@@ -1,14 +1,16 @@
-import { data, Form, Link, href } from "react-router";
+import { Form, Link, href } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { FormAlert, PasswordField } from "~/components/forms";
+import { FormAlert, formAlert, PasswordField } from "~/components/forms";
 import { PublicCardPage } from "~/components/page-frames";
 import {
   BAD_RESET_LINK,
+  badResetLink,
   confirmPasswordReset,
   resetLinkIsLive,
 } from "~/models/accounts/password-reset.server";
 import { startSession } from "~/models/accounts/session.server";
-import { pageFailure, pageReply } from "~/utils/page.server";
+import { invalid } from "~/utils/errors";
+import { formFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -22,23 +24,17 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token, live: resetLinkIsLive(token), badLink: BAD_RESET_LINK };
 }
 
-type Errors = { password?: string[]; confirmPassword?: string[] };
-
-const deadLink = () =>
-  data({ error: BAD_RESET_LINK, fieldErrors: {} as Errors }, { status: 400 });
-
 export async function action({ request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const token = form.get("token");
   const password = form.get("password");
-  if (!resetLinkIsLive(token)) return deadLink();
+  if (!resetLinkIsLive(token)) return formFailure(badResetLink(), "");
   if (typeof password === "string" && password !== form.get("confirmPassword"))
-    return data(
-      {
-        error: undefined,
-        fieldErrors: { confirmPassword: ["Passwords do not match"] } as Errors,
-      },
-      { status: 400 },
+    return formFailure(
+      invalid("Passwords do not match", {
+        confirmPassword: ["Passwords do not match"],
+      }),
+      "",
     );
   try {
     const user = await confirmPasswordReset({ token, password });
@@ -52,8 +48,8 @@ export async function action({ request }: Route.ActionArgs) {
       { headers: await startSession(request, user.id) },
     );
   } catch (error) {
-    if (pageFailure(error).code === "bad_reset_link") return deadLink();
-    return pageReply<Errors, object>(error);
+    // A link spent meanwhile (code bad_reset_link) answers like a dead one.
+    return formFailure(error, "");
   }
 }
 
@@ -62,7 +58,7 @@ export default function ResetPassword({
   actionData,
 }: Route.ComponentProps) {
   const { token, live, badLink } = loaderData;
-  const linkDead = !live || actionData?.error === badLink;
+  const linkDead = !live || actionData?.message === badLink;
   return (
     <PublicCardPage title="Choose a new password">
       {linkDead ? (
@@ -82,7 +78,7 @@ export default function ResetPassword({
           className="space-y-4"
           aria-label="Choose a new password"
         >
-          <FormAlert message={actionData?.error} />
+          <FormAlert message={formAlert(actionData)} />
           <input type="hidden" name="token" value={token} />
           <PasswordField
             label="New password"

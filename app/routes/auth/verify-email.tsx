@@ -1,11 +1,11 @@
-import { data, Form, Link, redirect, href } from "react-router";
+import { Form, Link, redirect, href } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { PublicCardPage } from "~/components/page-frames";
 import {
   resendVerificationEmail,
   verifyEmailToken,
 } from "~/models/accounts/email-verification.server";
-import { pageFailure } from "~/utils/page.server";
+import { formFailure, pageFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, requireUser } from "~/models/accounts/session.server";
@@ -46,8 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       verifyEmailToken(form.get("token"));
     } catch (error) {
-      const failure = pageFailure(error);
-      return data({ error: failure.message }, { status: failure.status });
+      return formFailure(error, "");
     }
     const signedIn = (await getUser({ request, context })) !== null;
     return redirectWithToast(signedIn ? "/" : href("/auth"), {
@@ -65,9 +64,9 @@ export default function VerifyEmail({
   const { token, signedIn, verified } = loaderData;
   return (
     <PublicCardPage title="Confirm your email">
-      {actionData?.error ? (
+      {actionData?.message ? (
         <p role="alert" className="text-red-700">
-          {actionData.error}
+          {actionData.message}
         </p>
       ) : null}
       {token ? (

@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation, href } from "react-router";
+import { Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/create-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import { FormAlert } from "~/components/forms";
@@ -7,7 +7,7 @@ import { parseBetForm, readBetForm } from "~/models/bets/bet-form.server";
 import { createBet } from "~/models/bets/bet.server";
 import { refereeChoices } from "~/models/social/friend.server";
 import { utcToZonedParts } from "~/utils/dates";
-import { pageFailure } from "~/utils/page.server";
+import { formFailure } from "~/utils/page.server";
 import { getUser, requireUser } from "~/models/accounts/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -58,20 +58,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       description: `Your bet has been created successfully with code ${bet.code}`,
     });
   } catch (error) {
-    const failure = pageFailure(error);
-    return data(
-      {
-        title:
-          failure.code === "deadline_past"
-            ? "Invalid deadline"
-            : failure.status === 400
-              ? "Error creating bet"
-              : "Failed to create bet",
-        message: failure.message,
-        fieldErrors: failure.fieldErrors ?? {},
-        values,
-      },
-      { status: failure.status },
+    return formFailure(
+      error,
+      (failure) =>
+        failure.code === "deadline_past"
+          ? "Invalid deadline"
+          : failure.status === 400
+            ? "Error creating bet"
+            : "Failed to create bet",
+      { values },
     );
   }
 }

@@ -1,13 +1,6 @@
 // /bet/{id}/edit and /edit-bet/{id}: one screen (docs/product-rules.md#screens). Delete asks a
 // second time with a confirmation form (?confirm=delete), no JS needed.
-import {
-  data,
-  Form,
-  Link,
-  useNavigation,
-  useSearchParams,
-  href,
-} from "react-router";
+import { Form, Link, useNavigation, useSearchParams, href } from "react-router";
 import type { Route } from "./+types/edit-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import type { BetFormValues } from "~/domain/bet";
@@ -21,7 +14,7 @@ import { deleteBet, updateBet } from "~/models/bets/bet.server";
 import { editFactsOf, editRefusal } from "~/models/bets/bet-policy.server";
 import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/dates";
-import { pageFailure } from "~/utils/page.server";
+import { formFailure } from "~/utils/page.server";
 import { betForPage } from "./load.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { refereeChoices } from "~/models/social/friend.server";
@@ -76,17 +69,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         description: "Your bet has been deleted.",
       });
     } catch (error) {
-      const failure = pageFailure(error);
-      return data(
-        {
-          title: "Error deleting bet",
-          message:
-            failure.message || "An error occurred while deleting the bet.",
-          fieldErrors: {} as Record<string, string[]>,
-          values: null,
-        },
-        { status: failure.status },
-      );
+      return formFailure(error, () => "Error deleting bet", { values: null });
     }
   }
   const values = readBetForm(form);
@@ -101,16 +84,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       description: "Your changes have been saved.",
     });
   } catch (error) {
-    const failure = pageFailure(error);
-    return data(
-      {
-        title: failure.title ?? "Error updating bet",
-        message: failure.message || "An error occurred while updating the bet.",
-        fieldErrors: failure.fieldErrors ?? {},
-        values,
-      },
-      { status: failure.status },
-    );
+    return formFailure(error, "Error updating bet", { values });
   }
 }
 

@@ -17,9 +17,10 @@ import { listPublicBets } from "~/models/bets/bet-lists.server";
 import { normalizeCode } from "~/models/bets/bet-input.server";
 import { openBetByCode } from "~/models/bets/bet-access.server";
 import { formatDate } from "~/utils/dates";
+import { DomainError } from "~/utils/errors";
 
 const CODE_LENGTH = 6;
-import { pageFailure } from "~/utils/page.server";
+import { formFailure, pageFailure } from "~/utils/page.server";
 import { formatCentsShort } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/utils/form-data.server";
@@ -78,8 +79,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   const raw = form.get("code");
   const code = normalizeCode(typeof raw === "string" ? raw : "");
-  const fail = (status: number, title: string, message: string) =>
-    data({ title, message, code }, { status });
+  const fail = (status: 400 | 404 | 429, title: string, message: string) =>
+    formFailure(new DomainError(status, message), () => title, { code });
   if (code === "")
     return fail(
       400,

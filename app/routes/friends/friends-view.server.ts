@@ -3,7 +3,7 @@
 // Requests, Find). A route calls loadFriendsView in its loader and
 // friendsAction in its action; the components in app/components/friends/
 // render the result.
-import { data, href } from "react-router";
+import { href } from "react-router";
 import {
   acceptFriendRequest,
   countIncomingRequests,
@@ -21,13 +21,9 @@ import {
   getPaymentRecords,
 } from "~/models/payments/dues.server";
 import { getPublicUser } from "~/models/accounts/user.server";
-import { DomainError } from "~/utils/errors";
-import { pageFailure } from "~/utils/page.server";
-import type {
-  FriendsActionFailure,
-  FriendsTab,
-  FriendsView,
-} from "~/domain/friends";
+import { DomainError, invalid } from "~/utils/errors";
+import { formFailure, pageFailure } from "~/utils/page.server";
+import type { FriendsTab, FriendsView } from "~/domain/friends";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
@@ -138,17 +134,7 @@ export async function friendsAction(
   const intent = String(form.get("intent") ?? "");
   const returnTo = safeRedirect(form.get("return_to"), fallback);
   if (!Object.hasOwn(INTENTS, intent)) {
-    return data(
-      {
-        ok: false as const,
-        status: 400,
-        intent,
-        title: "Error",
-        message: "Unknown action",
-        fieldErrors: {},
-      },
-      { status: 400 },
-    );
+    return formFailure(invalid("Unknown action"), "Error", { intent });
   }
   const texts = INTENTS[intent as keyof typeof INTENTS];
   try {
@@ -168,15 +154,6 @@ export async function friendsAction(
     }
     return redirectWithToast(returnTo, { title: texts.ok, description });
   } catch (error) {
-    const { status, message, fieldErrors } = pageFailure(error);
-    const failure: FriendsActionFailure = {
-      ok: false,
-      status,
-      intent,
-      title: texts.fail,
-      message,
-      fieldErrors: fieldErrors ?? {},
-    };
-    return data(failure, { status });
+    return formFailure(error, () => texts.fail, { intent });
   }
 }

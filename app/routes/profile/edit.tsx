@@ -1,4 +1,4 @@
-import { data, Link, redirect, href } from "react-router";
+import { Link, redirect, href } from "react-router";
 import type { Route } from "./+types/edit";
 import {
   EditProfileForms,
@@ -15,7 +15,7 @@ import {
   updateProfile,
 } from "~/models/accounts/profile.server";
 import { DomainError } from "~/utils/errors";
-import { pageFailure } from "~/utils/page.server";
+import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { BodyLimitHandle } from "~/utils/body-limits";
@@ -44,20 +44,14 @@ function failure(
   error: unknown,
   values?: ProfileFormResult["values"],
 ) {
-  const refusal = pageFailure(error);
-  const result: ProfileFormResult = {
-    ok: false,
-    form,
-    status: refusal.status,
-    title:
+  return formFailure(
+    error,
+    (refusal) =>
       refusal.status === 400 && refusal.fieldErrors
         ? "Validation Error"
         : "Profile update failed",
-    message: refusal.message,
-    fieldErrors: refusal.fieldErrors ?? {},
-    values,
-  };
-  return data(result, { status: refusal.status });
+    { form, values },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,7 +1,7 @@
-import { data, Form, redirect, useNavigation, href } from "react-router";
+import { Form, redirect, useNavigation, href } from "react-router";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/security";
-import { FormAlert, PasswordField } from "~/components/forms";
+import { FormAlert, formAlert, PasswordField } from "~/components/forms";
 import {
   changePassword,
   signOutOtherSessions,
@@ -13,7 +13,8 @@ import {
   requireUser,
 } from "~/models/accounts/session.server";
 import { formatDateTime } from "~/utils/dates";
-import { pageFailure, pageReply } from "~/utils/page.server";
+import { invalid } from "~/utils/errors";
+import { formFailure, pageFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -37,12 +38,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { sessions };
 }
 
-type PasswordErrors = {
-  currentPassword?: string[];
-  newPassword?: string[];
-  confirmPassword?: string[];
-};
-
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
@@ -55,14 +50,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       typeof newPassword === "string" &&
       newPassword !== form.get("confirmPassword")
     )
-      return data(
-        {
-          error: undefined,
-          fieldErrors: {
-            confirmPassword: ["Passwords do not match"],
-          } as PasswordErrors,
-        },
-        { status: 400 },
+      return formFailure(
+        invalid("Passwords do not match", {
+          confirmPassword: ["Passwords do not match"],
+        }),
+        "Please wait",
       );
     try {
       await changePassword({
@@ -74,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         keepSessionId: await currentSessionId(request),
       });
     } catch (error) {
-      return pageReply<PasswordErrors, object>(error);
+      return formFailure(error, "Please wait");
     }
     return redirectWithToast(here, {
       title: "Password changed",
@@ -132,7 +124,7 @@ export default function Security({
         </h2>
         <Form method="post" className="space-y-4" aria-label="Change password">
           <input type="hidden" name="intent" value="change-password" />
-          <FormAlert title="Please wait" message={actionData?.error} />
+          <FormAlert title="Please wait" message={formAlert(actionData)} />
           <PasswordField
             label="Current password"
             name="currentPassword"
