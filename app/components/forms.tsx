@@ -168,6 +168,24 @@ export function formAlert(
     : failure.message;
 }
 
+/**
+ * A refused form's errors by field (the server's `errorsByField`): the
+ * field errors if any, else the message beside the field at fault, else at
+ * form level (the "" key).
+ */
+export function errorsOf(
+  failure?: {
+    message: string;
+    fieldErrors: Record<string, string[]>;
+    field?: string;
+  } | null,
+): Record<string, string[] | undefined> {
+  if (!failure) return {};
+  return Object.keys(failure.fieldErrors).length
+    ? failure.fieldErrors
+    : { [failure.field ?? ""]: [failure.message] };
+}
+
 /** A form-level message (a refused login, a conflict) in an alert region. */
 export function FormAlert({
   title,

@@ -91,6 +91,8 @@ export type FormFailure = {
   title: string;
   message: string;
   fieldErrors: FieldErrors;
+  /** The field at fault when the model names one (`username_taken`): /auth shows the message beside it. */
+  field?: string;
 };
 
 /**
@@ -122,6 +124,7 @@ export function formReply<Extra extends object = object>(
       typeof title === "function" ? title(failure) : (failure.title ?? title),
     message: failure.message,
     fieldErrors: failure.fieldErrors ?? {},
+    ...(failure.field === undefined ? {} : { field: failure.field }),
     ...(extra as Extra),
   };
   return data(body, { status: failure.status, headers: failure.headers });

@@ -1,9 +1,3 @@
-import {
-  getFormProps,
-  getInputProps,
-  useForm,
-  type SubmissionResult,
-} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   data,
@@ -15,11 +9,18 @@ import {
 } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/auth";
-import { ErrorList, Field, FormAlert, PasswordField } from "~/components/forms";
+import {
+  ErrorList,
+  errorsOf,
+  Field,
+  FormAlert,
+  PasswordField,
+} from "~/components/forms";
 import { Logo } from "~/components/logo";
 import { signIn, signUp } from "~/models/accounts/sign-in.server";
 import { RegisterSchema } from "~/models/accounts/user.server";
-import { errorsByField, pageFailure } from "~/utils/page.server";
+import { invalid, type FieldErrors } from "~/utils/errors";
+import { formFailure } from "~/utils/page.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -67,33 +68,26 @@ export async function action({ request, context }: Route.ActionArgs) {
         { headers },
       );
     } catch (error) {
-      const failure = pageFailure(error);
-      return data(
-        {
-          intent: "login" as const,
-          result: {
-            status: "error" as const,
-            error: errorsByField(failure),
-          },
-          username: String(form.get("username") ?? ""),
-        },
-        { status: failure.status, headers: failure.headers },
-      );
+      return formFailure(error, "Login failed", {
+        intent: "login" as const,
+        username: String(form.get("username") ?? ""),
+      });
     }
   }
 
   if (intent === "register") {
+    // What the person typed comes back, never the passwords.
+    const typed = {
+      intent: "register" as const,
+      username: String(form.get("username") ?? ""),
+      email: String(form.get("email") ?? ""),
+    };
     const submission = parseWithZod(form, { schema: RegisterFormSchema });
     if (submission.status !== "success") {
-      return data(
-        {
-          intent: "register" as const,
-          result: submission.reply({
-            hideFields: ["password", "confirmPassword"],
-          }),
-        },
-        { status: 400 },
-      );
+      const errors: FieldErrors = {};
+      for (const [name, list] of Object.entries(submission.error ?? {}))
+        if (list?.length) errors[name] = list;
+      return formFailure(invalid("Check the form", errors), "", typed);
     }
     try {
       const user = await signUp({
@@ -111,21 +105,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (error) {
       // A taken name or address carries its field (code username_taken,
       // email_taken): the message shows beside it, else above the form.
-      const failure = pageFailure(error);
-      return data(
-        {
-          intent: "register" as const,
-          result: submission.reply({
-            fieldErrors: errorsByField(failure),
-            hideFields: ["password", "confirmPassword"],
-          }),
-        },
-        { status: failure.status, headers: failure.headers },
-      );
+      return formFailure(error, "", typed);
     }
   }
 
-  return data({ intent: null, result: null }, { status: 400 });
+  return data({ intent: null }, { status: 400 });
 }
 
 export default function AuthPage({ actionData }: Route.ComponentProps) {
@@ -176,10 +160,8 @@ export default function AuthPage({ actionData }: Route.ComponentProps) {
           ) : (
             <RegisterForm
               returnTo={returnTo}
-              result={
-                actionData?.intent === "register"
-                  ? actionData.result
-                  : undefined
+              actionData={
+                actionData?.intent === "register" ? actionData : undefined
               }
             />
           )}
@@ -195,12 +177,9 @@ function LoginForm({
   actionData,
 }: {
   returnTo: string;
-  actionData?: {
-    result: { error: Record<string, string[]> } | null;
-    username?: string;
-  };
+  actionData?: RefusedForm & { username: string };
 }) {
-  const errors = actionData?.result?.error ?? {};
+  const errors = errorsOf(actionData);
   const formError = errors[""]?.[0];
   return (
     <Form method="post" className="space-y-4" aria-label="Login">
@@ -240,40 +219,34 @@ function LoginForm({
   );
 }
 
-type RegisterFields = {
-  username: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
+/** What a refused form answers (`formFailure`), as these forms read it. */
+type RefusedForm = {
+  message: string;
+  fieldErrors: Record<string, string[]>;
+  field?: string;
 };
 
 function RegisterForm({
   returnTo,
-  result,
+  actionData,
 }: {
   returnTo: string;
-  result?: SubmissionResult<string[]> | null;
+  actionData?: RefusedForm & { username: string; email: string };
 }) {
-  const [form, fields] = useForm<RegisterFields>({
-    lastResult: result,
-    shouldValidate: "onSubmit",
-  });
+  const errors = errorsOf(actionData);
   return (
-    <Form
-      method="post"
-      className="space-y-4"
-      aria-label="Register"
-      {...getFormProps(form)}
-      noValidate={false}
-    >
+    <Form method="post" className="space-y-4" aria-label="Register">
       <input type="hidden" name="intent" value="register" />
       <input type="hidden" name="return_to" value={returnTo} />
-      <ErrorList errors={form.errors} />
+      <ErrorList errors={errors[""]} />
       <Field
         label="Username"
-        errors={fields.username.errors}
+        errors={errors.username}
         inputProps={{
-          ...getInputProps(fields.username, { type: "text" }),
+          name: "username",
+          id: "register-username",
+          type: "text",
+          defaultValue: actionData?.username,
           required: true,
           maxLength: 50,
           minLength: 3,
@@ -283,18 +256,23 @@ function RegisterForm({
       />
       <Field
         label="Email"
-        errors={fields.email.errors}
+        errors={errors.email}
         inputProps={{
-          ...getInputProps(fields.email, { type: "email" }),
+          name: "email",
+          id: "register-email",
+          type: "email",
+          defaultValue: actionData?.email,
           required: true,
           autoComplete: "email",
         }}
       />
       <Field
         label="Password"
-        errors={fields.password.errors}
+        errors={errors.password}
         inputProps={{
-          ...getInputProps(fields.password, { type: "password" }),
+          name: "password",
+          id: "register-password",
+          type: "password",
           required: true,
           minLength: 6,
           autoComplete: "new-password",
@@ -302,9 +280,11 @@ function RegisterForm({
       />
       <Field
         label="Confirm password"
-        errors={fields.confirmPassword.errors}
+        errors={errors.confirmPassword}
         inputProps={{
-          ...getInputProps(fields.confirmPassword, { type: "password" }),
+          name: "confirmPassword",
+          id: "register-confirm-password",
+          type: "password",
           required: true,
           minLength: 6,
           autoComplete: "new-password",
