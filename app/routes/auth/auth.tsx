@@ -1,12 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import {
-  data,
-  Form,
-  Link,
-  redirect,
-  useSearchParams,
-  href,
-} from "react-router";
+import { Form, Link, redirect, useSearchParams, href } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/auth";
 import {
@@ -109,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
 
-  return data({ intent: null }, { status: 400 });
+  return formFailure(invalid("Unknown action"), "Error", { intent: null });
 }
 
 export default function AuthPage({ actionData }: Route.ComponentProps) {

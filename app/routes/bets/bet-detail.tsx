@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation, href } from "react-router";
+import { Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
@@ -25,7 +25,7 @@ import { qrCodeSvg } from "~/utils/qr-code.server";
 import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
 import { DEMO_PAYMENT_BET_ID } from "~/models/jobs/demo-seed.server";
-import { notFound } from "~/utils/errors";
+import { invalid, notFound } from "~/utils/errors";
 import { betForPage } from "./load.server";
 import { formFailure } from "~/utils/page.server";
 import { initials } from "~/utils/initials";
@@ -95,17 +95,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "nudge" || intent === "refer")
     return fairAction(intent, params.id, user.id);
-  if (intent !== "join")
-    return data(
-      {
-        ok: false as const,
-        status: 400,
-        title: "Error",
-        message: "Unknown action",
-        fieldErrors: {},
-      },
-      { status: 400 },
-    );
+  if (intent !== "join") return formFailure(invalid("Unknown action"), "Error");
   const betId = parseId(params.id);
   try {
     if (betId === null) throw notFound(BET_NOT_FOUND);

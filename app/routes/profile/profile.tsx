@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { format } from "date-fns";
-import { data, Form, Link, useNavigation, href } from "react-router";
+import { Form, Link, useNavigation, href } from "react-router";
 import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
 import { ModalDialog } from "~/components/modal-dialog";
@@ -16,6 +16,7 @@ import {
 import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { invalid } from "~/utils/errors";
 import { readFormData } from "~/utils/form-data.server";
 import {
   describePaymentRecord,
@@ -43,10 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
   if (form.get("intent") !== "payment-method")
-    return data(
-      { ok: false as const, title: "Error", message: "Unknown action" },
-      { status: 400 },
-    );
+    return formFailure(invalid("Unknown action"), "Error");
   try {
     const method = String(form.get("method") ?? "");
     const connected = form.get("connected") === "true";
