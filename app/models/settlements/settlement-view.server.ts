@@ -8,6 +8,7 @@ import {
   getBetView,
   type BetView,
 } from "../bets/bet-access.server";
+import { formatDateTime } from "~/utils/dates";
 import { notFound } from "~/utils/errors";
 import { splitPayout } from "~/utils/money";
 import {
@@ -138,3 +139,51 @@ export function listSettlementHistory(betId: number) {
     .all();
 }
 export type { Settlement } from "~/db/schema";
+
+/**
+ * What the approve screen shows of a live settlement, as `userId` sees it:
+ * the respond-by time written in the person's `timeZone`.
+ */
+export function approveScreenView(
+  view: SettlementView,
+  userId: number,
+  timeZone: string,
+) {
+  const s = view.settlement;
+  return {
+    title: view.bet.title,
+    description: view.bet.description,
+    amountCents: view.bet.amountCents,
+    feeCents: view.feeCents,
+    netCents: view.netCents,
+    winnerName: view.winnerName,
+    loserName: view.loserName,
+    proposerName: view.proposerName,
+    notes: s.notes,
+    outcome: s.outcome,
+    resolution: s.resolution,
+    respondBy: s.respondBy ? s.respondBy.toISOString() : null,
+    respondByLabel:
+      s.respondBy && !s.settledAt
+        ? formatDateTime(s.respondBy, timeZone)
+        : null,
+    settled: s.settledAt !== null,
+    paymentCompleted: s.paymentStatus === "completed",
+    canRespond: view.canRespond,
+    viewerIsLoser: s.loserId === userId,
+    sides: [
+      {
+        role: "Creator",
+        name: view.creator.username,
+        approved: s.creatorApproved,
+        proposer: s.proposedBy === view.creator.id,
+      },
+      {
+        role: "Participant",
+        name: view.participant.username,
+        approved: s.participantApproved,
+        proposer: s.proposedBy === view.participant.id,
+      },
+    ],
+  };
+}

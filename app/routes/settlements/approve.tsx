@@ -5,14 +5,16 @@ import { FormAlert } from "~/components/forms";
 import { NoticeCard } from "~/components/notice-card";
 import { MoneySummary } from "~/components/settlement/money-summary";
 import { approveSettlement } from "~/models/settlements/settlement.server";
-import { getSettlementView } from "~/models/settlements/settlement-view.server";
+import {
+  approveScreenView,
+  getSettlementView,
+} from "~/models/settlements/settlement-view.server";
 import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import {
   ProposalSentence,
   RespondByText,
   resolutionText,
 } from "~/components/settlement-card";
-import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/accounts/session.server";
@@ -26,45 +28,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   loadBetOr404(betId, user.id);
   const view = getSettlementView({ betId, userId: user.id });
   if (!view) return data({ view: null, betId }, { status: 404 });
-  const s = view.settlement;
   return {
     betId,
-    view: {
-      title: view.bet.title,
-      description: view.bet.description,
-      amountCents: view.bet.amountCents,
-      feeCents: view.feeCents,
-      netCents: view.netCents,
-      winnerName: view.winnerName,
-      loserName: view.loserName,
-      proposerName: view.proposerName,
-      notes: s.notes,
-      outcome: s.outcome,
-      resolution: s.resolution,
-      respondBy: s.respondBy ? s.respondBy.toISOString() : null,
-      respondByLabel:
-        s.respondBy && !s.settledAt
-          ? formatDateTime(s.respondBy, readTimeZone(request))
-          : null,
-      settled: s.settledAt !== null,
-      paymentCompleted: s.paymentStatus === "completed",
-      canRespond: view.canRespond,
-      viewerIsLoser: s.loserId === user.id,
-      sides: [
-        {
-          role: "Creator",
-          name: view.creator.username,
-          approved: s.creatorApproved,
-          proposer: s.proposedBy === view.creator.id,
-        },
-        {
-          role: "Participant",
-          name: view.participant.username,
-          approved: s.participantApproved,
-          proposer: s.proposedBy === view.participant.id,
-        },
-      ],
-    },
+    view: approveScreenView(view, user.id, readTimeZone(request)),
   };
 }
 
