@@ -169,8 +169,8 @@ export function formAlert(
 }
 
 /**
- * A refused form's errors by field (the server's `errorsByField`): the
- * field errors if any, else the message beside the field at fault, else at
+ * A refused form's errors by field (formFailure's body): the field errors
+ * if any, else the message beside the field at fault, else at
  * form level (the "" key).
  */
 export function errorsOf(

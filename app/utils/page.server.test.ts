@@ -1,3 +1,4 @@
+import { errorsOf } from "~/components/forms";
 import { describe, expect, it, vi } from "vitest";
 import {
   conflict,
@@ -8,7 +9,6 @@ import {
   refused,
 } from "./errors";
 import {
-  errorsByField,
   formFailure,
   formReply,
   page,
@@ -51,14 +51,23 @@ describe("the page door: a domain error's code and field as a page answers them"
       code: "email_taken",
       field: "email",
     });
-    expect(errorsByField(pageFailure(taken))).toEqual({
+    // What a form reads from a refusal (formFailure's body) to place it.
+    const placed = (error: unknown) => {
+      const f = pageFailure(error);
+      return errorsOf({
+        message: f.message,
+        fieldErrors: f.fieldErrors ?? {},
+        field: f.field,
+      });
+    };
+    expect(placed(taken)).toEqual({
       email: ["Email already registered"],
     });
-    expect(errorsByField(pageFailure(new DomainError(401, "Wrong")))).toEqual({
+    expect(placed(new DomainError(401, "Wrong"))).toEqual({
       "": ["Wrong"],
     });
     const fields = invalid("Fix them", { password: ["Too short"] });
-    expect(errorsByField(pageFailure(fields))).toEqual({
+    expect(placed(fields)).toEqual({
       password: ["Too short"],
     });
   });

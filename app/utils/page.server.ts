@@ -69,15 +69,6 @@ export function pageFailureOr(
 }
 
 /**
- * A form's errors by field, Conform's shape: the model's field errors if it
- * gave any, else the message beside the field at fault, else at the form
- * level (the "" key).
- */
-export function errorsByField(failure: PageFailure): FieldErrors {
-  return failure.fieldErrors ?? { [failure.field ?? ""]: [failure.message] };
-}
-
-/**
  * What every page action answers for a refused form (docs/decisions/0981):
  * `data(FormFailure & extra, { status, headers })`. The form shows
  * `message` in its alert (when no field carries the errors, on the plain
