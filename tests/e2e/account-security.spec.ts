@@ -11,9 +11,9 @@ import {
   createPerson,
   expect,
   jsEnabled,
+  openEditProfile,
   signIn,
   test,
-  untilHydrated,
 } from "./fixtures";
 import { linkInMail } from "./mail";
 
@@ -197,16 +197,7 @@ test("changing the email asks for the current password; the name alone does not"
   const who = await createPerson("ce");
   await signIn(context, baseURL!, who.cookie);
   await page.goto("/profile");
-  const edit = page.getByRole("link", { name: "Edit Profile" });
-  const openEdit = async () => {
-    if (jsEnabled(testInfo)) await untilHydrated(edit);
-    await edit.click();
-    if (jsEnabled(testInfo))
-      await expect(
-        page.getByRole("dialog", { name: "Edit Profile" }),
-      ).toBeVisible();
-    else await expect(page).toHaveURL(/\/profile\/edit$/);
-  };
+  const openEdit = () => openEditProfile(page, testInfo);
   await openEdit();
   const details = () => page.getByRole("form", { name: "Profile details" });
   const newEmail = `moved-${emailOf(who)}`;

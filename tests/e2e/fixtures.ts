@@ -115,6 +115,24 @@ export async function untilHydrated(locator: Locator) {
     .toBe(true);
 }
 
+/**
+ * Opens Edit Profile from /profile: the dialog with JavaScript, its page
+ * (/profile/edit) without.
+ */
+export async function openEditProfile(
+  page: Page,
+  testInfo: { project: { name: string } },
+) {
+  const edit = page.getByRole("link", { name: "Edit Profile" });
+  if (jsEnabled(testInfo)) await untilHydrated(edit);
+  await edit.click();
+  if (jsEnabled(testInfo))
+    await expect(
+      page.getByRole("dialog", { name: "Edit Profile" }),
+    ).toBeVisible();
+  else await expect(page).toHaveURL(/\/profile\/edit$/);
+}
+
 type Fixtures = {
   /** A fresh signed-in person and their page. */
   me: Person;

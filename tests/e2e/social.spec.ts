@@ -8,6 +8,7 @@ import {
   createPerson,
   expect,
   jsEnabled,
+  openEditProfile,
   test,
   untilHydrated,
   type Person,
@@ -195,16 +196,7 @@ test.describe("profile", () => {
       page.getByRole("link", { name: "Help & Support" }),
     ).toHaveAttribute("href", "/help");
 
-    const openEdit = async () => {
-      const edit = page.getByRole("link", { name: "Edit Profile" });
-      if (jsEnabled(testInfo)) await untilHydrated(edit);
-      await edit.click();
-      if (jsEnabled(testInfo))
-        await expect(
-          page.getByRole("dialog", { name: "Edit Profile" }),
-        ).toBeVisible();
-      else await expect(page).toHaveURL(/\/profile\/edit$/);
-    };
+    const openEdit = () => openEditProfile(page, testInfo);
 
     await openEdit();
     const details = page.getByRole("form", { name: "Profile details" });
