@@ -18,7 +18,9 @@ import { BOOT_SCRIPT, MANIFEST_HREF } from "~/utils/boot-script";
 import { useNonce } from "~/utils/nonce";
 import { useKeepAssetsInServiceWorker } from "~/utils/service-worker";
 import { getUser, sessionMiddleware } from "~/models/accounts/session.server";
+import { idempotencyMiddleware } from "~/models/requests/idempotency-guard.server";
 import { readToast } from "~/utils/toast.server";
+import { newFormKeySeed } from "~/utils/form-key-seed.server";
 import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -34,7 +36,11 @@ export const links: Route.LinksFunction = () => [
 
 // Who the user is is looked up once per request, for every loader and action
 // under the root (pages and the /api alike): docs/decisions/0811.
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+// Then every keyed write is claimed once for both doors (docs/product-rules.md#repeats).
+export const middleware: Route.MiddlewareFunction[] = [
+  sessionMiddleware,
+  idempotencyMiddleware,
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, { toast, clear }] = await Promise.all([
@@ -52,6 +58,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         : null,
       toast,
       timeZone: readTimeZone(request),
+      // The seed of this render's form keys (app/components/keyed-form.tsx):
+      // 128 random bits, fresh at every render.
+      formKeySeed: newFormKeySeed(),
       inlineCss: styles.inline,
     },
     { headers },

@@ -7,6 +7,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
+import { currentChangeWitness } from "./change-witness.server";
 import { databasePath } from "~/utils/env.server";
 
 export function openDatabase(file = databasePath()) {
@@ -43,10 +44,20 @@ export function immediate<T>(
   fn: (tx: Tx) => T,
   options: { durable?: boolean } = {},
 ): T {
-  if (!options.durable) return db.transaction(fn, { behavior: "immediate" });
+  // A request sent with an idempotency key records, in this same
+  // transaction, that its change committed (docs/product-rules.md#repeats).
+  const witness = currentChangeWitness<Tx>();
+  const body = witness
+    ? (tx: Tx) => {
+        const result = fn(tx);
+        witness(tx);
+        return result;
+      }
+    : fn;
+  if (!options.durable) return db.transaction(body, { behavior: "immediate" });
   sqlite.pragma("synchronous = FULL");
   try {
-    return db.transaction(fn, { behavior: "immediate" });
+    return db.transaction(body, { behavior: "immediate" });
   } finally {
     sqlite.pragma("synchronous = NORMAL");
   }

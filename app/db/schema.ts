@@ -14,3 +14,4 @@ export * from "./tables/payments";
 export * from "./tables/social";
 export * from "./tables/notifications";
 export * from "./tables/jobs";
+export * from "./tables/requests";

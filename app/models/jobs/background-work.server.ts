@@ -17,6 +17,7 @@ import {
 } from "../settlements/settlement-sweep.server";
 import { remindReferee } from "../settlements/settlement-referee.server";
 import { deleteExpiredSessions } from "~/models/accounts/session.server";
+import { sweepIdempotencyKeys } from "~/models/requests/idempotency-keys.server";
 import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
@@ -39,6 +40,7 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
 export function sweepOnce(now = Date.now()) {
   const duties: [string, () => void][] = [
     ["sessions", () => deleteExpiredSessions()],
+    ["idempotency keys", () => void sweepIdempotencyKeys(now)],
     ["expired bets", () => void cancelExpiredBets(now)],
     [
       "jobs",

@@ -1,0 +1,253 @@
+// "Every write is safe to repeat" (docs/product-rules.md#repeats), for both
+// doors at once: a root middleware, so the pages and the /api routes share it
+// and no route repeats it. A write sent with a key (the `Idempotency-Key`
+// header, or a page form's hidden `idempotencyKey` field) by a signed-in
+// person is claimed before it runs; its answer is kept and given again,
+// unchanged and marked `Idempotent-Replayed: true`, to every repeat of it.
+//
+// What is kept: the answer of a request that succeeded (status < 400) or
+// that changed something (its transaction stamped the claim, even when it
+// then answered a refusal, like a rejection that found the window closed).
+// A refusal that changed nothing frees the key, so the person can correct
+// the form and send it again.
+import crypto from "node:crypto";
+import type { MiddlewareFunction } from "react-router";
+import { withChangeWitness } from "~/db/change-witness.server";
+import { getUser } from "../accounts/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import {
+  claimIdempotencyKey,
+  idempotencyEffectMade,
+  keepIdempotentAnswer,
+  releaseIdempotencyKey,
+  stampIdempotencyEffect,
+  type KeptAnswer,
+} from "./idempotency-keys.server";
+import {
+  IDEMPOTENCY_FIELD,
+  INVALID_IDEMPOTENCY_KEY,
+  isValidIdempotencyKey,
+} from "~/domain/idempotency";
+
+export const SENT_WITH_OTHER_VALUES =
+  "This request was already sent with different values.";
+export const STILL_PROCESSING = "This request is still being processed.";
+export const ANSWER_LOST =
+  "This request was already carried out, but its answer was lost. Reload to see the result.";
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+// Signing in, out and up make or end the session a key belongs to.
+const OUTSIDE_THE_RULE = new Set([
+  "/auth",
+  "/logout",
+  "/api/login",
+  "/api/register",
+  "/api/logout",
+]);
+// A page's double tap: the second copy waits this long for the first.
+const PAGE_WAIT_MS = 8_000;
+// Never repeated: hop-by-hop, per-answer, and the session cookie (its token
+// is stored nowhere in clear, and the kept answers must not change that).
+const NOT_KEPT = new Set([
+  "date",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+]);
+const SESSION_COOKIE = /^(__Host-)?fairshake_session=/;
+
+type Flavour = "api" | "document" | "data";
+
+export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
+  args,
+  next,
+) => {
+  const { request, url } = args;
+  if (!WRITES.has(request.method) || OUTSIDE_THE_RULE.has(url.pathname))
+    return next();
+  const flavour = flavourOf(request, url);
+  const sent = await readKey(request, flavour);
+  if (!sent) return next();
+  if (!isValidIdempotencyKey(sent.key))
+    return flavour === "api"
+      ? Response.json({ error: INVALID_IDEMPOTENCY_KEY }, { status: 400 })
+      : new Response(INVALID_IDEMPOTENCY_KEY, {
+          status: 400,
+          headers: { "Content-Type": "text/plain; charset=utf-8" },
+        });
+  const user = await getUser(args);
+  if (!user) return next(); // the route answers 401 or sends to /auth, as before
+  const claim = {
+    userId: user.id,
+    key: sent.key,
+    fingerprint: fingerprintOf(request.method, url.pathname, sent.body),
+  };
+
+  let outcome = claimIdempotencyKey(claim);
+  // A browser's own resend (a double tap without JavaScript) shows whatever
+  // the last copy answers: it waits for the first to finish and repeats it.
+  for (
+    const until = Date.now() + PAGE_WAIT_MS;
+    outcome.outcome === "busy" && flavour !== "api" && Date.now() < until;
+    outcome = claimIdempotencyKey(claim)
+  )
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+  switch (outcome.outcome) {
+    case "replay":
+      return replay(outcome.answer, flavour, url);
+    case "mismatch":
+      return refuse(flavour, url, 422, SENT_WITH_OTHER_VALUES);
+    case "busy":
+      return refuse(flavour, url, 409, STILL_PROCESSING, {
+        "Retry-After": "1",
+      });
+    case "answer-lost":
+      return refuse(flavour, url, 409, ANSWER_LOST);
+  }
+
+  const claimId = outcome.id;
+  let response: Response;
+  try {
+    response = await withChangeWitness(
+      (tx: Parameters<typeof stampIdempotencyEffect>[0]) =>
+        stampIdempotencyEffect(tx, claimId),
+      () => next(),
+    );
+  } catch (error) {
+    if (!idempotencyEffectMade(claimId)) releaseIdempotencyKey(claimId);
+    throw error;
+  }
+  if (response.status >= 400 && !idempotencyEffectMade(claimId)) {
+    releaseIdempotencyKey(claimId);
+    return response;
+  }
+  const answer = await keptAnswerOf(response, flavour);
+  keepIdempotentAnswer(claimId, answer);
+  return responseOf(answer);
+};
+
+function flavourOf(request: Request, url: URL): Flavour {
+  if (/^\/api(\/|$)/i.test(url.pathname)) return "api";
+  return new URL(request.url).pathname.endsWith(".data") ? "data" : "document";
+}
+
+type SentKey = { key: string; body: (string | Buffer)[] };
+
+/** The key and what identifies the request's body, or null when no key was sent. */
+async function readKey(
+  request: Request,
+  flavour: Flavour,
+): Promise<SentKey | null> {
+  const header = request.headers.get("Idempotency-Key");
+  const type = request.headers.get("Content-Type") ?? "";
+  if (
+    flavour === "api" ||
+    !/^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type)
+  ) {
+    if (header === null) return null;
+    const bytes = Buffer.from(await request.clone().arrayBuffer());
+    return { key: header, body: [bytes] };
+  }
+  let form: FormData;
+  try {
+    form = await request.clone().formData();
+  } catch {
+    return null; // the route refuses the unreadable form itself
+  }
+  const field = form.get(IDEMPOTENCY_FIELD);
+  const key = typeof field === "string" ? field : header;
+  if (key === null) return null;
+  const body: (string | Buffer)[] = [];
+  for (const [name, value] of form) {
+    if (name === IDEMPOTENCY_FIELD) continue;
+    body.push(name);
+    body.push(
+      typeof value === "string"
+        ? value
+        : Buffer.concat([
+            Buffer.from(`${value.name}:${value.size}:`),
+            Buffer.from(await value.arrayBuffer()),
+          ]),
+    );
+  }
+  return { key, body };
+}
+
+function fingerprintOf(
+  method: string,
+  path: string,
+  body: (string | Buffer)[],
+) {
+  const hash = crypto.createHash("sha256");
+  for (const part of [method, path.toLowerCase(), ...body]) {
+    const bytes = typeof part === "string" ? Buffer.from(part) : part;
+    // Length-prefixed, so ["ab", "c"] and ["a", "bc"] differ.
+    hash.update(`${bytes.byteLength}:`);
+    hash.update(bytes);
+  }
+  return hash.digest("hex");
+}
+
+async function keptAnswerOf(
+  response: Response,
+  flavour: Flavour,
+): Promise<KeptAnswer> {
+  const headers: [string, string][] = [];
+  for (const [name, value] of response.headers) {
+    if (NOT_KEPT.has(name)) continue;
+    if (name === "set-cookie" && SESSION_COOKIE.test(value)) continue;
+    headers.push([name, value]);
+  }
+  return {
+    flavour,
+    status: response.status,
+    location: response.headers.get("Location"),
+    headers,
+    body: Buffer.from(await response.arrayBuffer()),
+  };
+}
+
+function responseOf(answer: KeptAnswer, replayed = false) {
+  const headers = new Headers(answer.headers);
+  if (replayed) headers.set("Idempotent-Replayed", "true");
+  const bodyless = answer.body.byteLength === 0 || answer.status === 204;
+  return new Response(bodyless ? null : new Uint8Array(answer.body), {
+    status: answer.status,
+    headers,
+  });
+}
+
+/**
+ * The kept answer, as this request can read it: the same door gets it
+ * whole; a page asked the other way (its first copy by JavaScript, this one
+ * without, or the reverse) is sent where the first answer led, or back to
+ * the page.
+ */
+function replay(answer: KeptAnswer, flavour: Flavour, url: URL) {
+  if (answer.flavour === flavour) return responseOf(answer, true);
+  const to = answer.location ?? url.pathname;
+  return new Response(null, {
+    status: 303,
+    headers: { Location: to, "Idempotent-Replayed": "true" },
+  });
+}
+
+/** A repeat that cannot be answered with the kept answer: JSON for /api, back to the page with the message for pages. */
+async function refuse(
+  flavour: Flavour,
+  url: URL,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  if (flavour === "api")
+    return Response.json({ error: message }, { status, headers });
+  return redirectWithToast(
+    url.pathname,
+    { title: "Not sent again", description: message, type: "error" },
+    { status: 303, headers },
+  );
+}

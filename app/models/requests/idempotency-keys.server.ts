@@ -1,0 +1,134 @@
+// The store behind "every write is safe to repeat" (docs/product-rules.md#repeats):
+// one row per (person, key). A request claims its key before its work runs,
+// the work's own transaction stamps the row (app/db/change-witness.server.ts),
+// and the answer is kept after it. Everything here is a conditional write in
+// a BEGIN IMMEDIATE transaction, so two processes cannot both claim a key.
+import { and, eq, lt } from "drizzle-orm";
+import { db, immediate, type Tx } from "~/db/client.server";
+import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
+
+/** How long a claim belongs to the request that made it. */
+export const CLAIM_LEASE_MS = 60_000;
+/** Keys are kept at least a day; the sweep removes them after this. */
+export const KEY_RETENTION_MS = 25 * 60 * 60 * 1000;
+
+export type KeptAnswer = {
+  flavour: string;
+  status: number;
+  location: string | null;
+  headers: [string, string][];
+  body: Buffer;
+};
+
+export type Claim =
+  | { outcome: "run"; id: number }
+  | { outcome: "replay"; answer: KeptAnswer }
+  | { outcome: "mismatch" }
+  | { outcome: "busy" }
+  /** The change committed but its answer was never kept (the process died between). */
+  | { outcome: "answer-lost" };
+
+function keptAnswerOf(row: IdempotencyKeyRow): KeptAnswer {
+  return {
+    flavour: row.flavour ?? "api",
+    status: row.status ?? 200,
+    location: row.location,
+    headers: row.headers ? (JSON.parse(row.headers) as [string, string][]) : [],
+    body: row.body ?? Buffer.alloc(0),
+  };
+}
+
+/** Claims `key` for `userId`'s request, or says how the request must be answered instead. */
+export function claimIdempotencyKey(
+  claim: { userId: number; key: string; fingerprint: string },
+  now = Date.now(),
+): Claim {
+  return immediate((tx) => {
+    const row = tx
+      .select()
+      .from(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.userId, claim.userId),
+          eq(idempotencyKeys.key, claim.key),
+        ),
+      )
+      .get();
+    const leaseUntil = new Date(now + CLAIM_LEASE_MS);
+    if (!row) {
+      const { id } = tx
+        .insert(idempotencyKeys)
+        .values({
+          userId: claim.userId,
+          key: claim.key,
+          fingerprint: claim.fingerprint,
+          state: "running",
+          leaseUntil,
+        })
+        .returning({ id: idempotencyKeys.id })
+        .get();
+      return { outcome: "run", id };
+    }
+    if (row.fingerprint !== claim.fingerprint) return { outcome: "mismatch" };
+    if (row.state === "done")
+      return { outcome: "replay", answer: keptAnswerOf(row) };
+    if (row.leaseUntil.getTime() > now) return { outcome: "busy" };
+    if (row.effectAt) return { outcome: "answer-lost" };
+    // A claim whose request died before changing anything: run it now.
+    tx.update(idempotencyKeys)
+      .set({ leaseUntil })
+      .where(eq(idempotencyKeys.id, row.id))
+      .run();
+    return { outcome: "run", id: row.id };
+  });
+}
+
+/** Called inside the change's transaction: the work behind claim `id` committed. */
+export function stampIdempotencyEffect(tx: Tx, id: number, now = Date.now()) {
+  tx.update(idempotencyKeys)
+    .set({ effectAt: new Date(now) })
+    .where(eq(idempotencyKeys.id, id))
+    .run();
+}
+
+/** Whether the work behind claim `id` changed something. */
+export function idempotencyEffectMade(id: number): boolean {
+  const row = db
+    .select({ effectAt: idempotencyKeys.effectAt })
+    .from(idempotencyKeys)
+    .where(eq(idempotencyKeys.id, id))
+    .get();
+  return Boolean(row?.effectAt);
+}
+
+/** Keeps the answer of claim `id`: from now on a repeat gets it. */
+export function keepIdempotentAnswer(id: number, answer: KeptAnswer) {
+  db.update(idempotencyKeys)
+    .set({
+      state: "done",
+      flavour: answer.flavour,
+      status: answer.status,
+      location: answer.location,
+      headers: JSON.stringify(answer.headers),
+      body: answer.body,
+    })
+    .where(eq(idempotencyKeys.id, id))
+    .run();
+}
+
+/** Frees claim `id` (nothing changed): the key may be sent again with any values. */
+export function releaseIdempotencyKey(id: number) {
+  db.delete(idempotencyKeys)
+    .where(
+      and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
+    )
+    .run();
+}
+
+/** The sweep: keys older than the retention go. */
+export function sweepIdempotencyKeys(now = Date.now()) {
+  return db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, new Date(now - KEY_RETENTION_MS)))
+    .run().changes;
+}

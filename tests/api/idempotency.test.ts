@@ -1,0 +1,353 @@
+// Every write is safe to repeat (docs/product-rules.md#repeats): the
+// Idempotency-Key header on /api and the hidden idempotencyKey field of page
+// forms, one guard for both (app/models/requests/idempotency-guard.server.ts).
+import Database from "better-sqlite3";
+import crypto from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
+import { activeBetOverHttp, GOOD_CARD } from "./settle-helpers";
+
+const server = useServer();
+
+// One deadline for the file: a repeat must send the very same body.
+const DEADLINE = new Date(Date.now() + 2 * 86_400_000).toISOString();
+const betInput = (title = "Who wins the derby") => ({
+  title,
+  description: "Home team wins the derby on Sunday.",
+  amount: 25,
+  deadline: DEADLINE,
+  visibility: "public",
+});
+
+const key = () => crypto.randomUUID();
+const keyed = (
+  client: Client,
+  method: string,
+  path: string,
+  k: string,
+  json?: unknown,
+) =>
+  client.request(method, path, {
+    json: json ?? {},
+    headers: { "Idempotency-Key": k },
+  });
+
+function count(sql: string, ...args: unknown[]) {
+  const db = new Database(server.dbPath, { readonly: true });
+  try {
+    return (db.prepare(sql).get(...args) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+describe("Idempotency-Key on /api", () => {
+  it("a repeat gets the kept answer, marked replayed, and makes no second bet", async () => {
+    const alice = await signUp(server.url);
+    const k = key();
+    const first = await keyed(alice.client, "POST", "/api/bets", k, betInput());
+    expect(first.status, first.text).toBe(201);
+    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+    const again = await keyed(alice.client, "POST", "/api/bets", k, betInput());
+    expect(again.status).toBe(201);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(
+      count(
+        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
+        alice.user.id,
+      ),
+    ).toBe(1);
+  });
+
+  it("the same key with other values is 422 and changes nothing", async () => {
+    const alice = await signUp(server.url);
+    const k = key();
+    expect(
+      (await keyed(alice.client, "POST", "/api/bets", k, betInput())).status,
+    ).toBe(201);
+    const other = await keyed(
+      alice.client,
+      "POST",
+      "/api/bets",
+      k,
+      betInput("Another"),
+    );
+    expect(other.status).toBe(422);
+    expect(other.data).toEqual({
+      error: "This request was already sent with different values.",
+    });
+    expect(
+      count(
+        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
+        alice.user.id,
+      ),
+    ).toBe(1);
+  });
+
+  it("keys belong to their user: bob's identical key is another key", async () => {
+    const alice = await signUp(server.url);
+    const bob = await signUp(server.url);
+    const k = key();
+    expect(
+      (await keyed(alice.client, "POST", "/api/bets", k, betInput())).status,
+    ).toBe(201);
+    const theirs = await keyed(bob.client, "POST", "/api/bets", k, betInput());
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(
+      count("SELECT count(*) AS n FROM bets WHERE creator_id = ?", bob.user.id),
+    ).toBe(1);
+  });
+
+  it("keys that are not 1–255 visible ASCII characters are 400", async () => {
+    const alice = await signUp(server.url);
+    for (const bad of ["", " ", "a b", "é", "x".repeat(256), "tab\there"]) {
+      const res = await alice.client.request("POST", "/api/bets", {
+        json: betInput(),
+        headers: { "Idempotency-Key": bad },
+      });
+      // fetch refuses some header values itself; those never leave the client
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.data).toEqual({ error: "Invalid idempotency key." });
+    }
+    expect(
+      count(
+        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
+        alice.user.id,
+      ),
+    ).toBe(0);
+    const longest = await keyed(
+      alice.client,
+      "POST",
+      "/api/bets",
+      "~".repeat(255),
+      betInput(),
+    );
+    expect(longest.status).toBe(201);
+  });
+
+  it("five copies at once: one effect; the others replay it or are told to retry", async () => {
+    const { betId, creator } = await activeBetOverHttp(server.url);
+    const joiner = await signUp(server.url);
+    // A fresh pending bet, joined five times at once with one key.
+    const bet = await creator.client.post("/api/bets", betInput("Race"));
+    const k = key();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        keyed(joiner.client, "POST", `/api/bets/${bet.data.id}/join`, k),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    for (const a of answers)
+      if (a.status === 409) {
+        expect(a.data).toEqual({
+          error: "This request is still being processed.",
+        });
+        expect(a.headers.get("Retry-After")).toBe("1");
+      } else expect(a.status).toBe(200);
+    expect(
+      count(
+        "SELECT count(*) AS n FROM activity_events WHERE bet_id = ? AND type = 'bet_joined'",
+        bet.data.id,
+      ),
+    ).toBe(1);
+    // Retried after the first finished: the kept answer.
+    const later = await keyed(
+      joiner.client,
+      "POST",
+      `/api/bets/${bet.data.id}/join`,
+      k,
+    );
+    expect(later.status).toBe(200);
+    expect(later.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(betId).toBeGreaterThan(0);
+  });
+
+  it("a refusal that changed nothing frees the key for corrected values", async () => {
+    const alice = await signUp(server.url);
+    const k = key();
+    const bad = await keyed(alice.client, "POST", "/api/bets", k, {
+      ...betInput(),
+      amount: 0,
+    });
+    expect(bad.status).toBe(400);
+    const fixed = await keyed(alice.client, "POST", "/api/bets", k, betInput());
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get("Idempotent-Replayed")).toBeNull();
+  });
+
+  it("settling and paying twice with one key: one settlement, one payment, one set of ledger entries", async () => {
+    const { betId, creator, joiner } = await activeBetOverHttp(server.url);
+    const kp = key();
+    const propose = () =>
+      keyed(
+        joiner.client,
+        "POST",
+        `/api/bets/${betId}/propose-settlement`,
+        kp,
+        {
+          winnerId: joiner.user.id,
+        },
+      );
+    expect((await propose()).status).toBe(201);
+    const again = await propose();
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    const ka = key();
+    const approve = () =>
+      keyed(creator.client, "POST", `/api/settlements/${betId}/approve`, ka);
+    expect((await approve()).status).toBe(200);
+    expect((await approve()).headers.get("Idempotent-Replayed")).toBe("true");
+
+    const intent = await keyed(
+      creator.client,
+      "POST",
+      "/api/create-payment-intent",
+      key(),
+      { betId },
+    );
+    expect(intent.status, intent.text).toBe(200);
+    const paymentIntentId = intent.data.paymentIntentId as string;
+    expect(
+      (
+        await creator.client.post("/api/payments/demo/confirm", {
+          paymentIntentId,
+          ...GOOD_CARD,
+        })
+      ).status,
+    ).toBe(200);
+    const kr = key();
+    const record = () =>
+      keyed(creator.client, "POST", `/api/bets/${betId}/record-payment`, kr, {
+        paymentIntentId,
+        amount: intent.data.amount,
+      });
+    const first = await record();
+    expect(first.status, first.text).toBe(200);
+    const second = await record();
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(
+      count(
+        "SELECT count(*) AS n FROM payments WHERE bet_id = ? AND status = 'completed'",
+        betId,
+      ),
+    ).toBe(1);
+    expect(
+      count("SELECT coalesce(sum(amount_cents), 0) AS n FROM ledger_entries"),
+    ).toBe(0);
+  });
+
+  it("without a key every call behaves as before", async () => {
+    const alice = await signUp(server.url);
+    expect((await alice.client.post("/api/bets", betInput())).status).toBe(201);
+    expect((await alice.client.post("/api/bets", betInput())).status).toBe(201);
+    expect(
+      count(
+        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
+        alice.user.id,
+      ),
+    ).toBe(2);
+  });
+});
+
+describe("idempotencyKey in page forms", () => {
+  async function formPost(
+    client: Client,
+    path: string,
+    fields: Record<string, string>,
+  ) {
+    return client.request("POST", path, {
+      body: new URLSearchParams(fields).toString(),
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "text/html",
+      },
+    });
+  }
+  const form = (k: string, title = "Form bet") => ({
+    idempotencyKey: k,
+    title,
+    description: "Home team wins the derby on Sunday.",
+    amount: "25",
+    deadlineDate: new Date(Date.now() + 2 * 86_400_000)
+      .toISOString()
+      .slice(0, 10),
+    visibility: "public",
+  });
+
+  it("the create-bet form posted twice makes one bet, and both answers lead to it", async () => {
+    const alice = await signUp(server.url);
+    const page = await alice.client.request("GET", "/create-bet", {
+      headers: { Accept: "text/html" },
+    });
+    const rendered = /name="idempotencyKey" value="([^"]+)"/.exec(
+      page.text,
+    )?.[1];
+    expect(rendered, "the server renders the key into the form").toBeTruthy();
+    const first = await formPost(alice.client, "/create-bet", form(rendered!));
+    expect(first.status, first.text.slice(0, 300)).toBe(302);
+    const second = await formPost(alice.client, "/create-bet", form(rendered!));
+    expect(second.status).toBe(302);
+    expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(second.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(
+      count(
+        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
+        alice.user.id,
+      ),
+    ).toBe(1);
+    // Each render has a fresh key.
+    const again = await alice.client.request("GET", "/create-bet", {
+      headers: { Accept: "text/html" },
+    });
+    expect(
+      /name="idempotencyKey" value="([^"]+)"/.exec(again.text)?.[1],
+    ).not.toBe(rendered);
+  });
+
+  it("other values under a sent key: back to the page with the message, nothing made", async () => {
+    const alice = await signUp(server.url);
+    const k = key();
+    expect((await formPost(alice.client, "/create-bet", form(k))).status).toBe(
+      302,
+    );
+    const other = await formPost(
+      alice.client,
+      "/create-bet",
+      form(k, "Changed my mind"),
+    );
+    expect(other.status).toBe(303);
+    expect(other.headers.get("Location")).toBe("/create-bet");
+    const page = await alice.client.request("GET", "/create-bet", {
+      headers: { Accept: "text/html" },
+    });
+    expect(page.text).toContain(
+      "This request was already sent with different values.",
+    );
+    expect(
+      count(
+        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
+        alice.user.id,
+      ),
+    ).toBe(1);
+  });
+
+  it("a key replayed after a restart still gets the kept answer", async () => {
+    const alice = await signUp(server.url);
+    const k = key();
+    const first = await keyed(alice.client, "POST", "/api/bets", k, betInput());
+    expect(first.status).toBe(201);
+    const db = new Database(server.dbPath, { readonly: true });
+    const kept = db
+      .prepare("SELECT state, status FROM idempotency_keys WHERE key = ?")
+      .get(k);
+    db.close();
+    // The answer lives in the database, not in the process.
+    expect(kept).toEqual({ state: "done", status: 201 });
+  });
+});
