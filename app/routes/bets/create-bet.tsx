@@ -1,4 +1,6 @@
-import { Form, Link, useNavigation, href } from "react-router";
+import { Link, useNavigation, href } from "react-router";
+import { KeyedForm } from "~/components/keyed-form";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
 import type { Route } from "./+types/create-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import { FormAlert } from "~/components/forms";
@@ -71,6 +73,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function CreateBet({
   loaderData,
   actionData,
@@ -92,8 +98,7 @@ export default function CreateBet({
           <span aria-hidden="true">×</span>
         </Link>
       </header>
-      <Form
-        method="post"
+      <KeyedForm
         className="card space-y-4"
         aria-label="Create a bet"
         key={actionData ? JSON.stringify(actionData.values) : "new"}
@@ -125,7 +130,7 @@ export default function CreateBet({
         <Link to="/" className="btn-secondary w-full">
           Go to Home
         </Link>
-      </Form>
+      </KeyedForm>
     </div>
   );
 }

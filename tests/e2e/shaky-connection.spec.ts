@@ -1,0 +1,111 @@
+// Nothing typed is lost, nothing happens twice (docs/product-rules.md#shaky-connections):
+// the create-bet form's answer cut on its way back, the browser offline, and
+// the same form posted twice without JavaScript.
+import type { Page } from "@playwright/test";
+import {
+  expect,
+  jsEnabled,
+  test,
+  uniqueUsername,
+  untilHydrated,
+} from "./fixtures";
+
+const NOT_SENT = "Not sent — check your connection and try again.";
+
+function inDays(days: number) {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function fillCreateBet(page: Page, title: string) {
+  await page.goto("/create-bet");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Description").fill("Home team wins the derby.");
+  await page.getByLabel("Deadline date").fill(inDays(3));
+  await page.getByLabel("Wager amount ($)").fill("25");
+}
+
+async function myBetsTitled(page: Page, title: string) {
+  const res = await page.request.get("/api/user/bets/created");
+  expect(res.status()).toBe(200);
+  const bets = (await res.json()) as { title: string }[];
+  return bets.filter((bet) => bet.title === title).length;
+}
+
+test("an answer cut on its way back: the form stays filled, says Not sent, and sending again makes one bet", async ({
+  signedInPage: page,
+}, testInfo) => {
+  test.skip(
+    !jsEnabled(testInfo),
+    "the browser's own resend is the no-JS test below",
+  );
+  const title = `Cut ${uniqueUsername("t")}`;
+  await fillCreateBet(page, title);
+  await untilHydrated(page.getByRole("button", { name: "Create Bet" }));
+  // The server makes the bet and answers; the answer never arrives.
+  await page.route("**/create-bet.data*", async (route) => {
+    await route.fetch();
+    await route.abort("connectionreset");
+  });
+  await page.getByRole("button", { name: "Create Bet" }).click();
+  await expect(page.getByText(NOT_SENT)).toBeVisible();
+  await expect(page).toHaveURL(/\/create-bet$/);
+  await expect(page.getByLabel("Title")).toHaveValue(title);
+  await expect(page.getByLabel("Wager amount ($)")).toHaveValue("25");
+  expect(await myBetsTitled(page, title)).toBe(1);
+
+  await page.unroute("**/create-bet.data*");
+  await page.getByRole("button", { name: "Create Bet" }).click();
+  await expect(page).toHaveURL(/\/bet\/\d+$/);
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
+  expect(await myBetsTitled(page, title)).toBe(1);
+});
+
+test("offline: the form stays filled, says Not sent, and goes once back online", async ({
+  signedInPage: page,
+  context,
+}, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "offline sending needs the enhanced form");
+  const title = `Offline ${uniqueUsername("t")}`;
+  await fillCreateBet(page, title);
+  await untilHydrated(page.getByRole("button", { name: "Create Bet" }));
+  await context.setOffline(true);
+  await page.getByRole("button", { name: "Create Bet" }).click();
+  await expect(page.getByText(NOT_SENT)).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveValue(title);
+  await context.setOffline(false);
+  expect(await myBetsTitled(page, title)).toBe(0);
+  await page.getByRole("button", { name: "Create Bet" }).click();
+  await expect(page).toHaveURL(/\/bet\/\d+$/);
+  await expect(page.getByText(NOT_SENT)).toHaveCount(0);
+  expect(await myBetsTitled(page, title)).toBe(1);
+});
+
+test("without JavaScript the same form posted twice makes one bet, and both answers lead to it", async ({
+  signedInPage: page,
+}, testInfo) => {
+  test.skip(jsEnabled(testInfo), "the enhanced form is the tests above");
+  const title = `Twice ${uniqueUsername("t")}`;
+  await fillCreateBet(page, title);
+  // What the browser sends, sent twice (a reload of the POST, or back and submit).
+  const form = page.getByRole("form", { name: "Create a bet" });
+  const fields = await form.evaluate((element) =>
+    [...new FormData(element as HTMLFormElement)].map(([k, v]) => [
+      k,
+      String(v),
+    ]),
+  );
+  expect(fields.some(([k]) => k === "idempotencyKey")).toBe(true);
+  const post = () =>
+    page.request.post("/create-bet", {
+      form: Object.fromEntries(fields),
+      maxRedirects: 0,
+    });
+  const first = await post();
+  const second = await post();
+  expect(first.status()).toBe(302);
+  expect(second.status()).toBe(302);
+  expect(second.headers()["location"]).toBe(first.headers()["location"]);
+  expect(await myBetsTitled(page, title)).toBe(1);
+  await page.goto(second.headers()["location"]!);
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
+});
