@@ -1,11 +1,12 @@
-import { Form, useLocation, href } from "react-router";
+import { useLocation, href } from "react-router";
+import { KeyedForm } from "~/components/keyed-form";
 
 // docs/product-rules.md#accounts: until the address is confirmed, no notification mail goes out;
 // the banner says so and offers a new link (a plain form: no JavaScript needed).
 export function VerifyEmailBanner() {
   const location = useLocation();
   return (
-    <Form
+    <KeyedForm
       method="post"
       action={href("/verify-email")}
       className="mb-4 flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
@@ -26,6 +27,6 @@ export function VerifyEmailBanner() {
       >
         Resend link
       </button>
-    </Form>
+    </KeyedForm>
   );
 }

@@ -1,7 +1,8 @@
 // The "fair to the end" parts of /bet/{id} (docs/product-rules.md#void, #referee, #getting-paid): a called-off
 // bet, the payment's due date, a dispute with the referee, and the two
 // forms (ask the referee, nudge to pay) that work without JavaScript.
-import { Form, Link, href } from "react-router";
+import { Link, href } from "react-router";
+import { KeyedForm } from "~/components/keyed-form";
 
 type Referee = {
   name: string | null;
@@ -74,7 +75,7 @@ export function FairActions({ data }: { data: FairData }) {
   return (
     <>
       {data.canRefer ? (
-        <Form method="post" aria-label="Ask the referee">
+        <KeyedForm method="post" aria-label="Ask the referee">
           <input type="hidden" name="intent" value="refer" />
           <p className="mb-2 text-sm text-slate-700">
             Can&apos;t agree? {data.referee?.name} can decide.
@@ -82,16 +83,16 @@ export function FairActions({ data }: { data: FairData }) {
           <button type="submit" className="btn-secondary w-full">
             Ask the referee
           </button>
-        </Form>
+        </KeyedForm>
       ) : null}
       {data.nudge ? (
         data.nudge.can ? (
-          <Form method="post" aria-label="Nudge">
+          <KeyedForm method="post" aria-label="Nudge">
             <input type="hidden" name="intent" value="nudge" />
             <button type="submit" className="btn-secondary w-full">
               Nudge to pay
             </button>
-          </Form>
+          </KeyedForm>
         ) : (
           <p className="text-sm text-slate-600">{data.nudge.message}</p>
         )

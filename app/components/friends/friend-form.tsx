@@ -1,4 +1,5 @@
-import { Form, useLocation, useNavigation } from "react-router";
+import { useLocation, useNavigation } from "react-router";
+import { KeyedForm } from "~/components/keyed-form";
 
 const PENDING = {
   send: "Sending...",
@@ -30,7 +31,7 @@ export function FriendForm({
     navigation.formData?.get("intent") === intent &&
     navigation.formData?.get("friendId") === String(friendId);
   return (
-    <Form method="post" action={location.pathname + location.search}>
+    <KeyedForm method="post" action={location.pathname + location.search}>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="friendId" value={friendId} />
       <input
@@ -46,6 +47,6 @@ export function FriendForm({
       >
         {pending ? PENDING[intent] : label}
       </button>
-    </Form>
+    </KeyedForm>
   );
 }

@@ -1,4 +1,5 @@
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
+import { KeyedForm } from "~/components/keyed-form";
 import { Field } from "~/components/forms";
 import { formatCents } from "~/utils/money";
 import { useHydrated } from "~/components/use-hydrated";
@@ -15,7 +16,7 @@ export function DemoCardForm({
   const busy = useNavigation().state === "submitting";
   const hydrated = useHydrated();
   return (
-    <Form
+    <KeyedForm
       method="post"
       className="card space-y-4"
       aria-label="Card payment"
@@ -68,6 +69,6 @@ export function DemoCardForm({
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         {busy ? "Processing..." : `Pay ${formatCents(amountCents)}`}
       </button>
-    </Form>
+    </KeyedForm>
   );
 }

@@ -4,6 +4,11 @@
 // refusal shows in the dialog and success closes it.
 import { useEffect, useRef } from "react";
 import { Form, useFetcher, useNavigation, href } from "react-router";
+import {
+  IdempotencyKeyField,
+  NotSentNotice,
+  useFormKey,
+} from "~/components/keyed-form";
 import { Field } from "~/components/forms";
 import { FilePicker } from "~/components/file-picker";
 
@@ -48,6 +53,8 @@ export function EditProfileForms({
     key: `upload-avatar-${dialogSession}`,
   });
   const navigation = useNavigation();
+  const detailsKey = useFormKey();
+  const uploadKey = useFormKey();
   const DetailsForm = inDialog ? details.Form : Form;
   const UploadForm = inDialog ? upload.Form : Form;
 
@@ -93,6 +100,7 @@ export function EditProfileForms({
         aria-label="Profile details"
         key={JSON.stringify(values)}
       >
+        <IdempotencyKeyField value={detailsKey} />
         {detailsResult ? <Failure result={detailsResult} /> : null}
         <Field
           label="Username"
@@ -143,6 +151,7 @@ export function EditProfileForms({
         <button type="submit" className="btn-primary w-full">
           {pendingIntent === "profile" ? "Saving..." : "Save changes"}
         </button>
+        <NotSentNotice formKey={detailsKey} />
       </DetailsForm>
 
       <UploadForm
@@ -152,6 +161,7 @@ export function EditProfileForms({
         className="space-y-3 border-t border-slate-200 pt-4"
         aria-label="Upload a picture"
       >
+        <IdempotencyKeyField value={uploadKey} />
         {uploadResult ? <Failure result={uploadResult} /> : null}
         <FilePicker
           name="avatar"
@@ -163,6 +173,7 @@ export function EditProfileForms({
         <button type="submit" className="btn-secondary w-full">
           {pendingIntent === "avatar" ? "Uploading..." : "Upload picture"}
         </button>
+        <NotSentNotice formKey={uploadKey} />
       </UploadForm>
     </div>
   );

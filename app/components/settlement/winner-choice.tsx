@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { KeyedForm } from "~/components/keyed-form";
 import { SettlementBlocked } from "./money-summary";
 import { SettlementFormCard } from "./settlement-form-card";
 import { WinnerFieldset } from "./winner-fieldset";
@@ -62,14 +62,14 @@ export function WinnerChoice({
       intro={intro}
       failure={failure}
     >
-      <Form method="post" className="space-y-4" aria-label={formLabel}>
+      <KeyedForm method="post" className="space-y-4" aria-label={formLabel}>
         <WinnerFieldset
           people={bet.people}
           viewerId={viewerId}
           errors={failure?.fieldErrors?.winnerId}
         />
         {children}
-      </Form>
+      </KeyedForm>
     </SettlementFormCard>
   );
 }

@@ -1,4 +1,6 @@
-import { Form, Link, useNavigation, href } from "react-router";
+import { Link, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
@@ -114,6 +116,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function BetDetail({
   loaderData,
   actionData,
@@ -216,7 +222,7 @@ export default function BetDetail({
 
       <section className="flex flex-col gap-2" aria-label="Actions">
         {canJoin ? (
-          <Form method="post">
+          <KeyedForm method="post">
             <input type="hidden" name="intent" value="join" />
             <input type="hidden" name="version" value={bet.version} />
             <button
@@ -228,7 +234,7 @@ export default function BetDetail({
                 ? "Joining..."
                 : `Join Bet for ${formatCents(bet.amountCents)}`}
             </button>
-          </Form>
+          </KeyedForm>
         ) : null}
         {canEdit ? (
           <div className="grid grid-cols-2 gap-2">

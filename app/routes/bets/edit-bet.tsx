@@ -1,6 +1,8 @@
 // /bet/{id}/edit and /edit-bet/{id}: one screen (docs/product-rules.md#screens). Delete asks a
 // second time with a confirmation form (?confirm=delete), no JS needed.
-import { Form, Link, useNavigation, useSearchParams, href } from "react-router";
+import { Link, useNavigation, useSearchParams, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/edit-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import type { BetFormValues } from "~/domain/bet";
@@ -88,6 +90,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function EditBet({
   loaderData,
   actionData,
@@ -123,7 +129,7 @@ export default function EditBet({
             &ldquo;{loaderData.title}&rdquo; will be deleted for good. Nobody
             has joined it yet.
           </p>
-          <Form method="post" className="grid grid-cols-2 gap-2">
+          <KeyedForm method="post" className="grid grid-cols-2 gap-2">
             <input type="hidden" name="intent" value="delete" />
             <Link to="?" className="btn-secondary" replace>
               Cancel
@@ -135,10 +141,10 @@ export default function EditBet({
             >
               {pendingIntent === "delete" ? "Deleting..." : "Yes, delete bet"}
             </button>
-          </Form>
+          </KeyedForm>
         </section>
       ) : null}
-      <Form
+      <KeyedForm
         method="post"
         className="card space-y-4"
         aria-label="Edit bet"
@@ -159,7 +165,7 @@ export default function EditBet({
         >
           {pendingIntent === "update" ? "Saving..." : "Save Changes"}
         </button>
-      </Form>
+      </KeyedForm>
       {confirming ? null : (
         <Link to="?confirm=delete" className="btn-danger w-full">
           Delete Bet

@@ -1,6 +1,8 @@
 // /join/{code}: no JavaScript (docs/product-rules.md#forms-and-messages). Opening records access to a
 // private bet (docs/product-rules.md#private-bets); the Join form carries the version it showed (9).
-import { Form, Link, href } from "react-router";
+import { Link, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/join";
 import { StatusBadge } from "~/components/bets/status-badge";
@@ -89,6 +91,10 @@ function Shell({ children }: { children: React.ReactNode }) {
   );
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function JoinByCode({
   loaderData,
   actionData,
@@ -139,12 +145,12 @@ export default function JoinByCode({
           You are this bet&apos;s referee, so you cannot join it.
         </p>
       ) : bet.status === "pending" ? (
-        <Form method="post">
+        <KeyedForm method="post">
           <input type="hidden" name="version" value={bet.version} />
           <button type="submit" className="btn-primary w-full">
             Join This Bet
           </button>
-        </Form>
+        </KeyedForm>
       ) : (
         <p className="card text-slate-700">
           Bet already has the maximum number of participants.

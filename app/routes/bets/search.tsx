@@ -10,6 +10,7 @@ import {
   useSearchParams,
   href,
 } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
 import type { Route } from "./+types/search";
 import { FormAlert } from "~/components/forms";
 import { LinkTabs } from "~/components/ui/link-tabs";
@@ -111,6 +112,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function Search({
   loaderData,

@@ -1,4 +1,5 @@
 import { data, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
 import type { Route } from "./+types/friends";
 import { FriendsPanel } from "~/components/friends/friends-panel";
 import { requireUser } from "~/models/accounts/session.server";
@@ -34,6 +35,10 @@ const tabHref = (tab: FriendsTab) =>
     : tab === "requests"
       ? `${href("/friends")}?tab=requests`
       : `${href("/friends")}?tab=add`;
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function Friends({
   loaderData,

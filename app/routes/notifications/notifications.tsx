@@ -1,5 +1,7 @@
 import { useEffect } from "react";
-import { data, Form, Link, redirect, useFetcher, href } from "react-router";
+import { data, Link, redirect, useFetcher, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/notifications";
 import { FinancePanel } from "~/components/finance/finance-panel";
 import { LinkTabs } from "~/components/ui/link-tabs";
@@ -58,6 +60,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("background") === "1") return data({ marked: true });
   return redirect(href("/notifications"));
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { tab } = loaderData;
@@ -124,12 +130,12 @@ function ActivityFeed({ events, unread }: { events: Event[]; unread: number }) {
   return (
     <section aria-label="Activity feed" className="space-y-3">
       {unread > 0 ? (
-        <Form method="post" className="flex justify-end">
+        <KeyedForm method="post" className="flex justify-end">
           <input type="hidden" name="intent" value="mark-read" />
           <button type="submit" className="btn-secondary">
             Mark all as read
           </button>
-        </Form>
+        </KeyedForm>
       ) : null}
       <ol className="space-y-2">
         {events.map((e) => (

@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect } from "react";
-import { Form, Link, data, redirect, useNavigate, href } from "react-router";
+import { Link, data, redirect, useNavigate, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/checkout";
 import { FormAlert } from "~/components/forms";
@@ -91,6 +93,10 @@ function checkoutFailure(error: unknown) {
   );
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function Checkout({
   loaderData,
   actionData,
@@ -161,12 +167,12 @@ export default function Checkout({
             />
           </Suspense>
         ) : (
-          <Form method="post" className="card" aria-label="Card payment">
+          <KeyedForm method="post" className="card" aria-label="Card payment">
             <input type="hidden" name="intent" value="stripe-checkout" />
             <button type="submit" className="btn-primary w-full">
               Pay {formatCents(bet.amountCents)}
             </button>
-          </Form>
+          </KeyedForm>
         )
       ) : (
         <FormAlert title={unavailable.title} message={unavailable.message} />

@@ -1,4 +1,6 @@
-import { Form, Link, data, redirect, href } from "react-router";
+import { Link, data, redirect, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/payment";
 import { FormAlert } from "~/components/forms";
@@ -57,6 +59,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return redirect(href("/checkout/:id", { id: String(payable.betId) }));
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function PaymentPage({
   loaderData,
   actionData,
@@ -102,7 +108,7 @@ export default function PaymentPage({
       ) : null}
       <FormAlert title={actionData?.title} message={actionData?.message} />
       {available ? (
-        <Form
+        <KeyedForm
           method="post"
           className="card space-y-3"
           aria-label="Payment method"
@@ -141,7 +147,7 @@ export default function PaymentPage({
           <button type="submit" className="btn-primary w-full">
             Continue to card payment
           </button>
-        </Form>
+        </KeyedForm>
       ) : (
         <FormAlert title={unavailable.title} message={unavailable.message} />
       )}

@@ -1,4 +1,6 @@
-import { Form, Link, useNavigation, href } from "react-router";
+import { Link, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/data";
 import { FormAlert, PasswordField } from "~/components/forms";
@@ -47,6 +49,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     { headers: { "Set-Cookie": await endSession(request) } },
   );
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function YourData({
   loaderData,
@@ -102,7 +108,7 @@ export default function YourData({
           </div>
         ) : null}
         <FormAlert title={actionData?.title} message={actionData?.message} />
-        <Form method="post" className="space-y-3">
+        <KeyedForm method="post" className="space-y-3">
           <input type="hidden" name="intent" value="delete-account" />
           <PasswordField
             label="Your password"
@@ -133,7 +139,7 @@ export default function YourData({
           >
             {deleting ? "Deleting..." : "Delete my account"}
           </button>
-        </Form>
+        </KeyedForm>
       </section>
     </ProfileSubPage>
   );

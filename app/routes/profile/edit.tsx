@@ -1,4 +1,5 @@
 import { Link, redirect, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
 import type { Route } from "./+types/edit";
 import {
   EditProfileForms,
@@ -94,6 +95,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return failure("profile", error, values);
   }
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function EditProfile({
   loaderData,

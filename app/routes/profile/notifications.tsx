@@ -1,4 +1,6 @@
-import { Form, useNavigation, href } from "react-router";
+import { useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/notifications";
 import { PushButton } from "~/components/notifications/push-button";
@@ -36,6 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function NotificationSettings({
   loaderData,
 }: Route.ComponentProps) {
@@ -49,7 +55,7 @@ export default function NotificationSettings({
         </h2>
         <PushButton />
       </section>
-      <Form method="post" className="card space-y-3">
+      <KeyedForm method="post" className="card space-y-3">
         <h2 className="text-lg font-semibold">What reaches you</h2>
         <p className="text-sm text-slate-600">
           Mail goes to {email}
@@ -94,7 +100,7 @@ export default function NotificationSettings({
         <button type="submit" className="btn-primary w-full" disabled={saving}>
           {saving ? "Saving..." : "Save"}
         </button>
-      </Form>
+      </KeyedForm>
     </ProfileSubPage>
   );
 }

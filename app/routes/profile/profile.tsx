@@ -1,6 +1,8 @@
 import { useCallback, useState } from "react";
 import { format } from "date-fns";
 import { Form, Link, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
 import { ModalDialog } from "~/components/modal-dialog";
@@ -58,6 +60,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure(error, "Failed to update payment method");
   }
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function Profile({
   loaderData,
@@ -232,7 +238,7 @@ function MethodRow({
           <span className="badge bg-brand-100 text-brand-800">Connected</span>
         ) : null}
       </span>
-      <Form method="post">
+      <KeyedForm method="post">
         <input type="hidden" name="intent" value="payment-method" />
         <input type="hidden" name="method" value={method} />
         <input type="hidden" name="connected" value={String(!connected)} />
@@ -244,7 +250,7 @@ function MethodRow({
         >
           {pending ? "Saving..." : connected ? "Disconnect" : "Connect"}
         </button>
-      </Form>
+      </KeyedForm>
     </li>
   );
 }

@@ -1,4 +1,6 @@
 import { Form, redirect, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/security";
 import { FormAlert, formAlert, PasswordField } from "~/components/forms";
@@ -108,6 +110,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(here);
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function Security({
   loaderData,
   actionData,
@@ -122,7 +128,11 @@ export default function Security({
         <h2 id="password-heading" className="text-lg font-semibold">
           Change password
         </h2>
-        <Form method="post" className="space-y-4" aria-label="Change password">
+        <KeyedForm
+          method="post"
+          className="space-y-4"
+          aria-label="Change password"
+        >
           <input type="hidden" name="intent" value="change-password" />
           <FormAlert title="Please wait" message={formAlert(actionData)} />
           <PasswordField
@@ -149,7 +159,7 @@ export default function Security({
           <button type="submit" className="btn-primary w-full" disabled={busy}>
             Change password
           </button>
-        </Form>
+        </KeyedForm>
       </section>
 
       <section className="card space-y-3" aria-labelledby="sessions-heading">
@@ -189,7 +199,7 @@ export default function Security({
                   </button>
                 </Form>
               ) : (
-                <Form method="post">
+                <KeyedForm method="post">
                   <input type="hidden" name="intent" value="revoke" />
                   <input type="hidden" name="sessionId" value={s.id} />
                   <button
@@ -199,18 +209,18 @@ export default function Security({
                   >
                     Sign out
                   </button>
-                </Form>
+                </KeyedForm>
               )}
             </li>
           ))}
         </ul>
         {others > 0 ? (
-          <Form method="post">
+          <KeyedForm method="post">
             <input type="hidden" name="intent" value="revoke-others" />
             <button type="submit" className="btn-danger w-full">
               Sign out everywhere else
             </button>
-          </Form>
+          </KeyedForm>
         ) : (
           <p className="hint">You are signed in on this device only.</p>
         )}

@@ -1,4 +1,6 @@
-import { Form, Link, data, useNavigation, href } from "react-router";
+import { Link, data, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/approve";
 import { FormAlert } from "~/components/forms";
@@ -55,6 +57,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return formFailure(error, "Failed to approve settlement");
   }
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function ApproveSettlement({
   loaderData,
@@ -144,7 +150,7 @@ export default function ApproveSettlement({
       </section>
       <FormAlert title={actionData?.title} message={actionData?.message} />
       {view.canRespond ? (
-        <Form method="post" className="flex gap-2" aria-label="Approve">
+        <KeyedForm method="post" className="flex gap-2" aria-label="Approve">
           <button type="submit" className="btn-primary flex-1" disabled={busy}>
             {busy ? "Approving..." : "Approve"}
           </button>
@@ -154,7 +160,7 @@ export default function ApproveSettlement({
           >
             Reject
           </Link>
-        </Form>
+        </KeyedForm>
       ) : null}
       {view.settled ? (
         <p role="status" className="card text-sm">

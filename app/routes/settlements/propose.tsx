@@ -1,4 +1,5 @@
 import { Link, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
 import type { Route } from "./+types/propose";
 import { TextareaField } from "~/components/forms";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
@@ -41,6 +42,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     );
   }
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function ProposeSettlement({
   loaderData,

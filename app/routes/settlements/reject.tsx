@@ -1,4 +1,6 @@
-import { Form, Link, data, useNavigation, href } from "react-router";
+import { Link, data, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/reject";
 import { FormAlert, TextareaField } from "~/components/forms";
@@ -65,6 +67,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function RejectSettlement({
   loaderData,
   actionData,
@@ -105,7 +111,11 @@ export default function RejectSettlement({
         ) : null}
       </div>
       <FormAlert title={actionData?.title} message={actionData?.message} />
-      <Form method="post" className="space-y-4" aria-label="Reject settlement">
+      <KeyedForm
+        method="post"
+        className="space-y-4"
+        aria-label="Reject settlement"
+      >
         <TextareaField
           label="Reason (optional)"
           errors={actionData?.fieldErrors?.rejectionReason}
@@ -122,7 +132,7 @@ export default function RejectSettlement({
             Cancel
           </Link>
         </div>
-      </Form>
+      </KeyedForm>
     </section>
   );
 }

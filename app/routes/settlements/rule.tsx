@@ -1,4 +1,6 @@
-import { Form, data, useNavigation, href } from "react-router";
+import { data, useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/rule";
 import { SettlementFormCard } from "~/components/settlement/settlement-form-card";
@@ -80,6 +82,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
+
 export default function RuleOnBet({
   loaderData,
   actionData,
@@ -115,7 +121,11 @@ export default function RuleOnBet({
           ))}
         </ul>
       ) : null}
-      <Form method="post" className="space-y-4" aria-label="Rule on the bet">
+      <KeyedForm
+        method="post"
+        className="space-y-4"
+        aria-label="Rule on the bet"
+      >
         <WinnerFieldset
           people={bet.people}
           viewerId={viewerId}
@@ -124,7 +134,7 @@ export default function RuleOnBet({
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Recording..." : "Record Ruling"}
         </button>
-      </Form>
+      </KeyedForm>
     </SettlementFormCard>
   );
 }

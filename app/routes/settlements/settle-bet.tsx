@@ -1,4 +1,5 @@
 import { useNavigation, href } from "react-router";
+import { keepFormIfUnsent } from "~/utils/unsent-forms";
 import type { Route } from "./+types/settle-bet";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
 import {
@@ -43,6 +44,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     );
   }
 }
+
+// A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
+export const clientAction = (args: Route.ClientActionArgs) =>
+  keepFormIfUnsent(args);
 
 export default function SettleBet({
   loaderData,
