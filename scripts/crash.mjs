@@ -124,17 +124,32 @@ function checkDatabase() {
   return { problems, stats };
 }
 
+// Bets are made with an Idempotency-Key (docs/product-rules.md#repeats), the
+// key as the title: a creation the kill cut off is sent again with its key
+// after the restart, and must end as exactly one bet, whatever the moment
+// of the kill (before the change, between the change and its kept answer,
+// or after).
+const cutCreations = new Map();
+const repeatOutcomes = { replayed: 0, ranNow: 0, answerLost: 0 };
+let creations = 0;
+
 /** One pair's life: bet, join, propose, approve, pay — over and over. */
 async function cycle(a, b, stopped) {
   while (!stopped()) {
     try {
-      const bet = await a.call("POST", "/api/bets", {
-        title: "Crash bet",
+      const key = `crash-${stamp}-${(creations += 1)}`;
+      const body = {
+        title: key,
         description: "Killed at random",
         amount: 7,
         deadline: tomorrow(),
         visibility: "public",
+      };
+      cutCreations.set(key, { person: a, body });
+      const bet = await a.call("POST", "/api/bets", body, {
+        "Idempotency-Key": key,
       });
+      cutCreations.delete(key);
       if (bet.status !== 201) continue;
       const id = bet.data.id;
       await b.call("POST", `/api/bets/${id}/join`, {});
@@ -193,6 +208,43 @@ for (let kill = 1; kill <= KILLS; kill++) {
   }
   server = startServer({ dbPath });
   setBase(pairs.flat(), await server.ready);
+  const unrepeated = await repeatCutCreations();
+  if (unrepeated.length) {
+    failures += 1;
+    console.error(`after kill ${kill}: ${unrepeated.join("; ")}`);
+  }
+}
+console.info(
+  `cut creations sent again: ${repeatOutcomes.replayed} got the kept answer, ${repeatOutcomes.ranNow} had not happened and ran now, ${repeatOutcomes.answerLost} had happened with their answer lost`,
+);
+
+/** Sends every creation the kill cut off again, with its key; each must be one bet. */
+async function repeatCutCreations() {
+  const problems = [];
+  for (const [key, { person, body }] of cutCreations) {
+    let res;
+    for (const until = Date.now() + 20_000; Date.now() < until;) {
+      res = await person.call("POST", "/api/bets", body, {
+        "Idempotency-Key": key,
+      });
+      // The dead process's claim is free again once its lease runs out.
+      if (res.status !== 409 || !/still being processed/.test(res.text)) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    if (res.status === 201)
+      repeatOutcomes[res.replayed ? "replayed" : "ranNow"] += 1;
+    else if (res.status === 409 && /answer was lost/.test(res.text))
+      repeatOutcomes.answerLost += 1;
+    else problems.push(`${key} sent again: ${res.status} ${res.text}`);
+    const db = new Database(dbPath, { readonly: true });
+    const made = db
+      .prepare("SELECT count(*) AS n FROM bets WHERE title = ?")
+      .get(key).n;
+    db.close();
+    if (made !== 1) problems.push(`${key} made ${made} bets`);
+  }
+  cutCreations.clear();
+  return problems;
 }
 // --- The scheduler: timeouts and reminders due while the server dies -------------
 

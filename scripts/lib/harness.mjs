@@ -67,12 +67,13 @@ export class Person {
     this.base = base;
     this.cookie = "";
   }
-  async call(method, path, body) {
+  async call(method, path, body, headers = {}) {
     const res = await fetch(this.base + path, {
       method,
       headers: {
         "Content-Type": "application/json",
         ...(this.cookie ? { Cookie: this.cookie } : {}),
+        ...headers,
       },
       body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
     });
@@ -85,7 +86,12 @@ export class Person {
     } catch {
       data = text;
     }
-    return { status: res.status, data, text };
+    return {
+      status: res.status,
+      data,
+      text,
+      replayed: res.headers.get("Idempotent-Replayed") === "true",
+    };
   }
   async register(username) {
     const r = await this.call("POST", "/api/register", {

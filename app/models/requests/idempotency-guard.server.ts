@@ -17,9 +17,11 @@ import { getUser } from "../accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import {
   claimIdempotencyKey,
+  CLAIM_RENEW_MS,
   idempotencyEffectMade,
   keepIdempotentAnswer,
   releaseIdempotencyKey,
+  renewIdempotencyClaim,
   stampIdempotencyEffect,
   type KeptAnswer,
 } from "./idempotency-keys.server";
@@ -109,6 +111,11 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
   }
 
   const claimId = outcome.id;
+  const renew = setInterval(
+    () => renewIdempotencyClaim(claimId),
+    CLAIM_RENEW_MS,
+  );
+  renew.unref();
   let response: Response;
   try {
     response = await withChangeWitness(
@@ -117,16 +124,21 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
       () => next(),
     );
   } catch (error) {
+    clearInterval(renew);
     if (!idempotencyEffectMade(claimId)) releaseIdempotencyKey(claimId);
     throw error;
   }
-  if (response.status >= 400 && !idempotencyEffectMade(claimId)) {
-    releaseIdempotencyKey(claimId);
-    return response;
+  try {
+    if (response.status >= 400 && !idempotencyEffectMade(claimId)) {
+      releaseIdempotencyKey(claimId);
+      return response;
+    }
+    const answer = await keptAnswerOf(response, flavour);
+    keepIdempotentAnswer(claimId, answer);
+    return responseOf(answer);
+  } finally {
+    clearInterval(renew);
   }
-  const answer = await keptAnswerOf(response, flavour);
-  keepIdempotentAnswer(claimId, answer);
-  return responseOf(answer);
 };
 
 function flavourOf(request: Request, url: URL): Flavour {

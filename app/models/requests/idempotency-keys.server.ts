@@ -7,8 +7,13 @@ import { and, eq, lt } from "drizzle-orm";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
 
-/** How long a claim belongs to the request that made it. */
-export const CLAIM_LEASE_MS = 60_000;
+/**
+ * How long a claim belongs to the request that made it without news from
+ * it: the request renews it every few seconds while it runs, so a claim
+ * whose process died is free again within this.
+ */
+export const CLAIM_LEASE_MS = 10_000;
+export const CLAIM_RENEW_MS = 3_000;
 /** Keys are kept at least a day; the sweep removes them after this. */
 export const KEY_RETENTION_MS = 25 * 60 * 60 * 1000;
 
@@ -81,6 +86,16 @@ export function claimIdempotencyKey(
       .run();
     return { outcome: "run", id: row.id };
   });
+}
+
+/** The request behind claim `id` is still running. */
+export function renewIdempotencyClaim(id: number, now = Date.now()) {
+  db.update(idempotencyKeys)
+    .set({ leaseUntil: new Date(now + CLAIM_LEASE_MS) })
+    .where(
+      and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
+    )
+    .run();
 }
 
 /** Called inside the change's transaction: the work behind claim `id` committed. */
