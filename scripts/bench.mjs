@@ -7,7 +7,7 @@
 //   node scripts/bench.mjs [--no-build] [--no-lighthouse] [--runs=3]
 //     [--duration=5] [--turns=5] [--rss-duration=30] [--port=3400]
 //     [--only=<section>]
-// Sections: weight, throughput, memory, workers, login, lighthouse.
+// Sections: weight, throughput, memory, workers, login, lighthouse, shaky.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { shakyConnection } from "./bench/shaky-connection.mjs";
 
 const args = new Set(process.argv.slice(2));
 const opt = (name, fallback) => {
@@ -924,6 +925,20 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
   }
   await browser.disconnect();
   await chrome.kill();
+}
+
+if (section("shaky")) {
+  const r = await shakyConnection(BASE);
+  console.info(
+    `\n## Shaky connection: create → join → propose → approve → pay, ${r.rounds} times, the answer of every third write cut\n`,
+  );
+  console.info(
+    "| writes | cut answers | duplicates | lost inputs | extra requests per cut answer |",
+  );
+  console.info("|---|---|---|---|---|");
+  console.info(
+    `| ${r.writes} | ${r.cuts} | ${r.duplicates} ${ok(r.duplicates === 0)} | ${r.lostInputs} ${ok(r.lostInputs === 0)} | ${r.extraPerCut.toFixed(2)} ${ok(r.extraPerCut <= 1)} |`,
+  );
 }
 
 for (const log of serverLogs) {
