@@ -125,12 +125,13 @@ test("a page opened online opens offline from its kept copy, marked and with its
   expect(Date.now() - keptAt).toBeLessThan(60_000);
 });
 
-test("a client-side navigation to a kept page while offline loads the kept copy", async ({
+test("a client-side navigation while offline loads the kept copy, or the offline page for a page never opened", async ({
   page,
   context,
   baseURL,
 }) => {
   const me = await createPerson("offn");
+  const unopened = await newBet(baseURL!, me);
   const mine = await newBet(baseURL!, me);
   await signIn(context, baseURL!, me.cookie);
 
@@ -161,6 +162,44 @@ test("a client-side navigation to a kept page while offline loads the kept copy"
   // Back returns to the page the link was tapped on.
   await page.goBack();
   await expect(page).toHaveURL(/\/my-bets$/);
+
+  // From a live page again, a bet never opened: the offline page, not the
+  // error page.
+  await context.setOffline(false);
+  await page.goto("/my-bets");
+  const never = page.getByRole("link", { name: new RegExp(unopened.title) });
+  await untilHydrated(never);
+  await context.setOffline(true);
+  await never.click();
+  await expect(page).toHaveURL(new RegExp(`${unopened.path}$`));
+  await expectOfflinePage(page);
+});
+
+test("signing out while the network is gone still forgets every kept page", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const me = await createPerson("offx");
+  const mine = await newBet(baseURL!, me);
+  await signIn(context, baseURL!, me.cookie);
+
+  await page.goto("/");
+  await underTheWorker(page);
+  await openAndKeep(page, mine.path, me.id);
+  await openAndKeep(page, "/", me.id);
+  const logout = page.getByRole("button", { name: "Logout" });
+  await untilHydrated(logout);
+
+  // The sign-out never reaches the server; the worker forgets on the POST.
+  await context.setOffline(true);
+  await logout.click();
+  // The failed sign-out reloads the page it was on: home, kept a moment ago,
+  // is forgotten already.
+  await expectOfflinePage(page);
+  await expect.poll(() => keptPages(page)).toEqual([]);
+  await page.goto(mine.path);
+  await expectOfflinePage(page);
 });
 
 test("signing out forgets every kept page", async ({
