@@ -172,6 +172,10 @@ async function forgetKeptPagesBut(userId) {
     if (name !== own) await caches.delete(name);
 }
 
+// Who the latest answer was for ("-" after signing out), in this worker's
+// life: a page still arriving for someone else is not kept.
+let latestUser;
+
 /**
  * Reads who an answer was for (same-origin answers only) and, when that is
  * someone else than the kept pages' owner, or no one, deletes them.
@@ -179,7 +183,13 @@ async function forgetKeptPagesBut(userId) {
 function noticeUser(response) {
   const user = response.headers.get(USER_HEADER);
   if (user === null) return Promise.resolve();
+  latestUser = user;
   return inOrder(() => forgetKeptPagesBut(/^\d+$/.test(user) ? user : null));
+}
+
+function noticeSignOut() {
+  latestUser = "-";
+  return inOrder(() => forgetKeptPagesBut(null));
 }
 
 async function keepPage(key, response) {
@@ -190,6 +200,8 @@ async function keepPage(key, response) {
   const html = await response.text();
   const keptAt = Date.now();
   await inOrder(async () => {
+    // Signed out, or someone else answered, while this page was arriving.
+    if (latestUser !== user) return;
     await forgetKeptPagesBut(user);
     const cache = await caches.open(PAGES_PREFIX + user);
     await cache.put(
@@ -320,7 +332,7 @@ self.addEventListener("fetch", (event) => {
     // Signing out forgets the kept pages at once, whatever the answer.
     if (request.method === "POST" && sameOrigin)
       if (SIGN_OUT_PATHS.includes(url.pathname))
-        event.waitUntil(inOrder(() => forgetKeptPagesBut(null)));
+        event.waitUntil(noticeSignOut());
     return;
   }
   if (isAsset(url)) {
