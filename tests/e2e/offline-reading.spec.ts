@@ -98,14 +98,14 @@ test("a page opened online opens offline from its kept copy, marked and with its
   await expect(page.getByText(BANNER)).toBeVisible();
   // The time it was kept, in the browser's locale and zone, to the minute.
   const times = await page.evaluate(
-    ([from, to]) =>
-      [from, to].map((t) =>
+    (moments) =>
+      moments.map((t) =>
         new Intl.DateTimeFormat(undefined, {
           dateStyle: "medium",
           timeStyle: "short",
         }).format(new Date(t)),
       ),
-    [before, after],
+    [before, after] as number[],
   );
   const banner = await page.locator("[data-offline-banner]").textContent();
   expect(times.map((t) => `${BANNER} ${t}.`)).toContain(banner);
