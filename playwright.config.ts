@@ -46,7 +46,7 @@ export default defineConfig({
       name: "no-js",
       use: { ...phone, javaScriptEnabled: false },
       // A service worker needs JavaScript.
-      testIgnore: /pwa\.spec\.ts/,
+      testIgnore: /(pwa|offline-reading)\.spec\.ts/,
     },
   ],
   webServer: [

@@ -1,6 +1,10 @@
-// Fairshake's service worker: an offline page when the network is gone, and
-// the hashed build assets kept for repeat visits.
-// It never caches pages or API answers (they hold private data and money).
+// Fairshake's service worker: an offline page when the network is gone, the
+// hashed build assets kept for repeat visits, and the latest copy of the
+// signed-in pages a person opened (home, My Bets, each bet page, Activity),
+// kept for reading offline (docs/product-rules.md#offline-reading,
+// docs/decisions/1001). Those copies are this person's only: any answer that
+// names someone else, or no one, and signing out delete them all. No other
+// page and no API answer is ever stored.
 const CACHE = "fairshake-offline-v1";
 const OFFLINE_URL = "/offline.html";
 
@@ -47,6 +51,251 @@ self.addEventListener("message", (event) => {
     .map((u) => u.href);
   event.waitUntil(keepAssets(assets));
 });
+
+// -------------------------------------------------------------------------------
+
+// --- Kept pages, for reading offline (docs/decisions/1001) ---------------------
+// Navigations to the pages below go to the network first; a 200 HTML answer
+// for a signed-in person is kept, with the time it was fetched, in a cache
+// named after that person ("fairshake-pages-<id>"), at most PAGE_LIMIT of
+// them for PAGE_MAX_AGE_MS. When the network is gone (fetch throws), the kept
+// copy answers, rewritten as a plain document: no scripts, a banner saying
+// when it was kept, every form control disabled. A page never kept gets the
+// offline page.
+const PAGES_PREFIX = "fairshake-pages-";
+const PAGE_LIMIT = 50;
+const PAGE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+// Set by the server on every answer that looked up the session
+// (SIGNED_IN_USER_HEADER in app/models/accounts/session.server.ts): the
+// user's id, or "-" when no one is signed in.
+const USER_HEADER = "X-Fairshake-User";
+const KEPT_AT_HEADER = "X-Fairshake-Kept-At";
+// Signing out: the page form (/logout, /logout.data with JavaScript) and the API.
+const SIGN_OUT_PATHS = ["/logout", "/logout.data", "/api/logout"];
+
+/**
+ * The cache key of a page that may be kept, or null: home, My Bets, a bet
+ * page and Activity, same origin, without a query (tabs and one-off links
+ * are not kept).
+ */
+function keptPageKey(href, origin) {
+  const url = new URL(href);
+  if (url.origin !== origin || url.search !== "" || url.hash !== "")
+    return null;
+  return /^\/(my-bets|notifications|bet\/\d+)?$/.test(url.pathname)
+    ? url.origin + url.pathname
+    : null;
+}
+
+/**
+ * The page a client-side navigation's data request (`/bet/7.data?_routes=…`,
+ * `/_root.data` for home) stands for, as a path with its query, or null.
+ */
+function pageOfDataRequest(href) {
+  const url = new URL(href);
+  if (!url.pathname.endsWith(".data")) return null;
+  url.searchParams.delete("_routes");
+  const path =
+    url.pathname === "/_root.data" ? "/" : url.pathname.slice(0, -5) || "/";
+  const query = url.searchParams.toString();
+  return path + (query ? `?${query}` : "");
+}
+
+/**
+ * The keys to delete from a kept-pages cache: anything older than
+ * PAGE_MAX_AGE_MS, then the oldest past PAGE_LIMIT. `entries` are
+ * {key, keptAt} (ms since the epoch).
+ */
+function pagesToDrop(entries, now) {
+  const fresh = entries
+    .filter((e) => now - e.keptAt <= PAGE_MAX_AGE_MS)
+    .sort((a, b) => b.keptAt - a.keptAt)
+    .slice(0, PAGE_LIMIT);
+  const keep = new Set(fresh.map((e) => e.key));
+  return entries.filter((e) => !keep.has(e.key)).map((e) => e.key);
+}
+
+const escapeHtml = (text) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) =>
+      ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[
+        c
+      ],
+  );
+
+/**
+ * A kept page as it is shown offline: its scripts taken out (it is read as
+ * plain HTML, never hydrated, so the banner and the disabled controls stay
+ * as written), `data-offline-copy` on <html>, the banner right after <body>,
+ * and every button, input, select and textarea disabled. `keptAtText` is the
+ * time it was kept, already formatted.
+ */
+function offlineCopyHtml(html, keptAtText) {
+  const banner =
+    `<div role="status" data-offline-banner style="position:sticky;top:0;z-index:100;` +
+    `background:#fef3c7;color:#78350f;border-bottom:1px solid #f59e0b;` +
+    `padding:8px 16px;font:500 14px/1.4 system-ui,sans-serif;text-align:center">` +
+    `Offline — showing this page as it was at ${escapeHtml(keptAtText)}.</div>`;
+  return html
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, "")
+    .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, "")
+    .replace(/<(button|input|select|textarea)\b/gi, "<$1 disabled")
+    .replace(/<html\b/i, "<html data-offline-copy")
+    .replace(/<body\b[^>]*>/i, (body) => body + banner);
+}
+
+/** The time a copy was kept, in the person's own locale and time zone. */
+function keptAtText(keptAt) {
+  return new Intl.DateTimeFormat(undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  }).format(new Date(keptAt));
+}
+
+// Changes to the kept pages run one after another, so a copy kept for one
+// person can never land after another person's answer deleted them.
+let pagesQueue = Promise.resolve();
+function inOrder(work) {
+  pagesQueue = pagesQueue.then(work, work).catch(() => {});
+  return pagesQueue;
+}
+
+async function keptPagesCaches() {
+  return (await caches.keys()).filter((k) => k.startsWith(PAGES_PREFIX));
+}
+
+/** Deletes every kept page except `userId`'s (every one when null). */
+async function forgetKeptPagesBut(userId) {
+  const own = userId ? PAGES_PREFIX + userId : null;
+  for (const name of await keptPagesCaches())
+    if (name !== own) await caches.delete(name);
+}
+
+// Who the latest answer was for ("-" after signing out), in this worker's
+// life: a page still arriving for someone else is not kept.
+let latestUser;
+
+/**
+ * Reads who an answer was for (same-origin answers only) and, when that is
+ * someone else than the kept pages' owner, or no one, deletes them.
+ */
+function noticeUser(response) {
+  const user = response.headers.get(USER_HEADER);
+  if (user === null) return Promise.resolve();
+  latestUser = user;
+  return inOrder(() => forgetKeptPagesBut(/^\d+$/.test(user) ? user : null));
+}
+
+function noticeSignOut() {
+  latestUser = "-";
+  return inOrder(() => forgetKeptPagesBut(null));
+}
+
+async function keepPage(key, response) {
+  const user = response.headers.get(USER_HEADER);
+  const type = response.headers.get("Content-Type") || "";
+  if (response.status !== 200 || !/^\d+$/.test(user || "")) return;
+  if (!type.startsWith("text/html")) return;
+  const html = await response.text();
+  const keptAt = Date.now();
+  await inOrder(async () => {
+    // Signed out, or someone else answered, while this page was arriving.
+    if (latestUser !== user) return;
+    await forgetKeptPagesBut(user);
+    const cache = await caches.open(PAGES_PREFIX + user);
+    await cache.put(
+      key,
+      new Response(html, {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          [KEPT_AT_HEADER]: String(keptAt),
+        },
+      }),
+    );
+    const entries = [];
+    for (const request of await cache.keys()) {
+      const kept = await cache.match(request);
+      entries.push({
+        key: request.url,
+        keptAt: Number(kept && kept.headers.get(KEPT_AT_HEADER)) || 0,
+      });
+    }
+    for (const old of pagesToDrop(entries, Date.now())) await cache.delete(old);
+  });
+  // The stylesheet the copy links, so it is styled offline too.
+  const styles = [...html.matchAll(/href="(\/assets\/[^"]+\.css)"/g)].map(
+    (m) => new URL(m[1], self.location.origin).href,
+  );
+  if (styles.length) await keepAssets(styles);
+}
+
+/** The kept copy of `key` rewritten for offline reading, or null. */
+async function keptCopy(key) {
+  for (const name of await keptPagesCaches()) {
+    const kept = await (await caches.open(name)).match(key);
+    if (!kept) continue;
+    const keptAt = Number(kept.headers.get(KEPT_AT_HEADER)) || 0;
+    if (Date.now() - keptAt > PAGE_MAX_AGE_MS) return null;
+    return new Response(
+      offlineCopyHtml(await kept.text(), keptAtText(keptAt)),
+      {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Cache-Control": "no-store",
+          // Read only: no script runs and no form is sent from a kept copy.
+          "Content-Security-Policy":
+            "default-src 'self'; script-src 'none'; style-src 'self' 'unsafe-inline'; " +
+            "img-src 'self' data: blob: https:; form-action 'none'; object-src 'none'; " +
+            "base-uri 'none'; frame-ancestors 'none'",
+        },
+      },
+    );
+  }
+  return null;
+}
+
+async function navigate(event) {
+  const { request } = event;
+  const key = keptPageKey(request.url, self.location.origin);
+  let response;
+  try {
+    response = await fetch(request);
+  } catch {
+    return (key && (await keptCopy(key))) || caches.match(OFFLINE_URL);
+  }
+  // Cloned now: the browser starts reading the answer as soon as it is returned.
+  const copy = key ? response.clone() : null;
+  event.waitUntil(
+    noticeUser(response).then(() => (copy ? keepPage(key, copy) : undefined)),
+  );
+  return response;
+}
+
+/**
+ * A client-side navigation's data request. Online it goes through as it is
+ * (and says who it was for). When the network is gone, React Router is told
+ * to load the page as a document instead (a 204 with X-Remix-Redirect and
+ * X-Remix-Reload-Document, its single-fetch redirect), and that document
+ * navigation gets the kept copy or the offline page above.
+ */
+async function pageData(event, page) {
+  let response;
+  try {
+    response = await fetch(event.request);
+  } catch {
+    return new Response(null, {
+      status: 204,
+      headers: {
+        "X-Remix-Redirect": page,
+        "X-Remix-Status": "302",
+        "X-Remix-Reload-Document": "true",
+      },
+    });
+  }
+  event.waitUntil(noticeUser(response));
+  return response;
+}
 // -------------------------------------------------------------------------------
 
 self.addEventListener("install", (event) => {
@@ -65,7 +314,9 @@ self.addEventListener("activate", (event) => {
       .then((keys) =>
         Promise.all(
           keys
-            .filter((k) => k !== CACHE && k !== ASSETS)
+            .filter(
+              (k) => k !== CACHE && k !== ASSETS && !k.startsWith(PAGES_PREFIX),
+            )
             .map((k) => caches.delete(k)),
         ),
       )
@@ -75,15 +326,28 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
+  const sameOrigin = url.origin === self.location.origin;
+  if (request.method !== "GET") {
+    // Signing out forgets the kept pages at once, whatever the answer.
+    if (request.method === "POST" && sameOrigin)
+      if (SIGN_OUT_PATHS.includes(url.pathname))
+        event.waitUntil(noticeSignOut());
+    return;
+  }
   if (isAsset(url)) {
     event.respondWith(assetFirst(request));
     return;
   }
-  // Only page navigations get a fallback; everything else goes to the network untouched.
-  if (request.mode !== "navigate") return;
-  event.respondWith(fetch(request).catch(() => caches.match(OFFLINE_URL)));
+  // Page navigations: network first, then the kept copy or the offline page.
+  if (request.mode === "navigate") {
+    event.respondWith(navigate(event));
+    return;
+  }
+  // A client-side navigation's data: a document load when offline.
+  const page = sameOrigin ? pageOfDataRequest(request.url) : null;
+  if (page) event.respondWith(pageData(event, page));
+  // Everything else goes to the network untouched.
 });
 
 // Web Push (docs/product-rules.md#notifications): the payload is {title, body, url}; a tap opens url

@@ -7,8 +7,9 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
  * The root's inline script on pages that run JavaScript (its text: React
  * renders it with the page's nonce). It remembers the browser's time zone in
  * a cookie so the server can show and read dates in it (docs/product-rules.md#bets), registers
- * the service worker (public/sw.js: the offline page, and the hashed assets,
- * which the hydrated page names to it: useKeepAssetsInServiceWorker) and, on
+ * the service worker (public/sw.js: the offline page, the hashed assets,
+ * which the hydrated page names to it: useKeepAssetsInServiceWorker, and the
+ * signed-in pages kept for reading offline: docs/decisions/1001) and, on
  * a first visit (stylesheet inline, `<style data-href>`), prefetches the
  * stylesheet for the next page, which the head does not do on pages with
  * scripts: there it competed with the first paint's own requests (0830). It

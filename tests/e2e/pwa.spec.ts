@@ -36,15 +36,13 @@ test("the app is installable and shows an offline page when the network is gone"
   await context.setOffline(false);
 });
 
-test("the service worker never caches pages or API answers", async ({
+test("the service worker keeps only the signed-in pages it may, never other pages or API answers", async ({
   signedInPage: page,
-  request,
 }) => {
-  const sw = await (await request.get("/sw.js")).text();
-  expect(sw).toContain('request.mode !== "navigate"');
-
   // A signed-in visit with the worker in control, then a reload: everything
-  // the worker stored is the offline page, its icon or a hashed asset.
+  // the worker stored is the offline page, its icon, a hashed asset, or a
+  // kept copy of home, My Bets, a bet page or Activity without a query
+  // (docs/decisions/1001); never /profile, a tab's URL or an API answer.
   await page.goto("/");
   await page.evaluate(async () => {
     await navigator.serviceWorker.register("/sw.js");
@@ -52,19 +50,28 @@ test("the service worker never caches pages or API answers", async ({
   });
   await page.reload();
   await page.goto("/my-bets");
+  await page.goto("/my-bets?tab=created");
+  await page.goto("/profile");
   await page.evaluate(() => fetch("/api/user").then((r) => r.text()));
-  const stored = await page.evaluate(async () => {
-    const urls: string[] = [];
-    for (const name of await caches.keys()) {
-      const cache = await caches.open(name);
-      for (const req of await cache.keys())
-        urls.push(new URL(req.url).pathname);
-    }
-    return urls;
-  });
-  expect(stored.length).toBeGreaterThan(0);
-  for (const url of stored)
-    expect(url).toMatch(/^(\/offline\.html|\/favicon\.svg|\/assets\/.+)$/);
+  const stored = async () =>
+    page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const req of await cache.keys()) {
+          const url = new URL(req.url);
+          urls.push(url.pathname + url.search);
+        }
+      }
+      return urls;
+    });
+  await expect.poll(stored).toContain("/my-bets");
+  const urls = await stored();
+  for (const url of urls)
+    expect(url).toMatch(
+      /^(\/offline\.html|\/favicon\.svg|\/assets\/.+|\/|\/my-bets|\/notifications|\/bet\/\d+)$/,
+    );
+  expect(urls).toContain("/");
 });
 
 test("a repeat visit takes its JavaScript from the service worker", async ({

@@ -11,6 +11,7 @@ import {
   requireUser,
   revokeSessionToken,
   sessionMiddleware,
+  SIGNED_IN_USER_HEADER,
 } from "~/models/accounts/session.server";
 import { isDomainError } from "~/utils/errors";
 
@@ -113,6 +114,39 @@ describe("the session middleware", () => {
     expect((redirect as Response).headers.get("Location")).toBe(
       "/auth?return_to=%2Fbet%2F7%3Ftab%3Dx",
     );
+  });
+
+  it("names on its answer who it was for when the request asked, and never looks up for it", async () => {
+    // The service worker keeps pages per person by this header (docs/decisions/1001).
+    const answerOf = async (request: Request, asks: boolean) => {
+      const context = new RouterContextProvider();
+      return (await sessionMiddleware(
+        {
+          request,
+          url: new URL(request.url),
+          context,
+          params: {},
+        } as unknown as Parameters<typeof sessionMiddleware>[0],
+        async () => {
+          if (asks) await getUser({ request, context });
+          return new Response(null);
+        },
+      )) as Response;
+    };
+    const user = await registerUser({
+      username: "mw_header",
+      email: "mw_header@example.com",
+      password: "secret12",
+    });
+    const { setCookie } = await createSession(user.id);
+
+    const signedIn = await answerOf(requestWith(setCookie), true);
+    expect(signedIn.headers.get(SIGNED_IN_USER_HEADER)).toBe(String(user.id));
+    const visitor = await answerOf(requestWith(null), true);
+    expect(visitor.headers.get(SIGNED_IN_USER_HEADER)).toBe("-");
+    // A request that never asked (an avatar, /healthz) pays no lookup for it.
+    const unasked = await answerOf(requestWith(setCookie), false);
+    expect(unasked.headers.has(SIGNED_IN_USER_HEADER)).toBe(false);
   });
 
   it("is not there outside a request: a loader without the middleware fails loudly", async () => {

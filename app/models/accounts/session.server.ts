@@ -119,6 +119,12 @@ export function deleteExpiredSessions(now = Date.now()) {
     .run().changes;
 }
 
+/**
+ * The response header naming the signed-in user's id (`-` for no one), read
+ * by the service worker (public/sw.js spells it too).
+ */
+export const SIGNED_IN_USER_HEADER = "X-Fairshake-User";
+
 // Who the user is, once per request: React Router's root middleware
 // (app/root.tsx) puts a lookup in the request's context, and every loader
 // and action of that request (root, layout and page, or the one resource
@@ -139,7 +145,7 @@ export type RequestArgs = {
   context: Readonly<RouterContextProvider>;
 };
 
-export const sessionMiddleware: MiddlewareFunction<Response> = (
+export const sessionMiddleware: MiddlewareFunction<Response> = async (
   { request, url, context },
   next,
 ) => {
@@ -152,7 +158,21 @@ export const sessionMiddleware: MiddlewareFunction<Response> = (
     });
     return lookup;
   });
-  return next();
+  const response = await next();
+  // The answer names who it was for when the request asked (every page
+  // does, in the root loader): the service worker keeps signed-in pages
+  // for offline reading and forgets them all when the answer names someone
+  // else, or no one (public/sw.js, docs/decisions/1001). Never a lookup of
+  // its own: a request that did not ask pays nothing.
+  if (lookup) {
+    const user = await lookup;
+    try {
+      response.headers.set(SIGNED_IN_USER_HEADER, user ? String(user.id) : "-");
+    } catch {
+      // A response with immutable headers (none of ours) just goes without.
+    }
+  }
+  return response;
 };
 
 export function getUser({ context }: RequestArgs): Promise<User | null> {
