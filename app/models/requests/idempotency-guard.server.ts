@@ -11,7 +11,7 @@
 // A refusal that changed nothing frees the key, so the person can correct
 // the form and send it again.
 import crypto from "node:crypto";
-import type { MiddlewareFunction } from "react-router";
+import { href, type MiddlewareFunction } from "react-router";
 import { withChangeWitness } from "~/db/change-witness.server";
 import { getUser } from "../accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -39,9 +39,9 @@ export const ANSWER_LOST =
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 // Signing in, out and up make or end the session a key belongs to.
-const OUTSIDE_THE_RULE = new Set([
-  "/auth",
-  "/logout",
+const OUTSIDE_THE_RULE = new Set<string>([
+  href("/auth"),
+  href("/logout"),
   "/api/login",
   "/api/register",
   "/api/logout",
