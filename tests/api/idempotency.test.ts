@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import { Client, signUp } from "../support/server";
 import { activeBetOverHttp, GOOD_CARD } from "./settle-helpers";
+import { API_CALLS, fillPath } from "../support/route-table";
+import { betIn, person } from "../support/world";
 
 const server = useServer();
 
@@ -349,5 +351,56 @@ describe("idempotencyKey in page forms", () => {
     db.close();
     // The answer lives in the database, not in the process.
     expect(kept).toEqual({ state: "done", status: 201 });
+  });
+});
+
+describe("every state-changing /api call (generated from docs/api.md's table)", () => {
+  const OUTSIDE = new Set(["/api/login", "/api/register", "/api/logout"]);
+  const calls = API_CALLS.filter(
+    (c) =>
+      c.method !== "GET" &&
+      c.access === "session" &&
+      !c.rawBody &&
+      !OUTSIDE.has(c.route),
+  );
+
+  it("covers the calls", () => expect(calls.length).toBeGreaterThan(20));
+
+  it("each refuses a malformed key, and answers a keyed repeat as it answered the first", async () => {
+    const creator = await person(server.url, "ik");
+    const other = await person(server.url, "io");
+    const failures: string[] = [];
+    for (const call of calls) {
+      const bet = await betIn(call.bet ?? "active", "public", creator, other);
+      const path =
+        call.path ??
+        fillPath(call.route, {
+          id: bet.id,
+          code: bet.code,
+          userId: other.user.id,
+        });
+      const send = (k: string) =>
+        creator.client.request(call.method, path, {
+          json: {},
+          headers: { "Idempotency-Key": k },
+        });
+      const bad = await send("not a key");
+      if (bad.status !== 400 || bad.data?.error !== "Invalid idempotency key.")
+        failures.push(`${call.method} ${call.route}: bad key → ${bad.status}`);
+      const k = key();
+      const first = await send(k);
+      const again = await send(k);
+      const replayed = again.headers.get("Idempotent-Replayed") === "true";
+      if (
+        first.status < 400 &&
+        (!replayed ||
+          again.text !== first.text ||
+          again.status !== first.status)
+      )
+        failures.push(
+          `${call.method} ${call.route}: ${first.status} then ${again.status}, replayed ${replayed}`,
+        );
+    }
+    expect(failures).toEqual([]);
   });
 });
