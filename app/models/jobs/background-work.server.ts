@@ -22,6 +22,7 @@ import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
 import { sweepIntervalMs } from "~/utils/windows.server";
 import { outboxPollMs, underVitest } from "~/utils/env.server";
+import { sweepLiveEvents } from "~/models/notifications/live-events.server";
 
 /** How often the outbox looks for due retries; a new event wakes it at once. */
 const OUTBOX_POLL_MS = outboxPollMs();
@@ -40,6 +41,7 @@ export function sweepOnce(now = Date.now()) {
   const duties: [string, () => void][] = [
     ["sessions", () => deleteExpiredSessions()],
     ["expired bets", () => void cancelExpiredBets(now)],
+    ["live events", () => void sweepLiveEvents(now)],
     [
       "jobs",
       () => {
