@@ -152,8 +152,8 @@ export const outboxRetryBaseMs = () =>
 export const liveHeartbeatMs = () =>
   positiveNumber("LIVE_HEARTBEAT_MS") ?? 15_000;
 
-/** LIVE_POLL_MS: how often each process reads new live events (500 ms). */
-export const livePollMs = () => positiveNumber("LIVE_POLL_MS") ?? 500;
+/** LIVE_POLL_MS: how often each process reads new live events (250 ms). */
+export const livePollMs = () => positiveNumber("LIVE_POLL_MS") ?? 250;
 
 /** PASSWORD_RESET_TTL_S: how long a reset link works (an hour; tests shorten it). */
 export const passwordResetTtlMs = () => {
