@@ -102,3 +102,30 @@ export async function openEventStream(
     close: () => controller.abort(),
   };
 }
+
+/**
+ * An event stream's status and headers, read the way Client.request answers
+ * (the body left unread: it never ends by itself), for suites that walk
+ * every route.
+ */
+export async function headOfStream(
+  client: Client,
+  urlPath: string,
+  headers: Record<string, string> = {},
+) {
+  const controller = new AbortController();
+  const res = await fetch(client.baseUrl + urlPath, {
+    headers: {
+      ...headers,
+      ...(client.cookieHeader ? { Cookie: client.cookieHeader } : {}),
+    },
+    signal: controller.signal,
+    redirect: "manual",
+  });
+  const streaming = (res.headers.get("content-type") ?? "").startsWith(
+    "text/event-stream",
+  );
+  const text = streaming ? "" : await res.text();
+  controller.abort();
+  return { status: res.status, headers: res.headers, text };
+}
