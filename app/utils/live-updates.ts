@@ -58,8 +58,8 @@ function emit(message: LiveMessage | "missed") {
   for (const listener of listeners) listener(message);
 }
 
-function connect(after: number) {
-  const resume = lastId ?? String(after);
+function connect(after: () => number) {
+  const resume = lastId ?? String(after());
   const es = new EventSource(`${LIVE_EVENTS_PATH}?after=${resume}`);
   source = es;
   let opened = false;
@@ -136,7 +136,7 @@ export function useLiveUpdates(cursor: number) {
     listeners.add(listener);
     document.addEventListener("visibilitychange", onVisibility);
     afterLoad(() => {
-      if (!source && listeners.size > 0) connect(state.current.cursor);
+      if (!source && listeners.size > 0) connect(() => state.current.cursor);
     });
     return () => {
       clearTimeout(timer);
