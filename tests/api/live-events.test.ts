@@ -183,3 +183,35 @@ describe("events made by another process", () => {
     await bobOnOther.waitFor(betEvent(bet.id));
   });
 });
+
+describe("events made by the sweep", () => {
+  // Windows of seconds (docs/operations.md#environment): the proposal's
+  // answer window runs out while both sides watch.
+  const swept = useServer({
+    RESPONSE_WINDOW_S: "2",
+    SWEEP_INTERVAL_S: "1",
+    LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS),
+  });
+
+  it("an answer window running out tells both sides", async () => {
+    const alice = await signUp(swept.url);
+    const bob = await signUp(swept.url);
+    const bet = await privateBet(alice.client);
+    await bob.client.get(`/api/bets/code/${bet.code}`);
+    expect((await bob.client.post(`/api/bets/${bet.id}/join`, {})).status).toBe(
+      200,
+    );
+    const propose = await bob.client.post(
+      `/api/bets/${bet.id}/propose-settlement`,
+      { winnerId: bob.user.id },
+    );
+    expect(propose.status, propose.text).toBe(201);
+    // Streams opened after the proposal: only the sweep can tell them more.
+    const aliceStream = await stream(alice.client);
+    const bobStream = await stream(bob.client);
+    await aliceStream.waitFor(betEvent(bet.id), 8_000);
+    await bobStream.waitFor(betEvent(bet.id), 8_000);
+    const settled = await alice.client.get(`/api/settlements/${bet.id}`);
+    expect(settled.data.resolution).toBe("timeout");
+  });
+});
