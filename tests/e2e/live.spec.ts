@@ -145,6 +145,43 @@ test("a draft survives an update, and the header's unread count moves", async ({
   ).toBe("same page");
 });
 
+test("the approve screen shows the other side's approval by itself", async ({
+  page,
+  context,
+}, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "live updates need JavaScript");
+  const alice = await createPerson("lg", base);
+  const bob = await createPerson("lh", base);
+  const bet = await apiPost(base, alice, "/api/bets", betBody);
+  await apiPost(base, bob, `/api/bets/${bet.id}/join`);
+  await apiPost(base, alice, `/api/bets/${bet.id}/propose-settlement`, {
+    winnerId: alice.id,
+  });
+  await signIn(context, base, alice.cookie);
+  await page.goto(`${base}/settlements/${bet.id}/approve`);
+  await expect(
+    page.getByText("Waiting for the other side's answer."),
+  ).toBeVisible();
+  await page.waitForLoadState("load");
+  await page.evaluate(() => {
+    (window as unknown as { liveMarker: string }).liveMarker = "same page";
+  });
+  await page.waitForTimeout(1_000);
+
+  await apiPost(base, bob, `/api/settlements/${bet.id}/approve`);
+  await expect(page.getByText(/^Settled \(/)).toBeVisible({
+    timeout: LIVE_MS,
+  });
+  await expect(
+    page.getByText("Waiting for the other side's answer."),
+  ).toHaveCount(0);
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { liveMarker?: string }).liveMarker,
+    ),
+  ).toBe("same page");
+});
+
 test("without JavaScript a waiting page says so and offers Refresh", async ({
   page,
   context,
