@@ -54,6 +54,10 @@ describe("GET /api/events", () => {
     // The opening comment, then heartbeats every LIVE_HEARTBEAT_MS.
     await s.waitForComments(3, HEARTBEAT_MS * 6);
     expect(s.comments.filter((c) => c === ": ").length).toBeGreaterThan(1);
+    // A HEAD is answered and ends: no stream is held open for it.
+    const head = await alice.client.request("HEAD", "/api/events");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^text\/event-stream/);
   });
 
   it("tells both sides of a bet each move, and a stranger nothing", async () => {

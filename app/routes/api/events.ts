@@ -5,6 +5,14 @@ import { api, jsonError } from "~/utils/api.server";
 
 const encoder = new TextEncoder();
 
+const STREAM_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  // no-transform: the compression middleware leaves the stream alone (it
+  // would hold events back to fill its buffer); no proxy may keep a copy.
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
 /** Last-Event-ID (a reconnect), else `?after=` (the page's own cursor). */
 function resumeFrom(request: Request): number | null {
   const raw =
@@ -21,6 +29,9 @@ function resumeFrom(request: Request): number | null {
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
+    // A HEAD gets the head only: no stream is opened for it.
+    if (request.method === "HEAD")
+      return new Response(null, { headers: STREAM_HEADERS });
     let close = () => {};
     let refused: "stopping" | "too-many" | null = null;
     const body = new ReadableStream<Uint8Array>({
@@ -63,14 +74,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
       return jsonError(503, "The server is restarting", undefined, {
         "Retry-After": "2",
       });
-    return new Response(body, {
-      headers: {
-        "Content-Type": "text/event-stream; charset=utf-8",
-        // no-transform: the compression middleware leaves the stream alone
-        // (it would hold events back to fill its buffer).
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
-      },
-    });
+    return new Response(body, { headers: STREAM_HEADERS });
   });
 }
