@@ -12,6 +12,7 @@ import { assertAccountOpen } from "../accounts/closed-account.server";
 import { FRIEND_MESSAGES } from "./friend-input.server";
 import { pairRow, pendingRequest } from "./friend-pairs.server";
 import { conflict, invalid, notFound } from "~/utils/errors";
+import { announceFriends } from "../notifications/live-events.server";
 
 export {
   countIncomingRequests,
@@ -96,6 +97,7 @@ export function sendFriendRequest({
       type: "friend_request_received",
       did: "sent you a friend request",
     });
+    announceFriends(tx, userId, friendId);
     return row;
   });
 }
@@ -119,6 +121,7 @@ export function acceptFriendRequest({ userId, requesterId }: PendingRequest) {
       type: "friend_request_accepted",
       did: "accepted your friend request",
     });
+    announceFriends(tx, userId, requesterId);
     return updated;
   });
 }
@@ -132,6 +135,7 @@ export function declineFriendRequest({ userId, requesterId }: PendingRequest) {
       .returning()
       .get();
     if (!deleted) throw notFound(FRIEND_MESSAGES.requestNotFound);
+    announceFriends(tx, userId, requesterId);
     return deleted;
   });
 }
