@@ -3,9 +3,12 @@
 // forms, one guard for both (app/models/requests/idempotency-guard.server.ts).
 import Database from "better-sqlite3";
 import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
-import { Client, signUp } from "../support/server";
+import { Client, signUp, startServer } from "../support/server";
 import {
   activeBetOverHttp,
   GOOD_CARD,
@@ -344,17 +347,40 @@ describe("idempotencyKey in page forms", () => {
   });
 
   it("a key replayed after a restart still gets the kept answer", async () => {
-    const alice = await signUp(server.url);
-    const k = key();
-    const first = await keyed(alice.client, "POST", "/api/bets", k, betInput());
-    expect(first.status).toBe(201);
-    const db = new Database(server.dbPath, { readonly: true });
-    const kept = db
-      .prepare("SELECT state, status FROM idempotency_keys WHERE key = ?")
-      .get(k);
-    db.close();
-    // The answer lives in the database, not in the process.
-    expect(kept).toEqual({ state: "done", status: 201 });
+    // Its own server on a database file that outlives it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-restart-"));
+    const env = { DATABASE_PATH: path.join(dir, "restart.db") };
+    let first = await startServer(env);
+    try {
+      const alice = await signUp(first.url);
+      const k = key();
+      const made = await keyed(
+        alice.client,
+        "POST",
+        "/api/bets",
+        k,
+        betInput(),
+      );
+      expect(made.status).toBe(201);
+      await first.stop();
+      first = await startServer(env);
+      const cookie = alice.client.cookieHeader;
+      const again = await fetch(`${first.url}/api/bets`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Cookie: cookie,
+          "Idempotency-Key": k,
+        },
+        body: JSON.stringify(betInput()),
+      });
+      expect(again.status).toBe(201);
+      expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(await again.text()).toBe(made.text);
+    } finally {
+      await first.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
