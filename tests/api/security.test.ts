@@ -3,9 +3,12 @@
 // limits: per address (429 on the 11th in a minute) and per account (a
 // growing delay that never locks anyone out). tests/api/auth.test.ts checks
 // one page's headers and one cross-site POST; this walks them all.
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import zlib from "node:zlib";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import { headOfStream } from "../support/event-stream";
 import {
@@ -299,6 +302,36 @@ describe("cross-site requests that change state", () => {
       headers: { Origin: server.url, "Sec-Fetch-Site": "same-origin" },
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("abuse limits shared by every process on one database", () => {
+  // Two servers on one database file: what two worker processes, or two
+  // machines on one database, are to each other.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-shared-"));
+  const env = {
+    RATE_LIMITS: "on",
+    TRUST_PROXY: "Fly-Client-IP",
+    DATABASE_PATH: path.join(dir, "shared.db"),
+  };
+  // One after the other: the first migrates and seeds the shared file.
+  const first = useServer(env);
+  const second = useServer(env);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("sign-in attempts split over two servers reach 429 where one server would", async () => {
+    const ip = "203.0.113.77";
+    const login = (url: string) =>
+      new Client(url).request("POST", "/api/login", {
+        json: { username: uniqueName("nobody"), password: "wrong-password" },
+        headers: { "Fly-Client-IP": ip },
+      });
+    for (let i = 0; i < 10; i += 1) {
+      const res = await login(i % 2 === 0 ? first.url : second.url);
+      expect(res.status).toBe(401);
+    }
+    expect((await login(first.url)).status).toBe(429);
+    expect((await login(second.url)).status).toBe(429);
   });
 });
 

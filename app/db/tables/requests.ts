@@ -3,6 +3,7 @@ import {
   blob,
   index,
   integer,
+  primaryKey,
   sqliteTable,
   text,
   uniqueIndex,
@@ -46,3 +47,21 @@ export const idempotencyKeys = sqliteTable(
 );
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
+
+// The abuse limits' counts (docs/product-rules.md#abuse-limits): one row per
+// limit and key (an address, an account) with its fixed window. In the
+// database, so every worker process (and, on a shared database, every
+// machine) counts against the same number. Swept when their window is over.
+export const abuseWindows = sqliteTable(
+  "abuse_windows",
+  {
+    limit: text("limit_name").notNull(),
+    key: text("key").notNull(),
+    count: integer("count").notNull(),
+    resetAt: integer("reset_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.limit, t.key] }),
+    index("abuse_windows_reset_idx").on(t.resetAt),
+  ],
+);

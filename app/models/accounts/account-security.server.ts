@@ -5,7 +5,7 @@ import { z } from "zod";
 import { immediate } from "~/db/client.server";
 import type { User } from "~/db/schema";
 import { invalid, notFound } from "~/utils/errors";
-import { WindowLimiter } from "~/utils/rate-limit.server";
+import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendPasswordChangedNotice } from "./password-reset.server";
 import {
@@ -31,7 +31,8 @@ const ChangePasswordSchema = z.object({
 });
 
 /** Guessing the current password from a stolen session: 10 tries per 15 minutes. */
-const currentPasswordTries = new WindowLimiter({
+const currentPasswordTries = new AbuseLimit({
+  name: "current-password-tries",
   limit: 10,
   windowMs: 15 * 60_000,
   message: "Too many attempts. Please wait a few minutes and try again.",

@@ -10,7 +10,7 @@ import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
 import { publicOrigin } from "~/utils/env.server";
 import { invalid } from "~/utils/errors";
-import { WindowLimiter } from "~/utils/rate-limit.server";
+import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { sendAccountMail } from "../notifications/outbox.server";
 
 const VERIFY_TTL_MS = 24 * 60 * 60_000;
@@ -18,7 +18,8 @@ export const BAD_VERIFY_LINK = "This link is invalid or has expired.";
 export const TOO_MANY_RESENDS =
   "We sent you a link a moment ago. Please check your inbox, or try again in a few minutes.";
 
-const resends = new WindowLimiter({
+const resends = new AbuseLimit({
+  name: "verification-resends",
   limit: 3,
   windowMs: 15 * 60_000,
   message: TOO_MANY_RESENDS,

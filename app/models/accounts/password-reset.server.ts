@@ -15,7 +15,7 @@ import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
 import { passwordResetTtlMs, publicOrigin } from "~/utils/env.server";
 import { invalid } from "~/utils/errors";
-import { WindowLimiter } from "~/utils/rate-limit.server";
+import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { sendAccountMail } from "../notifications/outbox.server";
 import { revokeOtherSessions } from "./session.server";
 import {
@@ -44,13 +44,15 @@ const LOGIN_REQUIRED = "Enter your username or email";
 // anything about who has an account. The per-account cap on mails is silent
 // for that reason (see requestPasswordReset).
 /** Per client address: a person who forgets twice is fine, a script is not. */
-const resetsPerAddress = new WindowLimiter({
+const resetsPerAddress = new AbuseLimit({
+  name: "resets-per-address",
   limit: 10,
   windowMs: 15 * 60_000,
   message: TOO_MANY_RESETS,
 });
 /** Per login as typed (normalised): the same name asked for over and over. */
-const resetsPerLogin = new WindowLimiter({
+const resetsPerLogin = new AbuseLimit({
+  name: "resets-per-login",
   limit: 5,
   windowMs: 15 * 60_000,
   message: TOO_MANY_RESETS,

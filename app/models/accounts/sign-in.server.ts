@@ -8,7 +8,7 @@ import {
   recordLoginFailure,
   recordLoginSuccess,
 } from "~/utils/login-throttle.server";
-import { WindowLimiter } from "~/utils/rate-limit.server";
+import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendVerificationEmail } from "./email-verification.server";
 import {
@@ -23,7 +23,8 @@ export const TOO_MANY_AUTH_ATTEMPTS =
   "Too many attempts from your network. Please wait a minute and try again.";
 
 /** Sign-in and sign-up together: 10 attempts per client address per minute. */
-const authAttempts = new WindowLimiter({
+const authAttempts = new AbuseLimit({
+  name: "auth-attempts",
   limit: 10,
   windowMs: 60_000,
   message: TOO_MANY_AUTH_ATTEMPTS,

@@ -3,18 +3,20 @@
 // the account and the address that made it (docs/product-rules.md#abuse-limits): at these limits,
 // finding one bet among a thousand private ones takes longer than bets live
 // (docs/decisions/0502).
-import { WindowLimiter } from "~/utils/rate-limit.server";
+import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 
 export const TOO_MANY_CODE_MISSES =
   "Too many codes that matched no bet. Please wait a few minutes and try again.";
 
 const WINDOW_MS = 10 * 60_000;
-const perAccount = new WindowLimiter({
+const perAccount = new AbuseLimit({
+  name: "code-guesses-per-account",
   limit: 20,
   windowMs: WINDOW_MS,
   message: TOO_MANY_CODE_MISSES,
 });
-const perAddress = new WindowLimiter({
+const perAddress = new AbuseLimit({
+  name: "code-guesses-per-address",
   limit: 60,
   windowMs: WINDOW_MS,
   message: TOO_MANY_CODE_MISSES,

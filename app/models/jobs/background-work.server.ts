@@ -18,6 +18,7 @@ import {
 import { remindReferee } from "../settlements/settlement-referee.server";
 import { deleteExpiredSessions } from "~/models/accounts/session.server";
 import { sweepIdempotencyKeys } from "~/models/requests/idempotency-keys.server";
+import { sweepAbuseWindows } from "~/models/requests/abuse-limits.server";
 import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
@@ -42,6 +43,7 @@ export function sweepOnce(now = Date.now()) {
   const duties: [string, () => void][] = [
     ["sessions", () => deleteExpiredSessions()],
     ["idempotency keys", () => void sweepIdempotencyKeys(now)],
+    ["abuse windows", () => void sweepAbuseWindows(now)],
     ["expired bets", () => void cancelExpiredBets(now)],
     ["live events", () => void sweepLiveEvents(now)],
     [

@@ -1,0 +1,89 @@
+// Abuse limits (docs/product-rules.md#abuse-limits): a count of attempts per
+// key (an address, an account) in a fixed window, attached to what is done
+// (signing in, a code lookup that misses), wherever it is reached. Counted
+// in the database (`abuse_windows`), so several worker processes, or several
+// machines on one database, share one count: a limit is the same however
+// many processes answer (docs/decisions/1002).
+import { and, eq, gt, lte, sql } from "drizzle-orm";
+import { db, immediate } from "~/db/client.server";
+import { abuseWindows } from "~/db/schema";
+import { rateLimitsOn } from "~/utils/env.server";
+import { TooManyRequestsError } from "~/utils/rate-limit.server";
+
+export class AbuseLimit {
+  constructor(
+    private readonly options: {
+      /** The limit's name in the table: one per limit. */
+      name: string;
+      limit: number;
+      windowMs: number;
+      message: string;
+    },
+  ) {}
+
+  /** Throws 429 (with Retry-After) if any key has used up its window. */
+  check(keys: string[], now = Date.now()) {
+    if (!rateLimitsOn) return;
+    for (const key of keys) {
+      const window = db
+        .select({ count: abuseWindows.count, resetAt: abuseWindows.resetAt })
+        .from(abuseWindows)
+        .where(
+          and(
+            eq(abuseWindows.limit, this.options.name),
+            eq(abuseWindows.key, key),
+            gt(abuseWindows.resetAt, new Date(now)),
+          ),
+        )
+        .get();
+      if (window && window.count >= this.options.limit)
+        throw new TooManyRequestsError(
+          this.options.message,
+          Math.max(1, Math.ceil((window.resetAt.getTime() - now) / 1000)),
+        );
+    }
+  }
+
+  /** Counts one attempt against every key: one statement each, so no count is lost to a race. */
+  record(keys: string[], now = Date.now()) {
+    if (!rateLimitsOn) return;
+    const resetAt = now + this.options.windowMs;
+    for (const key of keys)
+      db.insert(abuseWindows)
+        .values({
+          limit: this.options.name,
+          key,
+          count: 1,
+          resetAt: new Date(resetAt),
+        })
+        .onConflictDoUpdate({
+          target: [abuseWindows.limit, abuseWindows.key],
+          // A window that is over starts again from this attempt.
+          set: {
+            count: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN 1 ELSE ${abuseWindows.count} + 1 END`,
+            resetAt: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN ${resetAt} ELSE ${abuseWindows.resetAt} END`,
+          },
+        })
+        .run();
+  }
+
+  /**
+   * Check, then count, in one transaction: for attempts that count whatever
+   * their outcome. Two processes cannot both take the last attempt.
+   */
+  take(keys: string[], now = Date.now()) {
+    if (!rateLimitsOn) return;
+    immediate(() => {
+      this.check(keys, now);
+      this.record(keys, now);
+    });
+  }
+}
+
+/** The sweep: windows that are over go. */
+export function sweepAbuseWindows(now = Date.now()) {
+  return db
+    .delete(abuseWindows)
+    .where(lte(abuseWindows.resetAt, new Date(now)))
+    .run().changes;
+}
