@@ -15,11 +15,8 @@ import {
 import { recordActivity } from "../social/activity.server";
 import { ALREADY_PAID } from "./payment.server";
 import { displayNameSql } from "../accounts/display-name.server";
-import {
-  BET_NOT_FOUND,
-  canViewBet,
-  type BetCommand,
-} from "../bets/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
+import { canViewBet, type BetCommand } from "../bets/bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
