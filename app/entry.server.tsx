@@ -56,8 +56,9 @@ export default function handleRequest(
         nonce,
         onAllReady() {
           // The document is sent as one piece: every write into compression
-          // is a zlib call of its own (a page came out of React in 5–11
-          // chunks), and the head's preloads are taken out in one pass.
+          // is a zlib call of its own (a page came out of React in several
+          // chunks, measured in docs/decisions/0810), and the head's
+          // preloads are taken out in one pass.
           const chunks: Buffer[] = [];
           const whole = new Writable({
             write(chunk: Buffer, _encoding, callback) {

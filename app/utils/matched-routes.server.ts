@@ -6,9 +6,9 @@ import type { EntryContext } from "react-router";
  * The context <ServerRouter> renders from, with only the routes this request
  * matched. <ServerRouter> builds a route object for every route in
  * `manifest.routes` on every render (`createServerRoutes`, then
- * `createStaticRouter`'s `convertRoutesToDataRoutes`), 39 page routes for the
- * two or three a page shows: about 4 % of a page's CPU and 57 KB of its
- * allocations. Everything it renders reads the matched routes only: the
+ * `createStaticRouter`'s `convertRoutesToDataRoutes`), every page route for
+ * the two or three a page shows: a share of a page's CPU and allocations
+ * measured in docs/decisions/0840. Everything it renders reads the matched routes only: the
  * route elements come from the request's matches, and <Scripts> and <Links>
  * look up the matched routes; the client loads the whole manifest from its
  * file (`routeDiscovery: "initial"`, 0837), never from here
