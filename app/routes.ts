@@ -108,6 +108,8 @@ export default [
     route("friend-requests", "routes/api/social/friend-requests.ts"),
     route("activity", "routes/api/social/activity.ts"),
     route("activity/read", "routes/api/social/activity-read.ts"),
+    // Live pages: what changed, as Server-Sent Events (docs/api.md)
+    route("events", "routes/api/events.ts"),
     // Heard outside the app (docs/api.md)
     route(
       "user/notification-preferences",

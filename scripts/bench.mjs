@@ -7,7 +7,7 @@
 //   node scripts/bench.mjs [--no-build] [--no-lighthouse] [--runs=3]
 //     [--duration=5] [--turns=5] [--rss-duration=30] [--port=3400]
 //     [--only=<section>]
-// Sections: weight, throughput, memory, workers, login, lighthouse, shaky.
+// Sections: weight, throughput, memory, workers, live, login, lighthouse, shaky.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -16,6 +16,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { shakyConnection } from "./bench/shaky-connection.mjs";
+import { measureLiveStreams } from "./bench/live-streams.mjs";
 
 const args = new Set(process.argv.slice(2));
 const opt = (name, fallback) => {
@@ -602,6 +603,32 @@ if (section("workers")) {
       `| ${p} | ${one.requests.average.toFixed(0)} (${one.latency.p99} ms) | ${two.requests.average.toFixed(0)} (${two.latency.p99} ms) | ${(two.requests.average / one.requests.average).toFixed(2)} |`,
     );
   }
+}
+
+if (section("live")) {
+  // Live pages (docs/decisions/1010): 1,000 open event streams on the one
+  // server process, and how fast one event reaches all of them.
+  const live = await measureLiveStreams({
+    base: BASE,
+    pid: server.pid,
+    cookie,
+    rssBytes,
+  });
+  console.info(
+    `\n## Live streams (${live.streams} open streams on one process, ${live.events} events)\n`,
+  );
+  console.info("| figure | value | goal |");
+  console.info("|---|---|---|");
+  console.info(
+    `| RSS with the streams open (before: ${mb(live.rssBefore)}) | ${mb(live.rssOpen)} (+${mb(live.rssOpen - live.rssBefore)}) | ≤ 256 MB ${ok(live.rssOpen <= 256 * 1024 * 1024)} |`,
+  );
+  console.info(
+    `| one event to all streams, p50 / p99 / max | ${live.p50.toFixed(0)} / ${live.p99.toFixed(0)} / ${live.max.toFixed(0)} ms | p99 ≤ 1000 ms ${ok(live.p99 <= 1000)} |`,
+  );
+  console.info(
+    `| streams that missed an event | ${live.missing} | 0 ${ok(live.missing === 0)} |`,
+  );
+  console.info(`| time to open them | ${live.openMs.toFixed(0)} ms | — |`);
 }
 
 if (section("login")) {

@@ -5,8 +5,10 @@
 // request the server accepted got its full answer (checked against the
 // server's own request log, by request id), none was cut off, every process
 // stopped because all requests were answered (not at the grace period's
-// end), exited 0, and requests really were in flight at the signal. Runs
-// with one process and with two workers.
+// end), exited 0, and requests really were in flight at the signal. Open
+// event streams (GET /api/events, docs/decisions/1010) must not hold the stop
+// back: each is ended cleanly by the server. Runs with one process and with
+// two workers.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -14,6 +16,52 @@ import path from "node:path";
 import { startServer, tomorrow } from "./lib/harness.mjs";
 
 const CLIENTS = 30;
+const STREAMS = 6;
+
+/** Signs a watcher up and opens STREAMS event streams, each on its own socket. */
+async function openStreams(base, stamp) {
+  const username = `sw${stamp}`;
+  const res = await fetch(new URL("/api/register", base), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      username,
+      email: `${username}@example.com`,
+      password: "secret123",
+    }),
+  });
+  const cookie = res.headers.get("set-cookie")?.split(";")[0] ?? "";
+  return Promise.all(
+    Array.from(
+      { length: STREAMS },
+      (_, n) =>
+        new Promise((resolve) => {
+          const req = http.get(
+            new URL("/api/events", base),
+            {
+              agent: false,
+              headers: {
+                Cookie: cookie,
+                "X-Request-Id": `stream-${stamp}-${n}`,
+              },
+            },
+            (res) => {
+              const outcome = new Promise((done) => {
+                res.on("data", () => {});
+                res.on("end", () => done("ended"));
+                res.on("error", (e) => done(e.code ?? "error"));
+                res.on("aborted", () => done("aborted"));
+              });
+              resolve({ status: res.statusCode, outcome });
+            },
+          );
+          req.on("error", (e) =>
+            resolve({ status: 0, outcome: Promise.resolve(e.code) }),
+          );
+        }),
+    ),
+  );
+}
 const LOAD_MS = 1_500;
 const GRACE_MS = 10_000;
 
@@ -163,6 +211,7 @@ async function round(workers) {
       (_, n) => new Promise((r) => (registered[n] = r)),
     ),
   );
+  const streams = await openStreams(base, stamp);
   await new Promise((r) => setTimeout(r, LOAD_MS));
   const atSignal = new Set(inFlight);
   signalledAt = performance.now();
@@ -221,9 +270,14 @@ async function round(workers) {
     problems.push(`processes stopped: ${JSON.stringify(stops)}`);
   if (atSignal.size === 0)
     problems.push("no request was in flight at the signal");
+  const streamEnds = await Promise.all(streams.map((s) => s.outcome));
+  if (streams.some((s) => s.status !== 200))
+    problems.push(`streams opened: ${streams.map((s) => s.status)}`);
+  if (streamEnds.some((end) => end !== "ended"))
+    problems.push(`event streams ended: ${JSON.stringify(streamEnds)}`);
   const label = workers === 1 ? "one process" : `${workers} workers`;
   console.info(
-    `Graceful stop (${label}): SIGTERM with ${atSignal.size} requests in flight, ${inFlightAnswered} of them answered in full; ${answered} answers in all, ${refused} refused after the port closed, ${resetUnread} closed before being read; exit ${code ?? signal} ${stopMs.toFixed(0)} ms after the signal`,
+    `Graceful stop (${label}): SIGTERM with ${atSignal.size} requests in flight and ${streams.length} event streams open, ${inFlightAnswered} of them answered in full; ${answered} answers in all, ${refused} refused after the port closed, ${resetUnread} closed before being read; exit ${code ?? signal} ${stopMs.toFixed(0)} ms after the signal`,
   );
   for (const p of problems.slice(0, 10)) console.error(`  ${p}`);
   return problems.length === 0;

@@ -6,7 +6,7 @@ import type Database from "better-sqlite3";
 import type { NextFunction, Request, Response } from "express";
 import type { Server } from "node:http";
 import net from "node:net";
-import { runStopHooks } from "~/utils/stop-hooks.server";
+import { runStopHooks, runStopStartingHooks } from "~/utils/stop-hooks.server";
 import { stopGraceMs, underLitestream } from "~/utils/env.server";
 import { logger } from "./logging";
 
@@ -52,6 +52,8 @@ export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
     const started = Date.now();
     logger.info({ signal }, "stopping: finishing requests in flight");
     onStop?.();
+    // Answers that never end by themselves (event streams) end now.
+    runStopStartingHooks();
     // Stop listening. (http.Server#close would also drop every idle
     // kept-alive socket at once, resetting requests a client is sending on
     // one right now; net.Server#close leaves them be.) A client may still

@@ -4,19 +4,28 @@ import { AppHeader, BottomNav } from "~/components/app-shell";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import { countUnreadActivity } from "~/models/social/activity.server";
 import { requireUser } from "~/models/accounts/session.server";
+import { latestLiveEventId } from "~/models/notifications/live-events.server";
+import { useLiveUpdates } from "~/utils/live-updates";
 
 // Every screen inside this layout is protected: the guard redirects a
 // visitor to /auth?return_to=… on the server (302).
 export async function loader({ request, context }: Route.LoaderArgs) {
+  // Read first, before any await lets the page's own loader read its data:
+  // the stream then sends whatever changed after that data was read.
+  const liveCursor = latestLiveEventId();
   const user = await requireUser({ request, context });
   return {
     username: user.username,
     unread: countUnreadActivity(user.id),
     emailVerified: user.emailVerified,
+    // Where this page's data stands among live events
+    // (docs/product-rules.md#live-pages).
+    liveCursor,
   };
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  useLiveUpdates(loaderData.liveCursor);
   return (
     <>
       <AppHeader username={loaderData.username} unread={loaderData.unread} />

@@ -145,6 +145,16 @@ export const outboxPollMs = () => Number(process.env.OUTBOX_POLL_MS) || 2_000;
 export const outboxRetryBaseMs = () =>
   positiveNumber("OUTBOX_RETRY_BASE_MS") ?? 5_000;
 
+/**
+ * LIVE_HEARTBEAT_MS: how often an open event stream gets a comment line, so
+ * no proxy (Fly's included) closes it as idle (15 s; tests shorten it).
+ */
+export const liveHeartbeatMs = () =>
+  positiveNumber("LIVE_HEARTBEAT_MS") ?? 15_000;
+
+/** LIVE_POLL_MS: how often each process reads new live events (250 ms). */
+export const livePollMs = () => positiveNumber("LIVE_POLL_MS") ?? 250;
+
 /** PASSWORD_RESET_TTL_S: how long a reset link works (an hour; tests shorten it). */
 export const passwordResetTtlMs = () => {
   const seconds = positiveNumber("PASSWORD_RESET_TTL_S");

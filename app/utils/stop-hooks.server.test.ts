@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { onStop, runStopHooks } from "./stop-hooks.server";
+import {
+  onStop,
+  onStopStarting,
+  runStopHooks,
+  runStopStartingHooks,
+} from "./stop-hooks.server";
 
 describe("stop hooks", () => {
   it("runs every hook, waits for slow ones and counts failures", async () => {
@@ -20,5 +25,15 @@ describe("stop hooks", () => {
   it("gives up on a hook that outlives the time left", async () => {
     onStop(() => new Promise(() => {}));
     expect(await runStopHooks(50)).toEqual({ finished: false, failed: 0 });
+  });
+
+  it("runs the stop-starting hooks at once, one failing not stopping the rest", () => {
+    const ran: string[] = [];
+    onStopStarting(() => {
+      throw new Error("boom");
+    });
+    onStopStarting(() => void ran.push("streams ended"));
+    runStopStartingHooks();
+    expect(ran).toEqual(["streams ended"]);
   });
 });

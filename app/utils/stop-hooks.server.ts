@@ -33,3 +33,28 @@ export async function runStopHooks(timeoutMs: number) {
     failed: outcome.filter((r) => r.status === "rejected").length,
   };
 }
+
+const startHooks = ((
+  globalThis as unknown as { __fairshakeStopStartHooks?: (() => void)[] }
+).__fairshakeStopStartHooks ??= []);
+
+/**
+ * Runs `hook` the moment a graceful stop begins, before the server waits for
+ * the requests in flight: for answers that never end by themselves (open
+ * event streams, docs/decisions/1010), which would otherwise hold the stop
+ * for the whole grace period.
+ */
+export function onStopStarting(hook: () => void) {
+  startHooks.push(hook);
+}
+
+/** Runs the hooks of onStopStarting; one that throws does not stop the rest. */
+export function runStopStartingHooks() {
+  for (const hook of startHooks) {
+    try {
+      hook();
+    } catch (error) {
+      console.error("stop-starting hook failed", error);
+    }
+  }
+}

@@ -25,6 +25,11 @@ export function useUnsent(key: string) {
   );
 }
 
+/** Whether the last send with this key failed on the network (outside React). */
+export function isUnsent(key: string) {
+  return unsent.has(key);
+}
+
 // The answer each action path last gave, so that a failed send leaves the
 // route's actionData as it was (an echoed form keeps its key: no remount).
 const lastAnswers = new Map<string, unknown>();

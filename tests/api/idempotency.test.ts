@@ -6,7 +6,11 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import { Client, signUp } from "../support/server";
-import { activeBetOverHttp, GOOD_CARD } from "./settle-helpers";
+import {
+  activeBetOverHttp,
+  GOOD_CARD,
+  settledBetOverHttp,
+} from "./settle-helpers";
 import { API_CALLS, fillPath } from "../support/route-table";
 import { betIn, person } from "../support/world";
 
@@ -402,5 +406,33 @@ describe("every state-changing /api call (generated from docs/api.md's table)", 
         );
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe("a kept page answer that is a page, not a redirect", () => {
+  it("a declined card sent twice with one key: the same page again, readable, marked replayed", async () => {
+    const { betId, loser } = await settledBetOverHttp(server.url);
+    const k = key();
+    const send = () =>
+      loser.client.request("POST", `/checkout/${betId}`, {
+        body: new URLSearchParams({
+          idempotencyKey: k,
+          cardNumber: "4000 0000 0000 0002",
+          expiry: "12/40",
+          cvc: "123",
+        }).toString(),
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Accept: "text/html",
+          "Accept-Encoding": "gzip",
+        },
+      });
+    const first = await send();
+    expect(first.status).toBeGreaterThanOrEqual(400);
+    expect(first.text).toContain("Your card was declined.");
+    const again = await send();
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(again.text).toContain("Your card was declined.");
   });
 });

@@ -84,6 +84,8 @@ export type ApiCall = {
   bet?: BetFixture;
   /** Reads its raw body itself (a signed webhook): no JSON door. */
   rawBody?: boolean;
+  /** An answer that never ends by itself (an event stream): read its head only. */
+  stream?: boolean;
 };
 
 /** docs/api.md, one row per call. */
@@ -258,6 +260,8 @@ export const API_CALLS: ApiCall[] = [
   },
   { method: "GET", route: "/api/activity", access: "session" },
   { method: "POST", route: "/api/activity/read", access: "session" },
+  // Live pages (docs/api.md#live-events).
+  { method: "GET", route: "/api/events", access: "session", stream: true },
   // Heard outside the app (docs/api.md, issue 13).
   {
     method: "GET",

@@ -90,3 +90,25 @@ export const demoMails = sqliteTable("demo_mails", {
   html: text("html").notNull(),
   createdAt: createdAt(),
 });
+
+// Live pages (docs/product-rules.md#live-pages): one row per person who
+// should hear that something they see changed, written in the same
+// transaction as the change. Every process reads new rows by id (the
+// cursor) and passes them to its open event streams; rows older than a day
+// are swept. No foreign key on bet_id: a deleted bet's last word must stay.
+export const liveEvents = sqliteTable(
+  "live_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["bet", "friends", "activity"] }).notNull(),
+    betId: integer("bet_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("live_events_user_idx").on(t.userId, t.id),
+    index("live_events_created_idx").on(t.createdAt),
+  ],
+);

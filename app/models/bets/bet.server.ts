@@ -24,6 +24,7 @@ import {
   type BetCommand,
   type BetView,
 } from "./bet-access.server";
+import { announceBet } from "../notifications/live-events.server";
 // --- Creating ---------------------------------------------------------------
 
 export function createBet({
@@ -62,6 +63,7 @@ export function createBet({
         tx.insert(betEvents)
           .values({ betId: bet.id, actorId: creatorId, type: "created" })
           .run();
+        announceBet(tx, bet.id);
         return bet;
       });
     } catch (error) {
@@ -134,6 +136,7 @@ export function joinBet({
     tx.insert(betEvents)
       .values({ betId, actorId: userId, type: "joined" })
       .run();
+    announceBet(tx, betId);
     const joiner = tx
       .select({ username: users.username })
       .from(users)
@@ -237,6 +240,8 @@ export function updateBet({
         data: { before: { title: bet.title, amountCents: bet.amountCents } },
       })
       .run();
+    // A referee taken off the bet hears it too.
+    announceBet(tx, betId, [bet.refereeId]);
     return getBetViewTx(tx, betId);
   });
 }
@@ -244,6 +249,8 @@ export function updateBet({
 export function deleteBet({ betId, userId, now = Date.now() }: BetCommand) {
   immediate((tx) => {
     assertEditable(tx, betId, userId, now, "delete");
+    // Before the delete: afterwards nobody is left to tell.
+    announceBet(tx, betId);
     const result = tx.delete(bets).where(stillEditable(betId)).run();
     if (result.changes !== 1)
       throw conflict(

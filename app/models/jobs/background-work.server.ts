@@ -23,6 +23,7 @@ import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
 import { sweepIntervalMs } from "~/utils/windows.server";
 import { outboxPollMs, underVitest } from "~/utils/env.server";
+import { sweepLiveEvents } from "~/models/notifications/live-events.server";
 
 /** How often the outbox looks for due retries; a new event wakes it at once. */
 const OUTBOX_POLL_MS = outboxPollMs();
@@ -42,6 +43,7 @@ export function sweepOnce(now = Date.now()) {
     ["sessions", () => deleteExpiredSessions()],
     ["idempotency keys", () => void sweepIdempotencyKeys(now)],
     ["expired bets", () => void cancelExpiredBets(now)],
+    ["live events", () => void sweepLiveEvents(now)],
     [
       "jobs",
       () => {

@@ -21,6 +21,7 @@ import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
 import { nudgeIntervalMs } from "~/utils/windows.server";
+import { announceBet } from "../notifications/live-events.server";
 
 export const NOT_OWED = "Nothing is owed on this bet.";
 export const NOT_WINNER = "Only the winner can nudge the loser.";
@@ -95,6 +96,7 @@ export function markOverdue(tx: Tx, job: Job, now: number) {
   tx.insert(betEvents)
     .values({ betId: bet.id, actorId: null, type: "payment_overdue" })
     .run();
+  announceBet(tx, bet.id);
   recordActivity(tx, {
     userId: settlement.loserId!,
     actorId: settlement.winnerId,
@@ -192,6 +194,7 @@ export function nudgePayment({ betId, userId, now = Date.now() }: BetCommand) {
     tx.insert(betEvents)
       .values({ betId, actorId: userId, type: "nudged" })
       .run();
+    announceBet(tx, betId);
     recordActivity(tx, {
       userId: settlement.loserId!,
       actorId: userId,

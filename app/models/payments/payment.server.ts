@@ -24,6 +24,7 @@ import {
 import { getPaymentProvider } from "./payment-provider.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
 import { formatCents } from "~/utils/money";
+import { announceBet } from "../notifications/live-events.server";
 
 export const NOT_SETTLED = "This bet has not been settled yet.";
 export const NOT_LOSER = "Only the loser of this bet pays the winnings.";
@@ -289,6 +290,7 @@ export function completePayment({
       tx.insert(betEvents)
         .values({ betId, actorId: payerId, type: "paid", data: { paymentId } })
         .run();
+      announceBet(tx, betId);
       const payer = tx
         .select({ username: users.username })
         .from(users)

@@ -26,6 +26,7 @@ import {
   usernameOf,
   type Parties,
 } from "./settlement-rules.server";
+import { announceBet } from "../notifications/live-events.server";
 
 /** How many proposals a bet has had: numbers each proposal's jobs. */
 function proposalNumber(tx: Tx, betId: number) {
@@ -146,6 +147,7 @@ export function insertProposal(
       data: { outcome, winnerId, loserId, notes },
     })
     .run();
+  announceBet(tx, bet.id);
   if (respondBy !== null) {
     const payload = { proposedAt: now };
     const tag = `${bet.id}:${number}`;
@@ -281,6 +283,7 @@ export function finalise(
       },
     })
     .run();
+  announceBet(tx, bet.id);
   const how: Record<Resolution, string> = {
     agreed: "both sides agreed",
     conceded: "conceded",

@@ -51,6 +51,7 @@ import {
   type Parties,
 } from "./settlement-rules.server";
 import { finalise } from "./settlement-finalise.server";
+import { announceBet } from "../notifications/live-events.server";
 
 function hasRejection(tx: Tx | typeof db, betId: number) {
   return (
@@ -165,6 +166,7 @@ export function referDispute({
     tx.insert(betEvents)
       .values({ betId, actorId: userId, type: "referred" })
       .run();
+    announceBet(tx, betId);
     recordActivity(tx, {
       userId: bet.refereeId!,
       actorId: userId,
@@ -251,6 +253,7 @@ export function ruleDispute({
             data: { winnerId: live.winnerId, proposedBy: live.proposedBy },
           })
           .run();
+        announceBet(tx, betId);
       }
       const loserId = loserOf(parties, outcome, winnerId);
       const ruling = tx
@@ -276,6 +279,7 @@ export function ruleDispute({
           data: { outcome, winnerId },
         })
         .run();
+      announceBet(tx, betId);
       return finalise(tx, {
         bet,
         settlement: ruling,

@@ -11,6 +11,7 @@ import {
   usernameOf,
 } from "./settlement-rules.server";
 import { finalise, proposalWords } from "./settlement-finalise.server";
+import { announceBet } from "../notifications/live-events.server";
 
 /** The job still concerns the proposal that is live now, unanswered. */
 function liveProposalFor(tx: Tx, job: Job) {
@@ -59,6 +60,7 @@ export function timeOutIfDue(
       data: { silentId: silent },
     })
     .run();
+  announceBet(tx, bet.id);
   return finalise(tx, {
     bet,
     settlement: live,

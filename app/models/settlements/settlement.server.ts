@@ -42,6 +42,7 @@ import {
   insertProposal,
   proposalWords,
 } from "./settlement-finalise.server";
+import { announceBet } from "../notifications/live-events.server";
 
 // --- Propose, approve, reject, settle -----------------------------------------
 
@@ -122,6 +123,7 @@ export function approveSettlement({
       tx.insert(betEvents)
         .values({ betId, actorId: userId, type: "settlement_approved" })
         .run();
+      announceBet(tx, betId);
       const current = liveSettlement(tx, betId)!;
       if (!(current.creatorApproved && current.participantApproved)) {
         return current;
@@ -185,6 +187,7 @@ export function rejectSettlement({
         },
       })
       .run();
+    announceBet(tx, betId);
     recordActivity(tx, {
       userId: otherSide(parties!, userId),
       actorId: userId,

@@ -6,6 +6,7 @@ import { db, preparedOnce, type Tx } from "~/db/client.server";
 import { activityEvents } from "~/db/schema";
 import { enqueueNotifications } from "../notifications/outbox.server";
 import { href } from "react-router";
+import { announceActivity } from "../notifications/live-events.server";
 
 export type ActivityType =
   | "bet_joined"
@@ -40,6 +41,8 @@ export function recordActivity(
     .get();
   // The outbox row is written with the event: both commit, or neither.
   enqueueNotifications(tx, written);
+  // The person's open pages hear it (the header's unread count, Activity).
+  announceActivity(tx, event.userId);
 }
 
 // The header bell asks on every page: one prepared statement, built once.
@@ -71,13 +74,18 @@ export function listActivity(userId: number, limit = 50) {
 }
 
 export function markAllActivityRead(userId: number) {
-  return db
-    .update(activityEvents)
-    .set({ read: true })
-    .where(
-      and(eq(activityEvents.userId, userId), eq(activityEvents.read, false)),
-    )
-    .run().changes;
+  return db.transaction((tx) => {
+    const changes = tx
+      .update(activityEvents)
+      .set({ read: true })
+      .where(
+        and(eq(activityEvents.userId, userId), eq(activityEvents.read, false)),
+      )
+      .run().changes;
+    // The person's other tabs drop their unread count too.
+    if (changes > 0) announceActivity(tx, userId);
+    return changes;
+  });
 }
 
 export function toActivityJson(event: typeof activityEvents.$inferSelect) {

@@ -11,6 +11,7 @@ import { assertAccountOpen } from "../accounts/closed-account.server";
 import { FRIEND_MESSAGES } from "./friend-input.server";
 import { pairRow, pendingRequest } from "./friend-pairs.server";
 import { conflict, invalid, notFound } from "~/utils/errors";
+import { announceFriends } from "../notifications/live-events.server";
 
 /** "{from's name} {did}" in `to`'s activity, in the same transaction. */
 function tellOther(
@@ -77,6 +78,7 @@ export function sendFriendRequest({
       type: "friend_request_received",
       did: "sent you a friend request",
     });
+    announceFriends(tx, userId, friendId);
     return row;
   });
 }
@@ -100,6 +102,7 @@ export function acceptFriendRequest({ userId, requesterId }: PendingRequest) {
       type: "friend_request_accepted",
       did: "accepted your friend request",
     });
+    announceFriends(tx, userId, requesterId);
     return updated;
   });
 }
@@ -113,6 +116,7 @@ export function declineFriendRequest({ userId, requesterId }: PendingRequest) {
       .returning()
       .get();
     if (!deleted) throw notFound(FRIEND_MESSAGES.requestNotFound);
+    announceFriends(tx, userId, requesterId);
     return deleted;
   });
 }

@@ -40,6 +40,7 @@ import {
   GeneralErrorBoundary,
   HomeLink,
 } from "~/components/error-boundary";
+import { WaitingNotice } from "~/components/waiting-notice";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -204,6 +205,18 @@ export default function BetDetail({
             {winner.id === me ? "You won this bet!" : `${winner.username} won`}
           </p>
         </section>
+      ) : null}
+
+      {isParticipant &&
+      bet.status === "pending" &&
+      bet.participants.length < 2 ? (
+        <WaitingNotice>Waiting for someone to join.</WaitingNotice>
+      ) : null}
+      {isParticipant &&
+      loaderData.settlement &&
+      !loaderData.settlement.settled &&
+      !loaderData.settlement.canRespond ? (
+        <WaitingNotice>Waiting for the other side&apos;s answer.</WaitingNotice>
       ) : null}
 
       <BetOutcomeNotices data={loaderData} />

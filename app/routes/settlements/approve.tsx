@@ -23,6 +23,7 @@ import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { WaitingNotice } from "~/components/waiting-notice";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -161,6 +162,9 @@ export default function ApproveSettlement({
             Reject
           </Link>
         </KeyedForm>
+      ) : null}
+      {!view.settled && !view.canRespond ? (
+        <WaitingNotice>Waiting for the other side&apos;s answer.</WaitingNotice>
       ) : null}
       {view.settled ? (
         <p role="status" className="card text-sm">

@@ -1,0 +1,152 @@
+// Live pages (docs/product-rules.md#live-pages): who must hear that a page
+// they see changed. The models that change a bet, a friendship or someone's
+// activity call these in the same transaction as the change, so an event
+// exists exactly when the change does, whichever process or machine made
+// it. Each process reads the new rows by id (live-streams.server.ts) and
+// passes them to its open streams. Plain Drizzle, no SQLite-only SQL: the
+// cursor query is the same on PostgreSQL (docs/decisions/1010).
+import { and, asc, desc, eq, gt, lt, lte, sql } from "drizzle-orm";
+import { db, preparedOnce, type Tx } from "~/db/client.server";
+import { betParticipants, bets, liveEvents } from "~/db/schema";
+
+export type LiveEventType = "bet" | "friends" | "activity";
+
+export type LiveEvent = {
+  id: number;
+  userId: number;
+  type: LiveEventType;
+  betId: number | null;
+};
+
+/** How long a row is kept: a stream that was away longer revalidates anyway. */
+export const LIVE_EVENTS_KEEP_MS = 24 * 60 * 60_000;
+
+type Writer = Tx | typeof db;
+
+function tell(
+  tx: Writer,
+  people: Iterable<number>,
+  type: LiveEventType,
+  betId: number | null = null,
+) {
+  const rows = [...new Set(people)].map((userId) => ({ userId, type, betId }));
+  if (rows.length > 0) tx.insert(liveEvents).values(rows).run();
+}
+
+/**
+ * Something on bet `betId` changed: tells its participants and its referee
+ * (never anyone else: a private bet's news reaches only those in it), and
+ * `alsoTell` (a referee who was just replaced, say). Call it after the change
+ * within its transaction, so someone who has just joined hears it too; for
+ * a bet about to be deleted, before the delete.
+ */
+export function announceBet(
+  tx: Writer,
+  betId: number,
+  alsoTell: readonly (number | null | undefined)[] = [],
+) {
+  const people = new Set<number>();
+  for (const id of alsoTell) if (typeof id === "number") people.add(id);
+  for (const row of tx
+    .select({ userId: betParticipants.userId })
+    .from(betParticipants)
+    .where(eq(betParticipants.betId, betId))
+    .all())
+    people.add(row.userId);
+  const bet = tx
+    .select({ creatorId: bets.creatorId, refereeId: bets.refereeId })
+    .from(bets)
+    .where(eq(bets.id, betId))
+    .get();
+  if (bet) {
+    people.add(bet.creatorId);
+    if (bet.refereeId !== null) people.add(bet.refereeId);
+  }
+  tell(tx, people, "bet", betId);
+}
+
+/** A friendship between these people was asked, accepted or declined. */
+export function announceFriends(tx: Writer, ...userIds: number[]) {
+  tell(tx, userIds, "friends");
+}
+
+/** `userId`'s activity (and so the header's unread count) changed. */
+export function announceActivity(tx: Writer, userId: number) {
+  tell(tx, [userId], "activity");
+}
+
+const latest = preparedOnce(() =>
+  db
+    .select({ id: liveEvents.id })
+    .from(liveEvents)
+    .orderBy(desc(liveEvents.id))
+    .limit(1)
+    .prepare(),
+);
+
+/** The newest row's id (0 with none): where a new cursor starts. */
+export function latestLiveEventId(): number {
+  return latest().get()?.id ?? 0;
+}
+
+const after = preparedOnce(() =>
+  db
+    .select({
+      id: liveEvents.id,
+      userId: liveEvents.userId,
+      type: liveEvents.type,
+      betId: liveEvents.betId,
+    })
+    .from(liveEvents)
+    .where(gt(liveEvents.id, sql.placeholder("cursor")))
+    .orderBy(asc(liveEvents.id))
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
+
+/**
+ * The cursor query each process runs every LIVE_POLL_MS while it has open
+ * streams: the rows after `cursor`, oldest first (the primary key's order).
+ */
+export function liveEventsAfter(cursor: number, limit = 1000): LiveEvent[] {
+  return after().all({ cursor, limit });
+}
+
+/**
+ * One person's rows in (`afterId`, `upToId`]: what a stream that reconnects
+ * with Last-Event-ID missed. At most `limit`: one is enough to make the page
+ * reload its data.
+ */
+export function liveEventsOfUser(
+  userId: number,
+  afterId: number,
+  upToId: number,
+  limit = 100,
+): LiveEvent[] {
+  return db
+    .select({
+      id: liveEvents.id,
+      userId: liveEvents.userId,
+      type: liveEvents.type,
+      betId: liveEvents.betId,
+    })
+    .from(liveEvents)
+    .where(
+      and(
+        eq(liveEvents.userId, userId),
+        gt(liveEvents.id, afterId),
+        lte(liveEvents.id, upToId),
+      ),
+    )
+    .orderBy(asc(liveEvents.id))
+    .limit(limit)
+    .all();
+}
+
+/** Drops rows older than LIVE_EVENTS_KEEP_MS (the sweep calls it). */
+export function sweepLiveEvents(now = Date.now()): number {
+  return db
+    .delete(liveEvents)
+    .where(lt(liveEvents.createdAt, new Date(now - LIVE_EVENTS_KEEP_MS)))
+    .run().changes;
+}

@@ -1,0 +1,152 @@
+// Live pages in the browser (docs/product-rules.md#live-pages,
+// docs/decisions/1010): one EventSource per tab on GET /api/events, opened
+// after hydration and the load event (boot work waits for both: 0841). An
+// event says what changed; when it concerns the page on screen, the page
+// reloads its own data through its loaders (useRevalidator), which keeps
+// what the person is typing: inputs are uncontrolled and keep their keys.
+// After a reconnect, and when the tab comes back into view, the page
+// revalidates too, in case it missed something.
+import { useEffect, useRef } from "react";
+import { useLocation, useRevalidator } from "react-router";
+
+export type LiveMessage =
+  { type: "bet"; betId: number } | { type: "friends" } | { type: "activity" };
+
+export const LIVE_EVENTS_PATH = "/api/events";
+
+// The pages of one bet, by the id in their path.
+const BET_PAGE =
+  /^\/(?:bet|settle-bet|propose-settlement|payment|settlements)\/(\d+)(?:\/|$)/;
+// Pages that list bets or their money, whichever bet changed.
+const BET_LISTS = new Set([
+  "/",
+  "/my-bets",
+  "/notifications",
+  "/financial-history",
+  "/profile",
+]);
+const FRIEND_PAGES = new Set(["/friends", "/search", "/profile"]);
+
+/**
+ * Whether `message` concerns the page at `pathname`. Activity concerns every
+ * page of the app shell: the header's unread count is on all of them.
+ */
+export function concernsPage(message: LiveMessage, pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  switch (message.type) {
+    case "activity":
+      return true;
+    case "friends":
+      return FRIEND_PAGES.has(path);
+    case "bet": {
+      if (BET_LISTS.has(path)) return true;
+      const match = BET_PAGE.exec(path);
+      return match !== null && Number(match[1]) === message.betId;
+    }
+  }
+}
+
+type Listener = (message: LiveMessage | "missed") => void;
+
+const listeners = new Set<Listener>();
+let source: EventSource | null = null;
+let lastId: string | null = null;
+let retryMs = 2_000;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+function emit(message: LiveMessage | "missed") {
+  for (const listener of listeners) listener(message);
+}
+
+function connect(after: () => number) {
+  const resume = lastId ?? String(after());
+  const es = new EventSource(`${LIVE_EVENTS_PATH}?after=${resume}`);
+  source = es;
+  let opened = false;
+  es.onopen = () => {
+    retryMs = 2_000;
+    // A reconnect (the browser's own, after a drop) may have missed events
+    // older than the server keeps, or the server was replaced: look again.
+    if (opened) emit("missed");
+    opened = true;
+  };
+  es.onmessage = (event: MessageEvent<string>) => {
+    if (event.lastEventId) lastId = event.lastEventId;
+    try {
+      emit(JSON.parse(event.data) as LiveMessage);
+    } catch {
+      // Not ours: ignored.
+    }
+  };
+  es.onerror = () => {
+    // The browser retries by itself unless the answer was refused (401,
+    // 429, 503): then it gives up, and we try again later, backing off.
+    if (es.readyState !== EventSource.CLOSED) return;
+    source = null;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => {
+      if (listeners.size > 0 && !source) {
+        connect(after);
+        emit("missed");
+      }
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, 60_000);
+  };
+}
+
+function afterLoad(run: () => void) {
+  if (document.readyState === "complete") run();
+  else addEventListener("load", run, { once: true });
+}
+
+/**
+ * Keeps the page on screen up to date. `cursor` is the newest live event
+ * id when the page's data was read: events after it are sent at once, so
+ * nothing between the read and the stream opening is lost.
+ */
+export function useLiveUpdates(cursor: number) {
+  const revalidator = useRevalidator();
+  const location = useLocation();
+  const state = useRef({ revalidator, pathname: location.pathname, cursor });
+  state.current.revalidator = revalidator;
+  state.current.pathname = location.pathname;
+  state.current.cursor = Math.max(state.current.cursor, cursor);
+
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Several events in a burst (a join tells the bet and the activity) make
+    // one reload of the page's data.
+    const reload = () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void state.current.revalidator.revalidate();
+      }, 100);
+    };
+    const listener: Listener = (message) => {
+      if (message === "missed" || concernsPage(message, state.current.pathname))
+        reload();
+    };
+    let hiddenAt = 0;
+    const onVisibility = () => {
+      if (document.visibilityState === "hidden") hiddenAt = Date.now();
+      else if (hiddenAt) reload();
+    };
+    listeners.add(listener);
+    document.addEventListener("visibilitychange", onVisibility);
+    afterLoad(() => {
+      if (!source && listeners.size > 0) connect(() => state.current.cursor);
+    });
+    return () => {
+      clearTimeout(timer);
+      listeners.delete(listener);
+      document.removeEventListener("visibilitychange", onVisibility);
+      if (listeners.size === 0) {
+        source?.close();
+        source = null;
+        clearTimeout(retryTimer);
+      }
+    };
+  }, []);
+}
