@@ -10,6 +10,7 @@ import {
   withoutScriptPreloads,
 } from "~/utils/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
+import { withMatchedRoutesOnly } from "~/utils/matched-routes.server";
 import { nonceContext } from "~/utils/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/jobs/background-work.server";
@@ -55,8 +56,9 @@ export default function handleRequest(
         nonce,
         onAllReady() {
           // The document is sent as one piece: every write into compression
-          // is a zlib call of its own (a page came out of React in 5–11
-          // chunks), and the head's preloads are taken out in one pass.
+          // is a zlib call of its own (a page came out of React in several
+          // chunks, measured in docs/decisions/0810), and the head's
+          // preloads are taken out in one pass.
           const chunks: Buffer[] = [];
           const whole = new Writable({
             write(chunk: Buffer, _encoding, callback) {
@@ -97,25 +99,4 @@ export default function handleRequest(
       },
     );
   });
-}
-
-/**
- * The context <ServerRouter> renders from, with only the routes this request
- * matched. <ServerRouter> builds a route object for every route in
- * `manifest.routes` on every render (`createServerRoutes`, then
- * `createStaticRouter`'s `convertRoutesToDataRoutes`), 39 page routes for the
- * two or three a page shows: about 4 % of a page's CPU and 57 KB of its
- * allocations. Everything it renders reads the matched routes only: the
- * route elements come from the request's matches, and <Scripts> and <Links>
- * look up the matched routes; the client loads the whole manifest from its
- * file (`routeDiscovery: "initial"`, 0837), never from here
- * (docs/decisions/0840).
- */
-function withMatchedRoutesOnly(context: EntryContext): EntryContext {
-  const routes: EntryContext["manifest"]["routes"] = {};
-  for (const { route } of context.staticHandlerContext.matches) {
-    const entry = context.manifest.routes[route.id];
-    if (entry) routes[route.id] = entry;
-  }
-  return { ...context, manifest: { ...context.manifest, routes } };
 }

@@ -25,9 +25,9 @@ import { stylesheetDelivery } from "~/utils/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 
-// The icon is in the document (a data: URL, about 0.5 KB before compression):
-// as a file it was a request the browser started at the load event, which on
-// a small page comes before the first paint (docs/decisions/0842). The web app
+// The icon is in the document (a small data: URL, its size in
+// docs/decisions/0842): as a file it was a request the browser started at the
+// load event, which on a small page comes before the first paint (0842). The web app
 // manifest is linked in Layout, after the first paint on pages with scripts.
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: favicon, type: "image/svg+xml" },

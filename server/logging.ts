@@ -59,10 +59,10 @@ function requestId(req: IncomingMessage, res: ServerResponse) {
 
 // The request line has a fixed shape built here from safe values (the
 // route's pattern, never the path; an id that passed INCOMING_ID or a UUID),
-// so it is written by a logger without the redaction pass, which walked ~20
-// wildcard paths on every line. pino-http did the same job with two child
-// loggers and their serializers per request: ~4 % of a page's server CPU
-// (docs/decisions/0813). Other log lines keep `logger` and its redaction.
+// so it is written by a logger without the redaction pass, which walked
+// every wildcard path on every line. pino-http did the same job with two
+// child loggers and their serializers per request (their cost measured in
+// docs/decisions/0813). Other log lines keep `logger` and its redaction.
 /** One line when the answer is finished (or the connection dropped first). */
 export function requestLogging(
   destination: pino.DestinationStream = pino.destination(1),

@@ -1,8 +1,8 @@
 // A modal dialog on the browser's own <dialog> and `showModal()`: the browser
 // makes the page behind it inert (focus cannot leave it), closes it on Escape
 // and gives focus back to what opened it. It replaced Radix's Dialog, whose
-// focus trap, scroll lock and portal were about 8 KB of gzipped script on
-// /profile for what the platform does (docs/decisions/0838).
+// focus trap, scroll lock and portal were most of /profile's route module
+// for what the platform does (measured in docs/decisions/0838).
 //
 // The element is always rendered (closed, it is not displayed), so closing is
 // always `close()` and the browser's focus return runs; its contents are

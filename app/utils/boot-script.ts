@@ -19,9 +19,8 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
  *
  * All of it waits for two things. The load event, after the document's own
  * requests: the first `Intl.DateTimeFormat()` in a page loads the browser's
- * time zone data, 15–30 ms of main thread (60–120 ms on Lighthouse's 4×
- * slower phone), and as a parser-inserted script it ran before anything was
- * painted (0830). And the first paint the browser reports: a small page's
+ * time zone data, main-thread time measured in docs/decisions/0830, and as a
+ * parser-inserted script it ran before anything was painted (0830). And the first paint the browser reports: a small page's
  * load event can fire before its first frame, and the prefetch and the
  * worker's script, and the manifest the browser fetched at that event, then
  * still came before the paint, where Lighthouse's simulation put them on

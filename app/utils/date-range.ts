@@ -6,8 +6,6 @@ import { utcToZonedParts, zonedTimeToUtc } from "./dates";
 
 import { DEFAULT_PRESET, PRESETS, type Preset } from "./finance-presets";
 
-export { DEFAULT_PRESET };
-
 export const START_AFTER_END = "Start date cannot be after end date.";
 export const DATE_IN_FUTURE = "Dates cannot be in the future.";
 export const INVALID_DATE = "Please enter a valid date.";

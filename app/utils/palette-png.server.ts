@@ -4,7 +4,8 @@
 // them, which fit in a palette of at most 256 colours; resvg writes it as
 // 8-bit RGBA, so the same picture went out at four bytes a pixel instead of one.
 // It is what every link preview fetches and the largest thing on a bet
-// page's first screen: 60 % fewer bytes for both (docs/decisions/0812, 0832).
+// page's first screen: far fewer bytes for both (measured in
+// docs/decisions/0832; the bet page's preview size in 0812).
 import zlib from "node:zlib";
 
 const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);

@@ -3,9 +3,10 @@ import { onFirstPaintJs } from "./first-paint";
 /**
  * React hoists <Scripts>' `<link rel="modulepreload">` tags to the top of the
  * head, ahead of everything the first paint needs and at the priority of a
- * blocking script: on a slow link 125 KB of scripts then compete with the
- * document and its images, and when they win the race they are evaluated and
- * hydrate before the first paint, which waits for them (docs/decisions/0800).
+ * blocking script: on a slow link all of the page's scripts then compete
+ * with the document and its images, and when they win the race they are
+ * evaluated and hydrate before the first paint, which waits for them
+ * (measured in docs/decisions/0800).
  * This leaves them out of the served head: the scripts are then found where
  * <Scripts> puts its module script, at the end of the body, after the content
  * is in, and load through their imports (React adds the preload tags again when
@@ -27,11 +28,11 @@ export function withoutScriptPreloads(html: string): string {
  * started after the first paint instead of by the parser. As an `async`
  * module it ran as soon as its imports arrived, and on a fast link or a busy
  * phone that was before the frame that paints the content: the largest paint
- * then came after ~130 KB of scripts had been fetched, evaluated and hydrated,
+ * then came after all of the scripts had been fetched, evaluated and hydrated,
  * and Lighthouse (whose simulation puts on the path to the largest paint
  * every script that ran before it did) counted all of them against a slow
- * 4G link: /create-bet and /bet/{id} swung between 0.78 and 1.24 s from run
- * to run (docs/decisions/0830, 0831). A small classic script in its place
+ * 4G link: /create-bet's and /bet/{id}'s scores swung from run to run
+ * (measured in docs/decisions/0830, 0831). A small classic script in its place
  * inserts the same module, with the same nonce, when the browser reports the
  * page's first contentful paint (onFirstPaintJs: at once where no paint will
  * be reported, after PAINT_WAIT_MS at the latest, so a page always hydrates).

@@ -87,7 +87,8 @@ export async function renderShareImage(
   const hit = cache.get(key);
   if (hit) return hit;
   const image = await drawShareCard(bet, width);
-  // A palette PNG of the same pixels: about 60 % fewer bytes (0832).
+  // A palette PNG of the same pixels: far fewer bytes (measured in
+  // docs/decisions/0832).
   const png = encodePalettePng(image.pixels, image.width, image.height);
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next().value;
@@ -178,9 +179,10 @@ export async function drawShareCard(
 }
 
 /**
- * Satori's first layout parses the fonts and warms its engine (~150 ms);
- * doing that once at start-up, off any request, keeps a crawler's first
- * miss as fast as the others. The throwaway card is not cached.
+ * Satori's first layout parses the fonts and warms its engine, much slower
+ * than the layouts after it (no decision record keeps the figure); doing
+ * that once at start-up, off any request, keeps a crawler's first miss as
+ * fast as the others. The throwaway card is not cached.
  */
 export function warmShareImageRenderer() {
   const sample = {

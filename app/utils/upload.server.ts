@@ -11,8 +11,9 @@ import { UNREADABLE_FORM } from "./form-data.server";
  * of that name that is a file.
  *
  * Why not `request.formData()`: it copies an upload three times (the whole
- * body, a `Blob` per file, then `arrayBuffer()`), and under 16 concurrent
- * 477 KB uploads those copies were most of the memory the burst cost: V8
+ * body, a `Blob` per file, then `arrayBuffer()`), and under the bench's
+ * concurrent uploads those copies were most of the memory the burst cost
+ * (measured in docs/decisions/0820): V8
  * frees them only at a full collection, which a burst of uploads (little
  * JavaScript, many large buffers) reaches only through external-memory
  * pressure. Here the body is joined once and the file is a view into it,

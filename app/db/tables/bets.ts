@@ -13,7 +13,6 @@ import { createdAt } from "./columns";
 import { users } from "./accounts";
 import { BET_STATUSES } from "../../domain/bet";
 
-export { BET_STATUSES, type BetStatus } from "../../domain/bet";
 export const VISIBILITIES = ["public", "private"] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 

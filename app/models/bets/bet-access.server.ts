@@ -2,17 +2,10 @@
 // or a seat), the view every page and the API render, and opening by code.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { db, preparedOnce, type Tx } from "~/db/client.server";
-import {
-  betAccess,
-  betParticipants,
-  bets,
-  users,
-  type Bet,
-  type BetStatus,
-} from "~/db/schema";
+import { betAccess, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
 import { notFound } from "~/utils/errors";
-import { BET_NOT_FOUND } from "~/domain/bet";
+import { BET_NOT_FOUND, type BetStatus } from "~/domain/bet";
 import { assertMayTryCode, recordCodeMiss } from "./code-guesses.server";
 
 import { CODE_LENGTH, normalizeCode } from "./bet-input.server";
@@ -163,8 +156,6 @@ export function canViewBet(
       .get() !== undefined
   );
 }
-
-export { BET_NOT_FOUND };
 
 /** The bet as `userId` may see it; a private bet without access is a 404. */
 export function getBetForViewer({

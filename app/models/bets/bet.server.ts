@@ -15,8 +15,8 @@ import {
   generateCode,
   type BetInput,
 } from "./bet-input.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import {
-  BET_NOT_FOUND,
   canViewBet,
   effectiveStatus,
   isParticipant,

@@ -15,11 +15,8 @@ import {
 import { recordActivity } from "../social/activity.server";
 import { ALREADY_PAID } from "./payment.server";
 import { displayNameSql } from "../accounts/display-name.server";
-import {
-  BET_NOT_FOUND,
-  canViewBet,
-  type BetCommand,
-} from "../bets/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
+import { canViewBet, type BetCommand } from "../bets/bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
@@ -220,12 +217,12 @@ export type PaymentRecord = {
 const EMPTY: PaymentRecord = { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 };
 
 // Asked for every person a bet page or profile shows: one small prepared
-// query per person, found through the loser index (migration 0005), ~11 µs
-// per person in the loaded server (docs/decisions/0834). It replaced one
-// query over the ids as a JSON array (0833), measured then at ~100 µs a
-// page; most of that turned out to be the recompile 0834 found in both
-// shapes, so for a page of dozens of people the JSON form may be the cheaper
-// one again. Not measured since.
+// query per person, found through the loser index (migration 0005), measured
+// per person in docs/decisions/0834. It replaced one query over the ids as a
+// JSON array (measured in docs/decisions/0833); most of that one's cost
+// turned out to be the recompile 0834 found in both shapes, so for a page of
+// dozens of people the JSON form may be the cheaper one again. Not measured
+// since.
 /** A person's record, unprepared (its plan is checked in a test). */
 export const paymentRecordQuery = () =>
   db
@@ -244,8 +241,9 @@ export const paymentRecordQuery = () =>
         // A literal, not a bound value: `payments.status` is the column of a
         // partial index (payments_one_completed_per_bet), and SQLite
         // recompiles a statement every time it runs when a value bound to
-        // such a column could change its plan — 98 µs of parsing on every
-        // bet page and profile instead of ~10 µs (ADR 0834).
+        // such a column could change its plan: parsing on every bet page and
+        // profile, several times the query's own cost (measured in
+        // docs/decisions/0834).
         sql`${payments.status} = 'completed'`,
       ),
     )

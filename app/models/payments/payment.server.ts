@@ -14,11 +14,8 @@ import {
   type Settlement,
 } from "~/db/schema";
 import { recordActivity } from "../social/activity.server";
-import {
-  BET_NOT_FOUND,
-  canViewBet,
-  getBetView,
-} from "../bets/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
+import { canViewBet, getBetView } from "../bets/bet-access.server";
 import { writePaymentEntries } from "./ledger.server";
 import {
   intentIdempotencyKey,

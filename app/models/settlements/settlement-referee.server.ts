@@ -13,8 +13,8 @@ import {
 } from "~/db/schema";
 import { recordActivity } from "../social/activity.server";
 import { scheduleJob } from "../jobs/jobs.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import {
-  BET_NOT_FOUND,
   canViewBet,
   effectiveStatus,
   getBetView,

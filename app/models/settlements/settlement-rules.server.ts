@@ -14,17 +14,12 @@ import {
   type Settlement,
 } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
-import {
-  BET_NOT_FOUND,
-  canViewBet,
-  effectiveStatus,
-} from "../bets/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
+import { canViewBet, effectiveStatus } from "../bets/bet-access.server";
 import { invalid, notFound, type Refusal } from "~/utils/errors";
 import type { BetStatus } from "~/domain/bet";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
-
-export { SETTLEMENT_NOT_FOUND };
 
 export const NO_WINNER_TITLE = "No winner selected";
 export const NO_WINNER = "Please select a winner to settle the bet.";

@@ -14,9 +14,9 @@ import { splitPayout } from "~/utils/money";
 import {
   approveRefusal,
   responseFactsOf,
-  SETTLEMENT_NOT_FOUND,
   usernameOf,
 } from "./settlement-rules.server";
+import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 
 /** The live settlement, for anyone who may see the bet; else 404. */
 export function getSettlement({
@@ -138,7 +138,6 @@ export function listSettlementHistory(betId: number) {
     .orderBy(betEvents.id)
     .all();
 }
-export type { Settlement } from "~/db/schema";
 
 /**
  * What the approve screen shows of a live settlement, as `userId` sees it:

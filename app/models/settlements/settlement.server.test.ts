@@ -6,10 +6,10 @@ import {
   LIVE_PROPOSAL,
   NO_WINNER,
   NOT_ACTIVE,
-  SETTLEMENT_NOT_FOUND,
   parseProposalInput,
   parseRejectionInput,
 } from "./settlement-rules.server";
+import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import {
   approveSettlement,
   proposeSettlement,

@@ -2,16 +2,17 @@ import { describe, expect, it } from "vitest";
 import { sqlite } from "~/db/client.server";
 import {
   acceptFriendRequest,
-  countIncomingRequests,
   declineFriendRequest,
-  FRIEND_MESSAGES,
+  sendFriendRequest,
+} from "./friend.server";
+import {
+  countIncomingRequests,
   headToHead,
   listFriends,
   listIncomingRequests,
-  parseFriendId,
   searchUsers,
-  sendFriendRequest,
-} from "./friend.server";
+} from "./friend-lists.server";
+import { FRIEND_MESSAGES, parseFriendId } from "./friend-input.server";
 import { countUnreadActivity, listActivity } from "./activity.server";
 import { expectError } from "../../../tests/support/expect-error";
 

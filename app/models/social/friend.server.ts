@@ -1,9 +1,8 @@
 // Friends: the requests (send, accept, decline) that make the symmetric
 // friendship. One friendships row per pair (a unique index on min/max of the
 // two ids), so two people asking each other at once cannot make two rows.
-// This module is the friends' door: it also exports the input and messages
-// (friend-input.server.ts) and the lists, search and head-to-head record
-// (friend-lists.server.ts).
+// The input and messages are in friend-input.server.ts; the lists, search
+// and head-to-head record in friend-lists.server.ts.
 import { and, eq, isNull } from "drizzle-orm";
 import { immediate, type Tx } from "~/db/client.server";
 import { friendships, users } from "~/db/schema";
@@ -13,24 +12,6 @@ import { FRIEND_MESSAGES } from "./friend-input.server";
 import { pairRow, pendingRequest } from "./friend-pairs.server";
 import { conflict, invalid, notFound } from "~/utils/errors";
 import { announceFriends } from "../notifications/live-events.server";
-
-export {
-  countIncomingRequests,
-  headToHead,
-  listFriends,
-  listIncomingRequests,
-  refereeChoices,
-  searchUsers,
-  toFriendJson,
-} from "./friend-lists.server";
-export {
-  FRIEND_MESSAGES,
-  parseFriendId,
-  parseSearchQuery,
-  SEARCH_LIMIT,
-  SEARCH_MAX,
-  SEARCH_MIN,
-} from "./friend-input.server";
 
 /** "{from's name} {did}" in `to`'s activity, in the same transaction. */
 function tellOther(

@@ -5,7 +5,7 @@ import {
   requireApiUser,
   type RequestArgs,
 } from "~/models/accounts/session.server";
-import { SETTLEMENT_NOT_FOUND } from "~/models/settlements/settlement-rules.server";
+import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 import { betIdOrNotFound } from "~/utils/api.server";
 
 type BetRouteArgs = RequestArgs & { params: { id?: string } };

@@ -1,6 +1,6 @@
 // The /api's JSON shapes of a bet and a settlement (docs/api.md): what the
 // API answers, beside the API routes, apart from the models' rules.
-import type { Settlement } from "~/models/settlements/settlement-view.server";
+import type { getSettlement } from "~/models/settlements/settlement-view.server";
 import type { BetView } from "~/models/bets/bet-access.server";
 import { centsToDollars } from "~/utils/money";
 
@@ -37,6 +37,9 @@ export function toBetListJson(bet: BetView, userId: number) {
     type: bet.creatorId === userId ? ("created" as const) : ("joined" as const),
   };
 }
+
+/** A settlement row, as the models read it. */
+type Settlement = ReturnType<typeof getSettlement>;
 
 export function toSettlementJson(s: Settlement) {
   return {

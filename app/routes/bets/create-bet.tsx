@@ -7,7 +7,7 @@ import { FormAlert } from "~/components/forms";
 import type { BetFormValues } from "~/domain/bet";
 import { parseBetForm, readBetForm } from "~/models/bets/bet-form.server";
 import { createBet } from "~/models/bets/bet.server";
-import { refereeChoices } from "~/models/social/friend.server";
+import { refereeChoices } from "~/models/social/friend-lists.server";
 import { utcToZonedParts } from "~/utils/dates";
 import { formFailure } from "~/utils/page.server";
 import { getUser, requireUser } from "~/models/accounts/session.server";

@@ -19,7 +19,7 @@ import { utcToZonedParts } from "~/utils/dates";
 import { formFailure } from "~/utils/page.server";
 import { betForPage } from "./load.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { refereeChoices } from "~/models/social/friend.server";
+import { refereeChoices } from "~/models/social/friend-lists.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";

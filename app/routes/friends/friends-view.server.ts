@@ -6,16 +6,20 @@
 import { href } from "react-router";
 import {
   acceptFriendRequest,
-  countIncomingRequests,
   declineFriendRequest,
-  FRIEND_MESSAGES,
-  listFriends,
-  listIncomingRequests,
-  parseFriendId,
-  parseSearchQuery,
-  searchUsers,
   sendFriendRequest,
 } from "~/models/social/friend.server";
+import {
+  countIncomingRequests,
+  listFriends,
+  listIncomingRequests,
+  searchUsers,
+} from "~/models/social/friend-lists.server";
+import {
+  FRIEND_MESSAGES,
+  parseFriendId,
+  parseSearchQuery,
+} from "~/models/social/friend-input.server";
 import {
   describePaymentRecord,
   getPaymentRecords,

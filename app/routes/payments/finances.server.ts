@@ -3,7 +3,8 @@
 // /api door's), then transactions and a summary read from the ledger only.
 import { listTransactions, summarize } from "~/models/payments/ledger.server";
 import type { Finances, FinanceSummary } from "~/domain/finances";
-import { DEFAULT_PRESET, presetRange, todayIn } from "~/utils/date-range";
+import { presetRange, todayIn } from "~/utils/date-range";
+import { DEFAULT_PRESET } from "~/utils/finance-presets";
 import { rangeFromRequest } from "~/utils/date-range.server";
 import { zonedDayLabel } from "~/utils/dates";
 import { pageFailureOr } from "~/utils/page.server";

@@ -7,7 +7,7 @@ import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
 import { ModalDialog } from "~/components/modal-dialog";
 import { UserAvatar } from "~/components/user-avatar";
-import { listFriends } from "~/models/social/friend.server";
+import { listFriends } from "~/models/social/friend-lists.server";
 import {
   PAYMENT_METHOD_LABELS,
   paymentMethodsOf,

@@ -1,7 +1,7 @@
 // The share preview a share-meta or share-image request may see: no session
 // needed (crawlers are anonymous); a signed-in participant needs no ?code=,
 // and a signed-in guesser's misses count against the account too.
-import { BET_NOT_FOUND } from "~/models/bets/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { getSharePreview, type SharePreview } from "~/models/bets/share.server";
 import { parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";

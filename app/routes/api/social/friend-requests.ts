@@ -2,7 +2,7 @@ import type { Route } from "./+types/friend-requests";
 import {
   listIncomingRequests,
   toFriendJson,
-} from "~/models/social/friend.server";
+} from "~/models/social/friend-lists.server";
 import { withFriendPaymentRecords } from "~/models/payments/dues.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";

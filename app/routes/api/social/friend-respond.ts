@@ -2,8 +2,8 @@ import type { Route } from "./+types/friend-respond";
 import {
   acceptFriendRequest,
   declineFriendRequest,
-  parseFriendId,
 } from "~/models/social/friend.server";
+import { parseFriendId } from "~/models/social/friend-input.server";
 import {
   apiOnly,
   jsonError,

@@ -1,10 +1,7 @@
 import type { Route } from "./+types/friends";
-import {
-  listFriends,
-  parseFriendId,
-  sendFriendRequest,
-  toFriendJson,
-} from "~/models/social/friend.server";
+import { sendFriendRequest } from "~/models/social/friend.server";
+import { listFriends, toFriendJson } from "~/models/social/friend-lists.server";
+import { parseFriendId } from "~/models/social/friend-input.server";
 import { withFriendPaymentRecords } from "~/models/payments/dues.server";
 import { api, apiOnly, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";

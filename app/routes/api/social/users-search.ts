@@ -1,5 +1,6 @@
 import type { Route } from "./+types/users-search";
-import { parseSearchQuery, searchUsers } from "~/models/social/friend.server";
+import { searchUsers } from "~/models/social/friend-lists.server";
+import { parseSearchQuery } from "~/models/social/friend-input.server";
 import { toPublicUser } from "~/models/accounts/user.server";
 import { withPaymentRecords } from "~/models/payments/dues.server";
 import { api } from "~/utils/api.server";
