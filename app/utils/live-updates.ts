@@ -7,7 +7,7 @@
 // After a reconnect, and when the tab comes back into view, the page
 // revalidates too, in case it missed something.
 import { useEffect, useRef } from "react";
-import { useLocation, useRevalidator } from "react-router";
+import { href, useLocation, useRevalidator } from "react-router";
 
 export type LiveMessage =
   { type: "bet"; betId: number } | { type: "friends" } | { type: "activity" };
@@ -18,14 +18,18 @@ export const LIVE_EVENTS_PATH = "/api/events";
 const BET_PAGE =
   /^\/(?:bet|settle-bet|propose-settlement|payment|settlements)\/(\d+)(?:\/|$)/;
 // Pages that list bets or their money, whichever bet changed.
-const BET_LISTS = new Set([
-  "/",
-  "/my-bets",
-  "/notifications",
-  "/financial-history",
-  "/profile",
+const BET_LISTS = new Set<string>([
+  href("/"),
+  href("/my-bets"),
+  href("/notifications"),
+  href("/financial-history"),
+  href("/profile"),
 ]);
-const FRIEND_PAGES = new Set(["/friends", "/search", "/profile"]);
+const FRIEND_PAGES = new Set<string>([
+  href("/friends"),
+  href("/search"),
+  href("/profile"),
+]);
 
 /**
  * Whether `message` concerns the page at `pathname`. Activity concerns every
