@@ -42,11 +42,15 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
  */
 export function immediate<T>(
   fn: (tx: Tx) => T,
-  options: { durable?: boolean } = {},
+  options: {
+    durable?: boolean;
+    /** Bookkeeping, not a change the request is about (an abuse limit's count). */
+    bookkeeping?: boolean;
+  } = {},
 ): T {
   // A request sent with an idempotency key records, in this same
   // transaction, that its change committed (docs/product-rules.md#repeats).
-  const witness = currentChangeWitness<Tx>();
+  const witness = options.bookkeeping ? undefined : currentChangeWitness<Tx>();
   const body = witness
     ? (tx: Tx) => {
         const result = fn(tx);

@@ -17,7 +17,7 @@ import {
   listAppRoutes,
   type AppRoute,
 } from "../support/route-table";
-import { Client, uniqueName } from "../support/server";
+import { Client, signUp, uniqueName } from "../support/server";
 import { solidImage } from "../support/images";
 import { betIn, person, type BetRef, type Person } from "../support/world";
 
@@ -387,6 +387,25 @@ describe("sign-in limits (RATE_LIMITS on)", () => {
       uniqueName("nobody"),
     );
     expect(elsewhere.status).toBe(401);
+  });
+
+  it("a refused keyed request frees its key though the refusal counted against a limit", async () => {
+    const me = await signUp(limited.url);
+    const k = "email-change-1";
+    const send = (currentPassword: string) =>
+      me.client.request("PATCH", "/api/user/profile", {
+        json: {
+          email: `moved-${me.user.username}@example.com`,
+          currentPassword,
+        },
+        headers: { "Idempotency-Key": k },
+      });
+    expect((await send("wrong-password")).status).toBe(400);
+    // Corrected under the same key: counting the wrong try changed nothing
+    // the key answers for, so this is a new request, not 422.
+    const fixed = await send("secret123");
+    expect(fixed.status, fixed.text).toBe(200);
+    expect(fixed.headers.get("Idempotent-Replayed")).toBeNull();
   });
 
   it("slows an account after repeated failures, the same for an unknown name, and never locks it out", async () => {

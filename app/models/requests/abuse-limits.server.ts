@@ -73,10 +73,15 @@ export class AbuseLimit {
    */
   take(keys: string[], now = Date.now()) {
     if (!rateLimitsOn) return;
-    immediate(() => {
-      this.check(keys, now);
-      this.record(keys, now);
-    });
+    // Counting an attempt is not what a request is about: it does not
+    // make a refused request's idempotency key "changed something".
+    immediate(
+      () => {
+        this.check(keys, now);
+        this.record(keys, now);
+      },
+      { bookkeeping: true },
+    );
   }
 }
 
