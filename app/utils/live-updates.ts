@@ -7,7 +7,7 @@
 // After a reconnect, and when the tab comes back into view, the page
 // revalidates too, in case it missed something.
 import { useEffect, useRef } from "react";
-import { href, useLocation, useRevalidator } from "react-router";
+import { href, useLocation, useNavigation, useRevalidator } from "react-router";
 
 export type LiveMessage =
   { type: "bet"; betId: number } | { type: "friends" } | { type: "activity" };
@@ -111,10 +111,28 @@ function afterLoad(run: () => void) {
 export function useLiveUpdates(cursor: number) {
   const revalidator = useRevalidator();
   const location = useLocation();
-  const state = useRef({ revalidator, pathname: location.pathname, cursor });
+  const navigation = useNavigation();
+  const state = useRef({
+    revalidator,
+    pathname: location.pathname,
+    cursor,
+    busy: false,
+    pending: false,
+    reload: () => {},
+  });
   state.current.revalidator = revalidator;
   state.current.pathname = location.pathname;
   state.current.cursor = Math.max(state.current.cursor, cursor);
+  // A revalidation started while a submission or a navigation loads would
+  // interrupt it and load its data again: the first answer's flash message
+  // (read once, then cleared) would be lost. Such a reload waits for idle.
+  state.current.busy =
+    navigation.state !== "idle" || revalidator.state !== "idle";
+  useEffect(() => {
+    if (state.current.busy || !state.current.pending) return;
+    state.current.pending = false;
+    state.current.reload();
+  }, [navigation.state, revalidator.state]);
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
@@ -125,9 +143,11 @@ export function useLiveUpdates(cursor: number) {
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        void state.current.revalidator.revalidate();
+        if (state.current.busy) state.current.pending = true;
+        else void state.current.revalidator.revalidate();
       }, 100);
     };
+    state.current.reload = reload;
     const listener: Listener = (message) => {
       if (message === "missed" || concernsPage(message, state.current.pathname))
         reload();
