@@ -13,10 +13,10 @@ import {
 import {
   expect,
   jsEnabled,
+  openEditProfile,
   signIn,
   test,
   uniqueUsername,
-  untilHydrated,
 } from "./fixtures";
 
 type Someone = {
@@ -304,14 +304,7 @@ test.describe("axe", () => {
   }, testInfo) => {
     await signIn(context, baseURL!, world.me.cookie);
     await page.goto("/profile");
-    const edit = page.getByRole("link", { name: "Edit Profile" });
-    if (jsEnabled(testInfo)) await untilHydrated(edit);
-    await edit.click();
-    if (jsEnabled(testInfo))
-      await expect(
-        page.getByRole("dialog", { name: "Edit Profile" }),
-      ).toBeVisible();
-    else await expect(page).toHaveURL(/\/profile\/edit$/);
+    await openEditProfile(page, testInfo);
     await expectAccessible(page, browser, testInfo, "edit profile dialog");
     await page.goto(`/bet/${world.mine.id}`);
     const share = page

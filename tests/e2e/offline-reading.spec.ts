@@ -4,7 +4,7 @@
 // page never opened gets the offline page; signing out or another person
 // signing in forgets every kept page. Runs in the "js" project only
 // (playwright.config.ts): a service worker needs JavaScript.
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import {
   apiPost,
   createPerson,
@@ -191,19 +191,29 @@ test("a client-side navigation while offline loads the kept copy, or the offline
   await expectOfflinePage(page);
 });
 
+/** A fresh person, signed in, with home and one of their bets kept by the worker. */
+async function keepHomeAndABet(
+  page: Page,
+  context: BrowserContext,
+  baseURL: string,
+  prefix: string,
+) {
+  const me = await createPerson(prefix);
+  const mine = await newBet(baseURL, me);
+  await signIn(context, baseURL, me.cookie);
+  await page.goto("/");
+  await underTheWorker(page);
+  await openAndKeep(page, mine.path, me.id);
+  await openAndKeep(page, "/", me.id);
+  return mine;
+}
+
 test("signing out while the network is gone still forgets every kept page", async ({
   page,
   context,
   baseURL,
 }) => {
-  const me = await createPerson("offx");
-  const mine = await newBet(baseURL!, me);
-  await signIn(context, baseURL!, me.cookie);
-
-  await page.goto("/");
-  await underTheWorker(page);
-  await openAndKeep(page, mine.path, me.id);
-  await openAndKeep(page, "/", me.id);
+  const mine = await keepHomeAndABet(page, context, baseURL!, "offx");
   const logout = page.getByRole("button", { name: "Logout" });
   await untilHydrated(logout);
 
@@ -223,14 +233,7 @@ test("signing out forgets every kept page", async ({
   context,
   baseURL,
 }) => {
-  const me = await createPerson("offs");
-  const mine = await newBet(baseURL!, me);
-  await signIn(context, baseURL!, me.cookie);
-
-  await page.goto("/");
-  await underTheWorker(page);
-  await openAndKeep(page, mine.path, me.id);
-  await openAndKeep(page, "/", me.id);
+  const mine = await keepHomeAndABet(page, context, baseURL!, "offs");
 
   const logout = page.getByRole("button", { name: "Logout" });
   await untilHydrated(logout);

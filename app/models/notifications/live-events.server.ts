@@ -89,14 +89,17 @@ export function latestLiveEventId(): number {
   return latest().get()?.id ?? 0;
 }
 
+/** The columns a stream is sent: one shape for the poll and the catch-up. */
+const LIVE_EVENT_COLUMNS = {
+  id: liveEvents.id,
+  userId: liveEvents.userId,
+  type: liveEvents.type,
+  betId: liveEvents.betId,
+};
+
 const after = preparedOnce(() =>
   db
-    .select({
-      id: liveEvents.id,
-      userId: liveEvents.userId,
-      type: liveEvents.type,
-      betId: liveEvents.betId,
-    })
+    .select(LIVE_EVENT_COLUMNS)
     .from(liveEvents)
     .where(gt(liveEvents.id, sql.placeholder("cursor")))
     .orderBy(asc(liveEvents.id))
@@ -124,12 +127,7 @@ export function liveEventsOfUser(
   limit = 100,
 ): LiveEvent[] {
   return db
-    .select({
-      id: liveEvents.id,
-      userId: liveEvents.userId,
-      type: liveEvents.type,
-      betId: liveEvents.betId,
-    })
+    .select(LIVE_EVENT_COLUMNS)
     .from(liveEvents)
     .where(
       and(
