@@ -12,6 +12,6 @@ import { assertEnvironment, isDemoMode } from "~/utils/env.server";
 export async function prepareToServe() {
   assertEnvironment();
   applyMigrations(sqlite);
-  fillUsernameSkeletons();
+  await fillUsernameSkeletons();
   if (isDemoMode) await seedDemoData();
 }

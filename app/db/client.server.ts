@@ -22,6 +22,7 @@ import {
   type NodePgDatabase,
 } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import type { SQL } from "drizzle-orm";
 import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
@@ -272,4 +273,17 @@ export async function closeDatabase() {
   await queue;
   if (connections.sqliteReader !== sqlite) connections.sqliteReader?.close();
   sqlite.close();
+}
+
+/** How many rows an awaited insert, update or delete changed, on either engine. */
+export function changedRows(result: unknown): number {
+  const r = result as { changes?: number; rowCount?: number | null };
+  return Number(r.changes ?? r.rowCount ?? 0);
+}
+
+/** The rows of a raw SQL query, on either engine (raw SQL is written to run on both). */
+export async function selectRows<T>(runner: Db | Tx, query: SQL): Promise<T[]> {
+  if (engine === "postgres")
+    return (await (runner as Db).execute(query)).rows as T[];
+  return (runner as unknown as { all<R>(q: SQL): R[] }).all<T>(query);
 }

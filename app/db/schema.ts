@@ -10,9 +10,9 @@ import { databaseEngine } from "~/utils/env.server";
 
 export type Tables = typeof pgTables;
 
-const tables = (
-  databaseEngine() === "postgres" ? pgTables : sqliteTables
-) as unknown as Tables;
+const tables = (databaseEngine() === "postgres"
+  ? pgTables
+  : sqliteTables) as unknown as Tables;
 
 export const {
   users,

@@ -32,8 +32,12 @@ beforeEach(() => stripeState.reset());
 
 async function settledBet(amount = 100) {
   const { creator, joiner, bet } = await activeBet(amount);
-  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
-  approveSettlement({ betId: bet.id, userId: creator.id });
+  await proposeSettlement({
+    betId: bet.id,
+    userId: joiner.id,
+    winnerId: joiner.id,
+  });
+  await approveSettlement({ betId: bet.id, userId: creator.id });
   return { winner: joiner, loser: creator, bet };
 }
 
@@ -219,7 +223,7 @@ describe("Stripe webhook", () => {
     });
     expect(entries(bet.id)).toBe(4);
     expect(status()).toEqual({ s: "completed" });
-    expect(ledgerBalance()).toBe(0);
+    expect(await ledgerBalance()).toBe(0);
     // A second, different payment for an already-paid bet is acknowledged, not applied.
     const other = await send(
       JSON.stringify(

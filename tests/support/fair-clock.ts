@@ -8,9 +8,9 @@ import { runDueJobs } from "~/models/jobs/jobs.server";
 export const H = 3_600_000;
 export const WINDOW = 72 * H;
 
-export const sweep = (now: number) =>
+export const sweep = async (now: number) =>
   runDueJobs({ handlers: JOB_HANDLERS, now });
-export const kinds = (userId: number) =>
-  listActivity(userId).map((e) => e.type);
+export const kinds = async (userId: number) =>
+  (await listActivity(userId)).map((e) => e.type);
 export const count = (sql: string, ...args: unknown[]) =>
   (sqlite.prepare(sql).get(...args) as { n: number }).n;

@@ -21,18 +21,22 @@ export const GOOD = {
 /** A settled bet: the joiner won, the creator lost and owes `amount`. */
 export async function settledBet(amount = 100) {
   const { creator, joiner, bet } = await activeBet(amount);
-  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
-  approveSettlement({ betId: bet.id, userId: creator.id });
+  await proposeSettlement({
+    betId: bet.id,
+    userId: joiner.id,
+    winnerId: joiner.id,
+  });
+  await approveSettlement({ betId: bet.id, userId: creator.id });
   return { winner: joiner, loser: creator, bet };
 }
 
 /** Opens the loser's intent and confirms it with the good test card. */
 export async function pay(betId: number, userId: number) {
   const intent = await createPaymentIntent({ betId, userId });
-  confirmDemoIntent({
+  await confirmDemoIntent({
     intentId: intent.intentId,
     card: GOOD,
-    isPayer: (id) => isIntentPayer(id, userId),
+    isPayer: async (id) => isIntentPayer(id, userId),
   });
   return intent;
 }

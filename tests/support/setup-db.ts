@@ -9,11 +9,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-test-"));
 process.env.DATABASE_PATH = path.join(dir, "test.db");
 process.env.RATE_LIMITS ??= "off";
 
-const { sqlite } = await import("~/db/client.server");
+const { sqlite, closeDatabase } = await import("~/db/client.server");
 const { applyMigrations } = await import("~/db/migrate.server");
 applyMigrations(sqlite);
 
-afterAll(() => {
-  sqlite.close();
+afterAll(async () => {
+  await closeDatabase();
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -85,51 +85,51 @@ function settle(
 }
 
 describe("openBetsOf: what keeps an account open", () => {
-  it("a pending bet until its deadline, an active one, refereeing either", () => {
+  it("a pending bet until its deadline, an active one, refereeing either", async () => {
     const a = makeUser();
     const b = makeUser();
     const ref = makeUser();
-    expect(openBetsOf(a, NOW)).toEqual([]);
+    expect(await openBetsOf(a, NOW)).toEqual([]);
     const pending = makeBet({
       creator: a,
       status: "pending",
       deadline: NOW + HOUR,
     });
-    expect(openBetsOf(a, NOW)).toEqual([pending]);
+    expect(await openBetsOf(a, NOW)).toEqual([pending]);
     // past its deadline a pending bet reads as cancelled: it no longer holds anyone
-    expect(openBetsOf(a, NOW + HOUR)).toEqual([]);
+    expect(await openBetsOf(a, NOW + HOUR)).toEqual([]);
     const active = makeBet({
       creator: b,
       joiner: a,
       status: "active",
       refereeId: ref,
     });
-    expect(openBetsOf(a, NOW + HOUR)).toEqual([active]);
-    expect(openBetsOf(b, NOW + HOUR)).toEqual([active]);
-    expect(openBetsOf(ref, NOW + HOUR)).toEqual([active]);
+    expect(await openBetsOf(a, NOW + HOUR)).toEqual([active]);
+    expect(await openBetsOf(b, NOW + HOUR)).toEqual([active]);
+    expect(await openBetsOf(ref, NOW + HOUR)).toEqual([active]);
   });
 
-  it("a settled bet with a winner until it is paid, for both sides; never a void or cancelled one", () => {
+  it("a settled bet with a winner until it is paid, for both sides; never a void or cancelled one", async () => {
     const winner = makeUser();
     const loser = makeUser();
     const owed = makeBet({ creator: loser, joiner: winner, status: "settled" });
     settle(owed, winner, loser, "pending");
-    expect(openBetsOf(loser, NOW)).toEqual([owed]);
-    expect(openBetsOf(winner, NOW)).toEqual([owed]);
+    expect(await openBetsOf(loser, NOW)).toEqual([owed]);
+    expect(await openBetsOf(winner, NOW)).toEqual([owed]);
     sqlite
       .prepare(
         "UPDATE settlements SET payment_status = 'completed' WHERE bet_id = ?",
       )
       .run(owed);
-    expect(openBetsOf(loser, NOW)).toEqual([]);
-    expect(openBetsOf(winner, NOW)).toEqual([]);
+    expect(await openBetsOf(loser, NOW)).toEqual([]);
+    expect(await openBetsOf(winner, NOW)).toEqual([]);
     const voided = makeBet({
       creator: loser,
       joiner: winner,
       status: "cancelled",
     });
     settle(voided, null, null, "pending");
-    expect(openBetsOf(loser, NOW)).toEqual([]);
+    expect(await openBetsOf(loser, NOW)).toEqual([]);
   });
 });
 
@@ -177,7 +177,7 @@ describe("closeAccount", () => {
         message: 'Deleted user paid $5.00 for "Bet to pay rent": please pay.',
       },
     ]);
-    expect(getPublicUser(leaver)?.username).toBe("Deleted user");
+    expect((await getPublicUser(leaver))?.username).toBe("Deleted user");
     expect(
       displayName({ username: `deleted-${leaver}`, deletedAt: new Date(NOW) }),
     ).toBe("Deleted user");
@@ -188,7 +188,7 @@ describe("closeAccount", () => {
       now: NOW,
     }).catch((e: unknown) => e);
     expect(isDomainError(again) && again.status).toBe(401);
-    expect(() => exportAccountData(leaver)).toThrow();
+    expect(async () => exportAccountData(leaver)).toThrow();
   });
 
   it("409 inside the transaction when a bet is open", async () => {
@@ -221,10 +221,10 @@ describe("a request whose session was read before the account closed", () => {
     });
     await closeAccount({ userId: leaver, input: { password: "secret123" } });
     const attempts: [string, () => unknown][] = [
-      ["join", () => joinBet({ betId: open, userId: leaver })],
+      ["join", async () => joinBet({ betId: open, userId: leaver })],
       [
         "create",
-        () =>
+        async () =>
           createBet({
             creatorId: leaver,
             input: {
@@ -238,7 +238,7 @@ describe("a request whose session was read before the account closed", () => {
       ],
       [
         "befriend",
-        () => sendFriendRequest({ userId: leaver, friendId: other }),
+        async () => sendFriendRequest({ userId: leaver, friendId: other }),
       ],
       [
         "rename",
@@ -255,6 +255,6 @@ describe("a request whose session was read before the account closed", () => {
       }
       expect(status, name).toBe(401);
     }
-    expect(openBetsOf(leaver)).toEqual([]);
+    expect(await openBetsOf(leaver)).toEqual([]);
   });
 });

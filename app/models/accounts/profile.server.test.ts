@@ -54,7 +54,7 @@ describe("updateProfile", () => {
 
   it("does nothing when nothing changed", async () => {
     const id = makeUser("prof_same");
-    const before = getUserById(id)!;
+    const before = (await getUserById(id))!;
     const { changed } = await updateProfile({
       userId: id,
       input: { username: "prof_same", email: before.email },
@@ -77,9 +77,11 @@ describe("updateProfile", () => {
       userId: id,
       input: { avatarUrl: "https://example.com/me.png" },
     });
-    expect(getUserById(id)!.avatarUrl).toBe("https://example.com/me.png");
+    expect((await getUserById(id))!.avatarUrl).toBe(
+      "https://example.com/me.png",
+    );
     await updateProfile({ userId: id, input: { avatarUrl: "" } });
-    expect(getUserById(id)!.avatarUrl).toBeNull();
+    expect((await getUserById(id))!.avatarUrl).toBeNull();
   });
 
   it("answers 'Validation Error' with the product's messages per field", async () => {
@@ -164,20 +166,20 @@ describe("updateProfile", () => {
 });
 
 describe("setPaymentMethod", () => {
-  it("sets the flag to the state sent", () => {
+  it("sets the flag to the state sent", async () => {
     const id = makeUser();
-    let user = setPaymentMethod({
+    let user = await setPaymentMethod({
       userId: id,
       input: { method: "venmo", connected: true },
     });
     expect(user.venmoConnected).toBe(true);
     expect(user.paypalConnected).toBe(false);
-    user = setPaymentMethod({
+    user = await setPaymentMethod({
       userId: id,
       input: { method: "venmo", connected: true },
     });
     expect(user.venmoConnected).toBe(true);
-    user = setPaymentMethod({
+    user = await setPaymentMethod({
       userId: id,
       input: { method: "venmo", connected: false },
     });
@@ -187,7 +189,7 @@ describe("setPaymentMethod", () => {
   it("refuses an unknown method or a non-boolean state (400)", async () => {
     const id = makeUser();
     await expectRejection(
-      () =>
+      async () =>
         setPaymentMethod({
           userId: id,
           input: { method: "bitcoin", connected: true },
@@ -196,7 +198,7 @@ describe("setPaymentMethod", () => {
       "Unknown payment method",
     );
     await expectRejection(
-      () =>
+      async () =>
         setPaymentMethod({
           userId: id,
           input: { method: "card", connected: "yes" },
@@ -269,14 +271,14 @@ describe("avatars", () => {
     const id = makeUser();
     const user = await saveAvatar({ userId: id, bytes: await png(300, 200) });
     expect(user.avatarUrl).toMatch(new RegExp(`^/avatars/${id}\\?v=`));
-    const stored = getAvatar(id)!;
+    const stored = (await getAvatar(id))!;
     expect(stored.contentType).toBe("image/webp");
     expect(user.avatarUrl!.endsWith(stored.etag)).toBe(true);
     // replacing it by a link frees the stored image
-    updateProfile({
+    await updateProfile({
       userId: id,
       input: { avatarUrl: "https://example.com/a.png" },
     });
-    expect(getAvatar(id)).toBeNull();
+    expect(await getAvatar(id)).toBeNull();
   });
 });

@@ -92,17 +92,17 @@ describe("createBet", () => {
     const alice = await person();
     const codes = new Set<string>();
     for (let i = 0; i < 30; i++) {
-      const bet = createBet({ creatorId: alice.id, input: input() });
+      const bet = await createBet({ creatorId: alice.id, input: input() });
       expect(bet.code).toMatch(new RegExp(`^[${CODE_ALPHABET}]{6}$`));
       codes.add(bet.code);
     }
     expect(codes.size).toBe(30);
-    const bet = createBet({
+    const bet = await createBet({
       creatorId: alice.id,
       input: input({ amount: 15 }),
     });
     const json = toBetJson(
-      getBetForViewer({ betId: bet.id, userId: alice.id }),
+      await getBetForViewer({ betId: bet.id, userId: alice.id }),
     );
     expect(json).toMatchObject({
       status: "pending",
@@ -111,19 +111,19 @@ describe("createBet", () => {
       amount: 15,
       winnerId: null,
     });
-    expect(findBetByCode(bet.code.toLowerCase())?.id).toBe(bet.id);
+    expect((await findBetByCode(bet.code.toLowerCase()))?.id).toBe(bet.id);
   });
 });
 
 describe("joinBet", () => {
   it("makes the bet active with two participants and tells the creator", async () => {
     const [alice, bob] = [await person(), await person()];
-    const bet = createBet({ creatorId: alice.id, input: input() });
-    const before = countUnreadActivity(alice.id);
-    const view = joinBet({ betId: bet.id, userId: bob.id });
+    const bet = await createBet({ creatorId: alice.id, input: input() });
+    const before = await countUnreadActivity(alice.id);
+    const view = await joinBet({ betId: bet.id, userId: bob.id });
     expect(view.status).toBe("active");
     expect(view.participants.map((p) => p.id)).toEqual([alice.id, bob.id]);
-    expect(countUnreadActivity(alice.id)).toBe(before + 1);
+    expect(await countUnreadActivity(alice.id)).toBe(before + 1);
   });
 
   it("refuses the creator, a second join, a third person, and a changed bet", async () => {
@@ -132,14 +132,14 @@ describe("joinBet", () => {
       await person(),
       await person(),
     ];
-    const bet = createBet({ creatorId: alice.id, input: input() });
+    const bet = await createBet({ creatorId: alice.id, input: input() });
     expectError(
-      () => joinBet({ betId: bet.id, userId: alice.id }),
+      async () => joinBet({ betId: bet.id, userId: alice.id }),
       409,
       "You have already joined this bet.",
     );
     expectError(
-      () =>
+      async () =>
         joinBet({
           betId: bet.id,
           userId: bob.id,
@@ -148,18 +148,18 @@ describe("joinBet", () => {
       409,
       BET_CHANGED,
     );
-    joinBet({
+    await joinBet({
       betId: bet.id,
       userId: bob.id,
       version: bet.updatedAt.getTime(),
     });
     expectError(
-      () => joinBet({ betId: bet.id, userId: bob.id }),
+      async () => joinBet({ betId: bet.id, userId: bob.id }),
       409,
       "You have already joined this bet.",
     );
     expectError(
-      () => joinBet({ betId: bet.id, userId: carol.id }),
+      async () => joinBet({ betId: bet.id, userId: carol.id }),
       409,
       BET_FULL,
     );
@@ -167,17 +167,17 @@ describe("joinBet", () => {
 
   it("refuses after the deadline: the bet reads as cancelled, and the sweep stores it", async () => {
     const [alice, bob] = [await person(), await person()];
-    const bet = createBet({ creatorId: alice.id, input: input() });
+    const bet = await createBet({ creatorId: alice.id, input: input() });
     const later = Date.now() + 2 * DAY;
     expect(effectiveStatus(bet, later)).toBe("cancelled");
     expectError(
-      () => joinBet({ betId: bet.id, userId: bob.id, now: later }),
+      async () => joinBet({ betId: bet.id, userId: bob.id, now: later }),
       409,
     );
     expect(
       sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
     ).toEqual({ status: "pending" });
-    expect(cancelExpiredBets(later)).toBeGreaterThanOrEqual(1);
+    expect(await cancelExpiredBets(later)).toBeGreaterThanOrEqual(1);
     expect(
       sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
     ).toEqual({ status: "cancelled" });
@@ -188,7 +188,7 @@ describe("joinBet", () => {
     { timeout: STORM_TIMEOUT_MS },
     async () => {
       const creator = await person();
-      const bet = createBet({ creatorId: creator.id, input: input() });
+      const bet = await createBet({ creatorId: creator.id, input: input() });
       const joiners = [];
       for (let i = 0; i < 20; i++) joiners.push(await person());
       const dbPath = process.env.DATABASE_PATH!;

@@ -41,15 +41,15 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
 /** One pass of the sweep; exported for tests and scripts. */
 export function sweepOnce(now = Date.now()) {
   const duties: [string, () => void][] = [
-    ["sessions", () => deleteExpiredSessions()],
-    ["idempotency keys", () => void sweepIdempotencyKeys(now)],
-    ["abuse windows", () => void sweepAbuseWindows(now)],
-    ["expired bets", () => void cancelExpiredBets(now)],
-    ["live events", () => void sweepLiveEvents(now)],
+    ["sessions", async () => deleteExpiredSessions()],
+    ["idempotency keys", async () => void (await sweepIdempotencyKeys(now))],
+    ["abuse windows", async () => void (await sweepAbuseWindows(now))],
+    ["expired bets", async () => void (await cancelExpiredBets(now))],
+    ["live events", async () => void (await sweepLiveEvents(now))],
     [
       "jobs",
-      () => {
-        const report = runDueJobs({ handlers: JOB_HANDLERS, now });
+      async () => {
+        const report = await runDueJobs({ handlers: JOB_HANDLERS, now });
         setSweepLag(report.lagMs / 1000);
         if (report.failed > 0) throw new Error(`${report.failed} jobs failed`);
       },

@@ -43,14 +43,14 @@ describe("the ledger", () => {
       intentId: i.intentId,
     });
     const range = { fromMs: Date.now() - 60_000, toMs: Date.now() + 60_000 };
-    const winnerTx = listTransactions({ userId: winner.id, ...range });
+    const winnerTx = await listTransactions({ userId: winner.id, ...range });
     expect(
       winnerTx.map(toTransactionJson).map((t) => [t.type, t.amount]),
     ).toEqual([
       ["payout", "100.00"],
       ["fee", "-2.50"],
     ]);
-    const loserTx = listTransactions({ userId: loser.id, ...range });
+    const loserTx = await listTransactions({ userId: loser.id, ...range });
     expect(loserTx.map(toTransactionJson)[0]).toMatchObject({
       type: "payment",
       amount: "-100.00",
@@ -70,9 +70,9 @@ describe("the ledger", () => {
       ws.netProfitCents,
     );
     expect(summarize(loserTx).netProfitCents).toBe(-10_000);
-    expect(listTransactions({ userId: winner.id, fromMs: 0, toMs: 1 })).toEqual(
-      [],
-    );
+    expect(
+      await listTransactions({ userId: winner.id, fromMs: 0, toMs: 1 }),
+    ).toEqual([]);
   });
 
   it("escapes CSV cells that a spreadsheet would run", () => {

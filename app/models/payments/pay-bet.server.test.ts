@@ -40,8 +40,12 @@ beforeEach(() => stripeState.reset());
 
 async function settledBet(amount = 100) {
   const { creator, joiner, bet } = await activeBet(amount);
-  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
-  approveSettlement({ betId: bet.id, userId: creator.id });
+  await proposeSettlement({
+    betId: bet.id,
+    userId: joiner.id,
+    winnerId: joiner.id,
+  });
+  await approveSettlement({ betId: bet.id, userId: creator.id });
   return { winner: joiner, loser: creator, bet };
 }
 
@@ -83,7 +87,7 @@ describe("payBet with the demo provider", () => {
     expect(entries(bet.id)).toEqual({ n: 4, sum: 0 });
     await expectRejection(pay, 409, ALREADY_PAID);
     expect(entries(bet.id).n).toBe(4);
-    expect(ledgerBalance()).toBe(0);
+    expect(await ledgerBalance()).toBe(0);
   });
 
   it("refuses a declined card (402) and bad card fields (400) and records nothing", async () => {

@@ -93,7 +93,7 @@ describe("paying a settled bet", () => {
         confirmDemoIntent({
           intentId: intent.intentId,
           card: { ...GOOD, cardNumber: "4000 0000 0000 0002" },
-          isPayer: (id) => isIntentPayer(id, loser.id),
+          isPayer: async (id) => isIntentPayer(id, loser.id),
         }),
       402,
       CARD_DECLINED,
@@ -104,14 +104,14 @@ describe("paying a settled bet", () => {
         confirmDemoIntent({
           intentId: intent.intentId,
           card: GOOD,
-          isPayer: (id) => isIntentPayer(id, winner.id),
+          isPayer: async (id) => isIntentPayer(id, winner.id),
         }),
       404,
     );
-    confirmDemoIntent({
+    await confirmDemoIntent({
       intentId: intent.intentId,
       card: GOOD,
-      isPayer: (id) => isIntentPayer(id, loser.id),
+      isPayer: async (id) => isIntentPayer(id, loser.id),
     });
     await expectRejection(
       () =>
@@ -143,7 +143,7 @@ describe("paying a settled bet", () => {
       { userId: winner.id, kind: "fee", cents: -250 },
       { userId: null, kind: "fee", cents: 250 },
     ]);
-    expect(listActivity(winner.id)[0]).toMatchObject({
+    expect((await listActivity(winner.id))[0]).toMatchObject({
       type: "payment_received",
     });
     // Paying twice.
@@ -159,8 +159,8 @@ describe("paying a settled bet", () => {
         id: number;
       }
     ).id;
-    expect(ledgerBalance(paymentId)).toBe(0);
-    expect(ledgerBalance()).toBe(0);
+    expect(await ledgerBalance(paymentId)).toBe(0);
+    expect(await ledgerBalance()).toBe(0);
   });
 
   it("refuses the winner, strangers, unsettled bets, unknown intents and no provider", async () => {
@@ -247,7 +247,7 @@ describe("paying a settled bet", () => {
           .get(bet.id),
       ).toEqual({ n: 1 });
       expect(entriesOf(bet.id)).toHaveLength(4);
-      expect(ledgerBalance()).toBe(0);
+      expect(await ledgerBalance()).toBe(0);
     },
   );
 });

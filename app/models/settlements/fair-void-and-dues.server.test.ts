@@ -52,7 +52,7 @@ describe("calling it off (docs/product-rules.md#void)", () => {
 
   it("approved, the bet is cancelled with voidedAt: no winner, no payment, counts unchanged", async () => {
     const { creator, joiner, bet } = await activeBet();
-    const proposal = proposeSettlement({
+    const proposal = await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       outcome: "void",
@@ -63,7 +63,7 @@ describe("calling it off (docs/product-rules.md#void)", () => {
       loserId: null,
       feeAmount: null,
     });
-    const { bet: after, settlement } = approveSettlement({
+    const { bet: after, settlement } = await approveSettlement({
       betId: bet.id,
       userId: joiner.id,
     });
@@ -72,35 +72,38 @@ describe("calling it off (docs/product-rules.md#void)", () => {
     expect(after.winnerId).toBeNull();
     expect(after.paymentDueAt).toBeNull();
     expect(settlement).toMatchObject({ resolution: "agreed", outcome: "void" });
-    expect(getUserById(creator.id)).toMatchObject({
+    expect(await getUserById(creator.id)).toMatchObject({
       winCount: 0,
       lossCount: 0,
     });
-    expect(getUserById(joiner.id)).toMatchObject({ winCount: 0, lossCount: 0 });
+    expect(await getUserById(joiner.id)).toMatchObject({
+      winCount: 0,
+      lossCount: 0,
+    });
     expectError(
-      () => getPayableBet({ betId: bet.id, userId: creator.id }),
+      async () => getPayableBet({ betId: bet.id, userId: creator.id }),
       409,
     );
     expect(toBetJson(after)).toMatchObject({ status: "cancelled" });
-    expect(listJobs(bet.id, "payment_due")).toHaveLength(0);
+    expect(await listJobs(bet.id, "payment_due")).toHaveLength(0);
   });
 
   it("silence calls it off too; a direct settle offers it as a proposal", async () => {
     const { creator, joiner, bet } = await activeBet();
     const t0 = Date.now();
-    const result = settleBet({
+    const result = await settleBet({
       betId: bet.id,
       userId: creator.id,
       outcome: "void",
       now: t0,
     });
     expect(result.kind).toBe("proposed");
-    sweep(t0 + WINDOW);
-    expect(getBetView(bet.id)).toMatchObject({ status: "cancelled" });
-    expect(getSettlement({ betId: bet.id, userId: joiner.id }).resolution).toBe(
-      "timeout",
-    );
-    expect(getUserById(creator.id)?.lossCount).toBe(0);
+    await sweep(t0 + WINDOW);
+    expect(await getBetView(bet.id)).toMatchObject({ status: "cancelled" });
+    expect(
+      (await getSettlement({ betId: bet.id, userId: joiner.id })).resolution,
+    ).toBe("timeout");
+    expect((await getUserById(creator.id))?.lossCount).toBe(0);
   });
 });
 
@@ -137,30 +140,32 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
   it("reminds the loser, marks overdue once, and keeps the payment record", async () => {
     const { creator, joiner, bet } = await activeBet(50);
     const t0 = Date.now();
-    settleBet({
+    await settleBet({
       betId: bet.id,
       userId: creator.id,
       winnerId: joiner.id,
       now: t0,
     });
-    expect(getSettlement({ betId: bet.id, userId: joiner.id }).resolution).toBe(
-      "conceded",
+    expect(
+      (await getSettlement({ betId: bet.id, userId: joiner.id })).resolution,
+    ).toBe("conceded");
+    expect((await getBetView(bet.id))!.paymentDueAt!.getTime()).toBe(
+      t0 + WINDOW,
     );
-    expect(getBetView(bet.id)!.paymentDueAt!.getTime()).toBe(t0 + WINDOW);
-    sweep(t0 + 24 * H);
-    expect(kinds(creator.id)[0]).toBe("payment_due");
-    expect(getPaymentRecord(creator.id, t0 + 24 * H)).toEqual({
+    await sweep(t0 + 24 * H);
+    expect((await kinds(creator.id))[0]).toBe("payment_due");
+    expect(await getPaymentRecord(creator.id, t0 + 24 * H)).toEqual({
       owed: 1,
       paid: 0,
       paidOnTime: 0,
       overdue: 0,
     });
-    sweep(t0 + WINDOW);
-    sweep(t0 + WINDOW + 10);
+    await sweep(t0 + WINDOW);
+    await sweep(t0 + WINDOW + 10);
     expect(
-      kinds(creator.id).filter((k) => k === "payment_overdue"),
+      (await kinds(creator.id)).filter((k) => k === "payment_overdue"),
     ).toHaveLength(1);
-    const record = getPaymentRecord(creator.id, t0 + WINDOW);
+    const record = await getPaymentRecord(creator.id, t0 + WINDOW);
     expect(record).toEqual({ owed: 1, paid: 0, paidOnTime: 0, overdue: 1 });
     expect(describePaymentRecord(record)).toBe(
       "Paid 0 of 1 lost bet; 1 overdue",
@@ -168,7 +173,7 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
     expect(
       describePaymentRecord({ owed: 5, paid: 5, paidOnTime: 5, overdue: 0 }),
     ).toBe("Paid 5 of 5 lost bets, all on time");
-    expect(getPaymentRecord(joiner.id)).toEqual({
+    expect(await getPaymentRecord(joiner.id)).toEqual({
       owed: 0,
       paid: 0,
       paidOnTime: 0,
@@ -179,32 +184,33 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
   it("lets only the winner nudge, once per interval, while unpaid", async () => {
     const { creator, joiner, bet } = await activeBet(50);
     expectError(
-      () => nudgePayment({ betId: bet.id, userId: joiner.id }),
+      async () => nudgePayment({ betId: bet.id, userId: joiner.id }),
       409,
       NOT_OWED,
     );
-    settleBet({ betId: bet.id, userId: creator.id, winnerId: joiner.id });
+    await settleBet({ betId: bet.id, userId: creator.id, winnerId: joiner.id });
     expectError(
-      () => nudgePayment({ betId: bet.id, userId: creator.id }),
+      async () => nudgePayment({ betId: bet.id, userId: creator.id }),
       403,
       NOT_WINNER,
     );
     const t0 = Date.now();
-    nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 });
-    expect(listActivity(creator.id)[0]).toMatchObject({
+    await nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 });
+    expect((await listActivity(creator.id))[0]).toMatchObject({
       type: "payment_nudge",
       betId: bet.id,
     });
     const tooSoon = expectError(
-      () => nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + H }),
+      async () =>
+        nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + H }),
       429,
       "You can nudge again in 23 hours.",
     ) as DomainError & { retryAfterSeconds: number };
     expect(tooSoon.retryAfterSeconds).toBe(23 * 3600);
-    nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + 24 * H });
-    expect(kinds(creator.id).filter((k) => k === "payment_nudge")).toHaveLength(
-      2,
-    );
+    await nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + 24 * H });
+    expect(
+      (await kinds(creator.id)).filter((k) => k === "payment_nudge"),
+    ).toHaveLength(2);
     // Paid: nothing more to nudge.
     sqlite
       .prepare(
@@ -212,7 +218,7 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
       )
       .run(bet.id);
     expectError(
-      () =>
+      async () =>
         nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + 96 * H }),
       409,
     );

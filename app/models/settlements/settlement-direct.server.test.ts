@@ -13,7 +13,7 @@ import { expectError } from "../../../tests/support/expect-error";
 describe("direct settle by the creator (docs/product-rules.md#settlement)", () => {
   it("settles at once when the creator concedes", async () => {
     const { creator, joiner, bet } = await activeBet(40);
-    const result = settleBet({
+    const result = await settleBet({
       betId: bet.id,
       userId: creator.id,
       winnerId: joiner.id,
@@ -27,33 +27,35 @@ describe("direct settle by the creator (docs/product-rules.md#settlement)", () =
       feeCents: 100,
       netCents: 3900,
     });
-    expect(getUserById(joiner.id)?.winCount).toBe(1);
-    expect(listActivity(joiner.id)[0]).toMatchObject({ type: "bet_settled" });
+    expect((await getUserById(joiner.id))?.winCount).toBe(1);
+    expect((await listActivity(joiner.id))[0]).toMatchObject({
+      type: "bet_settled",
+    });
   });
 
   it("only proposes when the creator names themself, and refuses others", async () => {
     const { creator, joiner, bet } = await activeBet();
     expectError(
-      () =>
+      async () =>
         settleBet({ betId: bet.id, userId: joiner.id, winnerId: joiner.id }),
       403,
       NOT_CREATOR,
     );
-    const result = settleBet({
+    const result = await settleBet({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
     });
     expect(result.kind).toBe("proposed");
-    expect(getUserById(creator.id)?.winCount).toBe(0);
+    expect((await getUserById(creator.id))?.winCount).toBe(0);
     expectError(
-      () =>
+      async () =>
         settleBet({ betId: bet.id, userId: creator.id, winnerId: joiner.id }),
       409,
       LIVE_PROPOSAL,
     );
     expectError(
-      () => settleBet({ betId: bet.id, userId: creator.id, winnerId: 0 }),
+      async () => settleBet({ betId: bet.id, userId: creator.id, winnerId: 0 }),
       409,
     );
   });
@@ -65,7 +67,7 @@ describe("concurrency", () => {
     { timeout: STORM_TIMEOUT_MS },
     async () => {
       const { creator, joiner, bet } = await activeBet();
-      proposeSettlement({
+      await proposeSettlement({
         betId: bet.id,
         userId: joiner.id,
         winnerId: joiner.id,
@@ -82,8 +84,8 @@ describe("concurrency", () => {
       expect(results.filter((r) => !r.ok).every((r) => r.status === 409)).toBe(
         true,
       );
-      expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
-      expect(getUserById(creator.id)).toMatchObject({ lossCount: 1 });
+      expect(await getUserById(joiner.id)).toMatchObject({ winCount: 1 });
+      expect(await getUserById(creator.id)).toMatchObject({ lossCount: 1 });
       expect(
         sqlite
           .prepare(

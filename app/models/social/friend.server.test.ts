@@ -29,32 +29,34 @@ function makeUser(name?: string) {
 }
 
 describe("friend requests", () => {
-  it("send → accept makes a symmetric friendship and tells both people", () => {
+  it("send → accept makes a symmetric friendship and tells both people", async () => {
     const a = makeUser();
     const b = makeUser();
-    sendFriendRequest({ userId: a, friendId: b });
-    expect(listIncomingRequests(b).map((r) => r.friend.id)).toEqual([a]);
-    expect(countIncomingRequests(b)).toBe(1);
-    expect(listIncomingRequests(a)).toEqual([]);
-    expect(listActivity(b)[0]).toMatchObject({
+    await sendFriendRequest({ userId: a, friendId: b });
+    expect((await listIncomingRequests(b)).map((r) => r.friend.id)).toEqual([
+      a,
+    ]);
+    expect(await countIncomingRequests(b)).toBe(1);
+    expect(await listIncomingRequests(a)).toEqual([]);
+    expect((await listActivity(b))[0]).toMatchObject({
       type: "friend_request_received",
       actorId: a,
     });
-    acceptFriendRequest({ userId: b, requesterId: a });
-    expect(listFriends(a).map((f) => f.friend.id)).toEqual([b]);
-    expect(listFriends(b).map((f) => f.friend.id)).toEqual([a]);
-    expect(countIncomingRequests(b)).toBe(0);
-    expect(listActivity(a)[0]).toMatchObject({
+    await acceptFriendRequest({ userId: b, requesterId: a });
+    expect((await listFriends(a)).map((f) => f.friend.id)).toEqual([b]);
+    expect((await listFriends(b)).map((f) => f.friend.id)).toEqual([a]);
+    expect(await countIncomingRequests(b)).toBe(0);
+    expect((await listActivity(a))[0]).toMatchObject({
       type: "friend_request_accepted",
       actorId: b,
     });
-    expect(countUnreadActivity(a)).toBe(1);
+    expect(await countUnreadActivity(a)).toBe(1);
   });
 
   it("refuses a request to yourself (400)", () => {
     const a = makeUser();
     expectError(
-      () => sendFriendRequest({ userId: a, friendId: a }),
+      async () => sendFriendRequest({ userId: a, friendId: a }),
       400,
       FRIEND_MESSAGES.self,
     );
@@ -63,34 +65,34 @@ describe("friend requests", () => {
   it("refuses an unknown user (404)", () => {
     const a = makeUser();
     expectError(
-      () => sendFriendRequest({ userId: a, friendId: 999_999 }),
+      async () => sendFriendRequest({ userId: a, friendId: 999_999 }),
       404,
       FRIEND_MESSAGES.userNotFound,
     );
   });
 
-  it("refuses a duplicate, a reverse request and an existing friend (409)", () => {
+  it("refuses a duplicate, a reverse request and an existing friend (409)", async () => {
     const a = makeUser();
     const b = makeUser();
-    sendFriendRequest({ userId: a, friendId: b });
+    await sendFriendRequest({ userId: a, friendId: b });
     expectError(
-      () => sendFriendRequest({ userId: a, friendId: b }),
+      async () => sendFriendRequest({ userId: a, friendId: b }),
       409,
       FRIEND_MESSAGES.alreadyRequested,
     );
     expectError(
-      () => sendFriendRequest({ userId: b, friendId: a }),
+      async () => sendFriendRequest({ userId: b, friendId: a }),
       409,
       FRIEND_MESSAGES.theyAsked,
     );
-    acceptFriendRequest({ userId: b, requesterId: a });
+    await acceptFriendRequest({ userId: b, requesterId: a });
     expectError(
-      () => sendFriendRequest({ userId: a, friendId: b }),
+      async () => sendFriendRequest({ userId: a, friendId: b }),
       409,
       FRIEND_MESSAGES.alreadyFriends,
     );
     expectError(
-      () => sendFriendRequest({ userId: b, friendId: a }),
+      async () => sendFriendRequest({ userId: b, friendId: a }),
       409,
       FRIEND_MESSAGES.alreadyFriends,
     );
@@ -102,45 +104,51 @@ describe("friend requests", () => {
     expect(rows.n).toBe(1);
   });
 
-  it("refuses accepting a request you did not receive (404)", () => {
+  it("refuses accepting a request you did not receive (404)", async () => {
     const a = makeUser();
     const b = makeUser();
     const c = makeUser();
-    sendFriendRequest({ userId: a, friendId: b });
+    await sendFriendRequest({ userId: a, friendId: b });
     // the sender cannot accept their own request
     expectError(
-      () => acceptFriendRequest({ userId: a, requesterId: b }),
+      async () => acceptFriendRequest({ userId: a, requesterId: b }),
       404,
       FRIEND_MESSAGES.requestNotFound,
     );
     // a third person cannot accept it
-    expectError(() => acceptFriendRequest({ userId: c, requesterId: a }), 404);
-    expect(listFriends(a)).toEqual([]);
+    expectError(
+      async () => acceptFriendRequest({ userId: c, requesterId: a }),
+      404,
+    );
+    expect(await listFriends(a)).toEqual([]);
   });
 
-  it("declines once; declining twice is a 404; a new request may follow", () => {
+  it("declines once; declining twice is a 404; a new request may follow", async () => {
     const a = makeUser();
     const b = makeUser();
-    sendFriendRequest({ userId: a, friendId: b });
-    declineFriendRequest({ userId: b, requesterId: a });
-    expect(listIncomingRequests(b)).toEqual([]);
+    await sendFriendRequest({ userId: a, friendId: b });
+    await declineFriendRequest({ userId: b, requesterId: a });
+    expect(await listIncomingRequests(b)).toEqual([]);
     expectError(
-      () => declineFriendRequest({ userId: b, requesterId: a }),
+      async () => declineFriendRequest({ userId: b, requesterId: a }),
       404,
       FRIEND_MESSAGES.requestNotFound,
     );
-    expect(listFriends(b)).toEqual([]);
-    sendFriendRequest({ userId: a, friendId: b });
-    expect(listIncomingRequests(b)).toHaveLength(1);
+    expect(await listFriends(b)).toEqual([]);
+    await sendFriendRequest({ userId: a, friendId: b });
+    expect(await listIncomingRequests(b)).toHaveLength(1);
   });
 
-  it("cannot decline an accepted friendship", () => {
+  it("cannot decline an accepted friendship", async () => {
     const a = makeUser();
     const b = makeUser();
-    sendFriendRequest({ userId: a, friendId: b });
-    acceptFriendRequest({ userId: b, requesterId: a });
-    expectError(() => declineFriendRequest({ userId: b, requesterId: a }), 404);
-    expect(listFriends(a)).toHaveLength(1);
+    await sendFriendRequest({ userId: a, friendId: b });
+    await acceptFriendRequest({ userId: b, requesterId: a });
+    expectError(
+      async () => declineFriendRequest({ userId: b, requesterId: a }),
+      404,
+    );
+    expect(await listFriends(a)).toHaveLength(1);
   });
 
   it("parses friendId strictly (400)", () => {
@@ -153,22 +161,22 @@ describe("friend requests", () => {
 });
 
 describe("searchUsers", () => {
-  it("finds by substring, prefix first, never yourself, no emails", () => {
+  it("finds by substring, prefix first, never yourself, no emails", async () => {
     const me = makeUser("searcher_zed");
     const p = makeUser("zedkin");
     const s = makeUser("mazed");
     makeUser("nomatch");
-    const results = searchUsers({ userId: me, query: "ZED" });
+    const results = await searchUsers({ userId: me, query: "ZED" });
     expect(results.map((r) => r.id)).toEqual([p, s]);
     expect(JSON.stringify(results)).not.toMatch(/@|email/);
   });
 
-  it("treats % and _ literally", () => {
+  it("treats % and _ literally", async () => {
     const me = makeUser("pct_me");
     makeUser("plainname");
-    expect(searchUsers({ userId: me, query: "%%" })).toEqual([]);
+    expect(await searchUsers({ userId: me, query: "%%" })).toEqual([]);
     expect(
-      searchUsers({ userId: me, query: "t_m" }).map((r) => r.username),
+      (await searchUsers({ userId: me, query: "t_m" })).map((r) => r.username),
     ).toEqual([]);
   });
 
@@ -176,23 +184,23 @@ describe("searchUsers", () => {
     const me = makeUser();
     for (const q of ["", "a", " b "])
       expectError(
-        () => searchUsers({ userId: me, query: q }),
+        async () => searchUsers({ userId: me, query: q }),
         400,
         FRIEND_MESSAGES.queryTooShort,
       );
   });
 
-  it("marks the relation to each result", () => {
+  it("marks the relation to each result", async () => {
     const me = makeUser("rel_me");
     const f = makeUser("rel_friend");
     const s = makeUser("rel_sent");
     const r = makeUser("rel_recv");
-    sendFriendRequest({ userId: me, friendId: f });
-    acceptFriendRequest({ userId: f, requesterId: me });
-    sendFriendRequest({ userId: me, friendId: s });
-    sendFriendRequest({ userId: r, friendId: me });
+    await sendFriendRequest({ userId: me, friendId: f });
+    await acceptFriendRequest({ userId: f, requesterId: me });
+    await sendFriendRequest({ userId: me, friendId: s });
+    await sendFriendRequest({ userId: r, friendId: me });
     const rel = Object.fromEntries(
-      searchUsers({ userId: me, query: "rel_" }).map((x) => [
+      (await searchUsers({ userId: me, query: "rel_" })).map((x) => [
         x.username,
         x.relation,
       ]),
@@ -206,7 +214,7 @@ describe("searchUsers", () => {
 });
 
 describe("headToHead", () => {
-  it("counts settled bets between two people from each side", () => {
+  it("counts settled bets between two people from each side", async () => {
     const a = makeUser();
     const b = makeUser();
     const c = makeUser();
@@ -233,11 +241,14 @@ describe("headToHead", () => {
     bet(b);
     bet(a, "active");
     bet(c, "settled", c);
-    expect(headToHead(a).get(b)).toEqual({ wins: 2, losses: 1 });
-    expect(headToHead(b).get(a)).toEqual({ wins: 1, losses: 2 });
-    expect(headToHead(a).get(c)).toEqual({ wins: 0, losses: 1 });
-    sendFriendRequest({ userId: a, friendId: b });
-    acceptFriendRequest({ userId: b, requesterId: a });
-    expect(listFriends(b)[0]!.headToHead).toEqual({ wins: 1, losses: 2 });
+    expect((await headToHead(a)).get(b)).toEqual({ wins: 2, losses: 1 });
+    expect((await headToHead(b)).get(a)).toEqual({ wins: 1, losses: 2 });
+    expect((await headToHead(a)).get(c)).toEqual({ wins: 0, losses: 1 });
+    await sendFriendRequest({ userId: a, friendId: b });
+    await acceptFriendRequest({ userId: b, requesterId: a });
+    expect((await listFriends(b))[0]!.headToHead).toEqual({
+      wins: 1,
+      losses: 2,
+    });
   });
 });
