@@ -188,7 +188,7 @@ describe("closeAccount", () => {
       now: NOW,
     }).catch((e: unknown) => e);
     expect(isDomainError(again) && again.status).toBe(401);
-    expect(async () => exportAccountData(leaver)).toThrow();
+    await expect(exportAccountData(leaver)).rejects.toThrow();
   });
 
   it("409 inside the transaction when a bet is open", async () => {

@@ -34,13 +34,17 @@ export async function sendVerificationEmail(
   now = Date.now(),
 ) {
   const token = crypto.randomBytes(32).toString("base64url");
-  await db.insert(emailTokens).values({
-    userId: user.id,
-    purpose: "verify_email",
-    tokenHash: hashToken(token),
-    email: user.email,
-    expiresAt: now + VERIFY_TTL_MS,
-  });
+  await immediate(
+    (tx) =>
+      tx.insert(emailTokens).values({
+        userId: user.id,
+        purpose: "verify_email",
+        tokenHash: hashToken(token),
+        email: user.email,
+        expiresAt: now + VERIFY_TTL_MS,
+      }),
+    { bookkeeping: true },
+  );
   const url = `${publicOrigin()}/verify-email?token=${token}`;
   const mail = renderMail({
     to: user.email,

@@ -284,10 +284,14 @@ export async function setPaymentMethod({
     );
   const { method, connected } = parsed.data;
   return (
-    await db
-      .update(users)
-      .set({ [PAYMENT_COLUMNS[method]]: connected })
-      .where(eq(users.id, userId))
-      .returning()
+    await immediate(
+      (tx) =>
+        tx
+          .update(users)
+          .set({ [PAYMENT_COLUMNS[method]]: connected })
+          .where(eq(users.id, userId))
+          .returning(),
+      { bookkeeping: true },
+    )
   )[0]!;
 }

@@ -10,7 +10,7 @@ import {
 } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import { db, preparedOnce, changedRows } from "~/db/client.server";
+import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -48,14 +48,18 @@ export async function createSession(
   }: { userAgent?: string | null; now?: number } = {},
 ) {
   const token = crypto.randomBytes(32).toString("base64url");
-  await db.insert(sessions).values({
-    idHash: hashToken(token),
-    publicId: crypto.randomBytes(16).toString("hex"),
-    userId,
-    userAgent: userAgent?.slice(0, 300) ?? null,
-    lastSeenAt: new Date(now),
-    expiresAt: new Date(now + SESSION_TTL_MS),
-  });
+  await immediate(
+    (tx) =>
+      tx.insert(sessions).values({
+        idHash: hashToken(token),
+        publicId: crypto.randomBytes(16).toString("hex"),
+        userId,
+        userAgent: userAgent?.slice(0, 300) ?? null,
+        lastSeenAt: new Date(now),
+        expiresAt: new Date(now + SESSION_TTL_MS),
+      }),
+    { bookkeeping: true },
+  );
   return { token, setCookie: await sessionCookie.serialize(token) };
 }
 
@@ -79,14 +83,6 @@ const userBySessionHash = preparedOnce(() =>
     .prepare("session_userBySessionHash"),
 );
 
-const touchSession = preparedOnce(() =>
-  db
-    .update(sessions)
-    .set({ lastSeenAt: sql`${sql.placeholder("now")}` })
-    .where(eq(sessions.idHash, sql.placeholder("hash")))
-    .prepare("session_touchSession"),
-);
-
 export async function findUserBySessionToken(
   token: string,
   now = Date.now(),
@@ -100,17 +96,30 @@ export async function findUserBySessionToken(
     !row.lastSeenAt ||
     now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS
   )
-    await touchSession().execute({ hash, now });
+    await immediate(
+      (tx) =>
+        tx
+          .update(sessions)
+          .set({ lastSeenAt: new Date(now) })
+          .where(eq(sessions.idHash, hash)),
+      { bookkeeping: true },
+    );
   return row.user;
 }
 
 export async function revokeSessionToken(token: string) {
-  await db.delete(sessions).where(eq(sessions.idHash, hashToken(token)));
+  await immediate(
+    (tx) => tx.delete(sessions).where(eq(sessions.idHash, hashToken(token))),
+    { bookkeeping: true },
+  );
 }
 
 export async function deleteExpiredSessions(now = Date.now()) {
   return changedRows(
-    await db.delete(sessions).where(lt(sessions.expiresAt, new Date(now))),
+    await immediate(
+      (tx) => tx.delete(sessions).where(lt(sessions.expiresAt, new Date(now))),
+      { bookkeeping: true },
+    ),
   );
 }
 
@@ -287,11 +296,15 @@ export async function revokeSession(
 ): Promise<boolean> {
   return (
     changedRows(
-      await db
-        .delete(sessions)
-        .where(
-          and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)),
-        ),
+      await immediate(
+        (tx) =>
+          tx
+            .delete(sessions)
+            .where(
+              and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)),
+            ),
+        { bookkeeping: true },
+      ),
     ) > 0
   );
 }
@@ -302,12 +315,16 @@ export async function revokeOtherSessions(
   keepId: string | null,
 ) {
   return changedRows(
-    await db
-      .delete(sessions)
-      .where(
-        keepId
-          ? and(eq(sessions.userId, userId), ne(sessions.publicId, keepId))
-          : eq(sessions.userId, userId),
-      ),
+    await immediate(
+      (tx) =>
+        tx
+          .delete(sessions)
+          .where(
+            keepId
+              ? and(eq(sessions.userId, userId), ne(sessions.publicId, keepId))
+              : eq(sessions.userId, userId),
+          ),
+      { bookkeeping: true },
+    ),
   );
 }

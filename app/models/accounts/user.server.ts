@@ -3,7 +3,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, type Tx } from "~/db/client.server";
+import { db, type Tx, immediate } from "~/db/client.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import type { PublicUser } from "~/domain/user";
@@ -226,10 +226,14 @@ export async function fillUsernameSkeletons() {
     .where(and(isNull(users.usernameSkeleton), isNull(users.deletedAt)));
   for (const row of rows) {
     try {
-      await db
-        .update(users)
-        .set({ usernameSkeleton: usernameSkeleton(row.username) })
-        .where(eq(users.id, row.id));
+      await immediate(
+        (tx) =>
+          tx
+            .update(users)
+            .set({ usernameSkeleton: usernameSkeleton(row.username) })
+            .where(eq(users.id, row.id)),
+        { bookkeeping: true },
+      );
     } catch (error) {
       if (!(await uniqueViolation(error))) throw error;
     }
@@ -254,15 +258,19 @@ export async function registerUser(input: unknown): Promise<User> {
   const passwordHash = await hashPassword(password);
   try {
     return (
-      await db
-        .insert(users)
-        .values({
-          username,
-          usernameSkeleton: usernameSkeleton(username),
-          email,
-          passwordHash,
-        })
-        .returning()
+      await immediate(
+        (tx) =>
+          tx
+            .insert(users)
+            .values({
+              username,
+              usernameSkeleton: usernameSkeleton(username),
+              email,
+              passwordHash,
+            })
+            .returning(),
+        { bookkeeping: true },
+      )
     )[0]!;
   } catch (error) {
     throw (await uniqueViolation(error, { username })) ?? error;

@@ -1,7 +1,7 @@
 // Bets, reading and access: who may see a bet (a private one needs its code
 // or a seat), the view every page and the API render, and opening by code.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { db, preparedOnce, type Tx } from "~/db/client.server";
+import { db, preparedOnce, type Tx, immediate } from "~/db/client.server";
 import { betAccess, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
 import { notFound } from "~/utils/errors";
@@ -212,10 +212,14 @@ export async function openBetByCode({
     throw notFound("No bet found with that code. Please check and try again.");
   }
   if (bet.visibility === "private") {
-    await db
-      .insert(betAccess)
-      .values({ betId: bet.id, userId })
-      .onConflictDoNothing();
+    await immediate(
+      (tx) =>
+        tx
+          .insert(betAccess)
+          .values({ betId: bet.id, userId })
+          .onConflictDoNothing(),
+      { bookkeeping: true },
+    );
   }
   return (await toViews([bet]))[0]!;
 }

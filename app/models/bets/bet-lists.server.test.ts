@@ -11,7 +11,7 @@ import {
 import { listPublicBets, listUserBets } from "./bet-lists.server";
 import { parseBetInput } from "./bet-input.server";
 import { getBetForViewer, openBetByCode } from "./bet-access.server";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
 
 describe("private bets (docs/product-rules.md#private-bets)", () => {
@@ -21,11 +21,14 @@ describe("private bets (docs/product-rules.md#private-bets)", () => {
       creatorId: alice.id,
       input: input({ visibility: "private" }),
     });
-    expectError(
+    await expectRejection(
       async () => getBetForViewer({ betId: bet.id, userId: bob.id }),
       404,
     );
-    expectError(async () => joinBet({ betId: bet.id, userId: bob.id }), 404);
+    await expectRejection(
+      async () => joinBet({ betId: bet.id, userId: bob.id }),
+      404,
+    );
     expect((await listPublicBets()).some((b) => b.id === bet.id)).toBe(false);
     await openBetByCode({
       code: bet.code.toLowerCase(),
@@ -55,7 +58,7 @@ describe("edit and delete", () => {
       },
       "edit",
     );
-    const denied = expectError(
+    const denied = await expectRejection(
       async () => updateBet({ betId: bet.id, userId: bob.id, input: edit }),
       403,
       "You can only edit bets you've created.",
@@ -72,7 +75,7 @@ describe("edit and delete", () => {
       bet.updatedAt.getTime(),
     );
     // A join that saw the old terms is refused.
-    expectError(
+    await expectRejection(
       async () =>
         joinBet({
           betId: bet.id,
@@ -87,12 +90,12 @@ describe("edit and delete", () => {
       userId: bob.id,
       version: updated.updatedAt.getTime(),
     });
-    const joined = expectError(
+    const joined = await expectRejection(
       async () => updateBet({ betId: bet.id, userId: alice.id, input: edit }),
       409,
     );
     expect(joined.title).toBe("Cannot edit");
-    expectError(
+    await expectRejection(
       async () => deleteBet({ betId: bet.id, userId: alice.id }),
       409,
     );
@@ -102,7 +105,7 @@ describe("edit and delete", () => {
     const alice = await person();
     const bet = await createBet({ creatorId: alice.id, input: input() });
     await deleteBet({ betId: bet.id, userId: alice.id });
-    expectError(
+    await expectRejection(
       async () => getBetForViewer({ betId: bet.id, userId: alice.id }),
       404,
     );

@@ -1,7 +1,7 @@
 // Bets, the lists: the public feed, my bets by tab, the dashboard, and the
 // sweep that stores what reads already show (expired pending bets cancelled).
 import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
-import { db, preparedOnce, changedRows } from "~/db/client.server";
+import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
 import { betParticipants, bets } from "~/db/schema";
 
 import { effectiveStatus, toViews, type BetView } from "./bet-access.server";
@@ -113,12 +113,16 @@ export async function listAllUserBets(
 /** Stores what reads already show: pending bets past their deadline are cancelled. */
 export async function cancelExpiredBets(now = Date.now()): Promise<number> {
   return changedRows(
-    await db
-      .update(bets)
-      .set({ status: "cancelled", updatedAt: new Date(now) })
-      .where(
-        and(eq(bets.status, "pending"), lte(bets.deadline, new Date(now))),
-      ),
+    await immediate(
+      (tx) =>
+        tx
+          .update(bets)
+          .set({ status: "cancelled", updatedAt: new Date(now) })
+          .where(
+            and(eq(bets.status, "pending"), lte(bets.deadline, new Date(now))),
+          ),
+      { bookkeeping: true },
+    ),
   );
 }
 

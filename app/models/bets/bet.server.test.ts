@@ -12,12 +12,12 @@ import {
 } from "./bet-access.server";
 import { toBetJson } from "~/routes/api/json";
 import { countUnreadActivity } from "../social/activity.server";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
 
 describe("parseBetInput", () => {
-  it("applies the product's create messages and its limits", () => {
-    const error = expectError(
+  it("applies the product's create messages and its limits", async () => {
+    const error = await expectRejection(
       () =>
         parseBetInput(
           {
@@ -39,21 +39,23 @@ describe("parseBetInput", () => {
       visibility: ["Please select visibility."],
     });
     expect(
-      expectError(() => input({ amount: 10.5 }), 400).fieldErrors?.amount,
+      (await expectRejection(() => input({ amount: 10.5 }), 400)).fieldErrors
+        ?.amount,
     ).toEqual(["Amount must be a whole number of dollars."]);
     expect(
-      expectError(() => input({ amount: 10_001 }), 400).fieldErrors?.amount,
+      (await expectRejection(() => input({ amount: 10_001 }), 400)).fieldErrors
+        ?.amount,
     ).toEqual(["Amount can be at most $10,000."]);
     expect(
-      expectError(() => input({ title: "x".repeat(101) }), 400).fieldErrors
-        ?.title,
+      (await expectRejection(() => input({ title: "x".repeat(101) }), 400))
+        .fieldErrors?.title,
     ).toEqual(["Title must be at most 100 characters."]);
     // Limits count code points: 100 emoji are 100 characters.
     expect(input({ title: "🎲".repeat(100) }).title).toBe("🎲".repeat(100));
   });
 
-  it("refuses a deadline in the past", () => {
-    const error = expectError(
+  it("refuses a deadline in the past", async () => {
+    const error = await expectRejection(
       () => input({ deadline: new Date(Date.now() - 1000).toISOString() }),
       400,
       "Deadline must be in the future",
@@ -63,8 +65,8 @@ describe("parseBetInput", () => {
     ]);
   });
 
-  it("applies the product's edit messages", () => {
-    const error = expectError(
+  it("applies the product's edit messages", async () => {
+    const error = await expectRejection(
       () =>
         parseBetInput(
           {
@@ -133,12 +135,12 @@ describe("joinBet", () => {
       await person(),
     ];
     const bet = await createBet({ creatorId: alice.id, input: input() });
-    expectError(
+    await expectRejection(
       async () => joinBet({ betId: bet.id, userId: alice.id }),
       409,
       "You have already joined this bet.",
     );
-    expectError(
+    await expectRejection(
       async () =>
         joinBet({
           betId: bet.id,
@@ -153,12 +155,12 @@ describe("joinBet", () => {
       userId: bob.id,
       version: bet.updatedAt.getTime(),
     });
-    expectError(
+    await expectRejection(
       async () => joinBet({ betId: bet.id, userId: bob.id }),
       409,
       "You have already joined this bet.",
     );
-    expectError(
+    await expectRejection(
       async () => joinBet({ betId: bet.id, userId: carol.id }),
       409,
       BET_FULL,
@@ -170,7 +172,7 @@ describe("joinBet", () => {
     const bet = await createBet({ creatorId: alice.id, input: input() });
     const later = Date.now() + 2 * DAY;
     expect(effectiveStatus(bet, later)).toBe("cancelled");
-    expectError(
+    await expectRejection(
       async () => joinBet({ betId: bet.id, userId: bob.id, now: later }),
       409,
     );

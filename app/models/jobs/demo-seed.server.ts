@@ -2,7 +2,7 @@
 // empty database, through the same model functions the app uses, so the
 // demo obeys every rule the app does.
 import { sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, immediate } from "~/db/client.server";
 import { bets, users } from "~/db/schema";
 import { registerUser } from "../accounts/user.server";
 import { createBet, joinBet } from "../bets/bet.server";
@@ -37,9 +37,13 @@ export async function seedDemoData() {
     ),
   ).then((list) => list.sort((a, b) => a.username.localeCompare(b.username)));
   // docs/product-rules.md#accounts: the demo users are verified, so their notification mail goes out.
-  await db
-    .update(users)
-    .set({ emailVerified: true, verifiedEmail: sql`${users.email}` });
+  await immediate(
+    (tx) =>
+      tx
+        .update(users)
+        .set({ emailVerified: true, verifiedEmail: sql`${users.email}` }),
+    { bookkeeping: true },
+  );
   const deadline = (days: number) => Date.now() + days * DAY;
   const bet = async (
     creatorId: number,
@@ -109,10 +113,14 @@ export async function seedDemoData() {
     15,
     1,
   );
-  await db
-    .update(bets)
-    .set({ deadline: new Date(Date.now() - DAY), status: "cancelled" })
-    .where(sql`${bets.id} = ${five.id}`);
+  await immediate(
+    (tx) =>
+      tx
+        .update(bets)
+        .set({ deadline: new Date(Date.now() - DAY), status: "cancelled" })
+        .where(sql`${bets.id} = ${five.id}`),
+    { bookkeeping: true },
+  );
   await seedSettlements({
     alice: alice!.id,
     bob: bob!.id,

@@ -6,7 +6,13 @@
 // passes them to its open streams. Plain Drizzle, no SQLite-only SQL: the
 // cursor query is the same on PostgreSQL (docs/decisions/1010).
 import { and, asc, desc, eq, gt, lt, lte, sql } from "drizzle-orm";
-import { db, preparedOnce, type Tx, changedRows } from "~/db/client.server";
+import {
+  db,
+  preparedOnce,
+  type Tx,
+  changedRows,
+  immediate,
+} from "~/db/client.server";
 import { betParticipants, bets, liveEvents } from "~/db/schema";
 
 export type LiveEventType = "bet" | "friends" | "activity";
@@ -147,8 +153,12 @@ export async function liveEventsOfUser(
 /** Drops rows older than LIVE_EVENTS_KEEP_MS (the sweep calls it). */
 export async function sweepLiveEvents(now = Date.now()): Promise<number> {
   return changedRows(
-    await db
-      .delete(liveEvents)
-      .where(lt(liveEvents.createdAt, new Date(now - LIVE_EVENTS_KEEP_MS))),
+    await immediate(
+      (tx) =>
+        tx
+          .delete(liveEvents)
+          .where(lt(liveEvents.createdAt, new Date(now - LIVE_EVENTS_KEEP_MS))),
+      { bookkeeping: true },
+    ),
   );
 }

@@ -181,9 +181,17 @@ export async function unsubscribeByToken(token: unknown) {
       .limit(1)
   )[0];
   if (exists)
-    await db
-      .insert(notificationOptOuts)
-      .values({ userId: target.userId, channel: "email", kind: target.kind })
-      .onConflictDoNothing();
+    await immediate(
+      (tx) =>
+        tx
+          .insert(notificationOptOuts)
+          .values({
+            userId: target.userId,
+            channel: "email",
+            kind: target.kind,
+          })
+          .onConflictDoNothing(),
+      { bookkeeping: true },
+    );
   return target;
 }

@@ -6,7 +6,7 @@
 // retry after a growing delay. A row cut off mid-send (the process died while
 // talking to the mail server) is not sent again: at most once per channel.
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { db, type Tx } from "~/db/client.server";
+import { db, type Tx, immediate } from "~/db/client.server";
 import {
   activityEvents,
   bets,
@@ -92,20 +92,24 @@ async function claimNext(now: number): Promise<Claimed | null> {
   // Conditional: of several processes reaching for one row, one wins.
   return (
     (
-      await db
-        .update(notificationDeliveries)
-        .set({
-          status: "sending",
-          attempts: sql`${notificationDeliveries.attempts} + 1`,
-          claimedUntil: now + CLAIM_MS,
-        })
-        .where(
-          and(
-            eq(notificationDeliveries.id, due.id),
-            eq(notificationDeliveries.status, "pending"),
-          ),
-        )
-        .returning()
+      await immediate(
+        (tx) =>
+          tx
+            .update(notificationDeliveries)
+            .set({
+              status: "sending",
+              attempts: sql`${notificationDeliveries.attempts} + 1`,
+              claimedUntil: now + CLAIM_MS,
+            })
+            .where(
+              and(
+                eq(notificationDeliveries.id, due.id),
+                eq(notificationDeliveries.status, "pending"),
+              ),
+            )
+            .returning(),
+        { bookkeeping: true },
+      )
     )[0]! ?? null
   );
 }
@@ -121,45 +125,57 @@ async function finish(row: Claimed, outcome: Outcome, now: number) {
       RETRY_BASE_MS * 4 ** (row.attempts - 1),
       RETRY_MAX_MS,
     );
-    await db
-      .update(notificationDeliveries)
-      .set({
-        status: giveUp ? "failed" : "pending",
-        nextAttemptAt: now + delay,
-        claimedUntil: null,
-        lastError: outcome.error.slice(0, 500),
-        doneAt: giveUp ? now : null,
-      })
-      .where(eq(notificationDeliveries.id, row.id));
+    await immediate(
+      (tx) =>
+        tx
+          .update(notificationDeliveries)
+          .set({
+            status: giveUp ? "failed" : "pending",
+            nextAttemptAt: now + delay,
+            claimedUntil: null,
+            lastError: outcome.error.slice(0, 500),
+            doneAt: giveUp ? now : null,
+          })
+          .where(eq(notificationDeliveries.id, row.id)),
+      { bookkeeping: true },
+    );
     return;
   }
-  await db
-    .update(notificationDeliveries)
-    .set({
-      status: outcome.status,
-      claimedUntil: null,
-      lastError: outcome.note ?? null,
-      doneAt: now,
-    })
-    .where(eq(notificationDeliveries.id, row.id));
+  await immediate(
+    (tx) =>
+      tx
+        .update(notificationDeliveries)
+        .set({
+          status: outcome.status,
+          claimedUntil: null,
+          lastError: outcome.note ?? null,
+          doneAt: now,
+        })
+        .where(eq(notificationDeliveries.id, row.id)),
+    { bookkeeping: true },
+  );
 }
 
 /** Rows a dead process left mid-send: given up, never sent twice. */
 async function abandonInterrupted(now: number) {
-  await db
-    .update(notificationDeliveries)
-    .set({
-      status: "failed",
-      claimedUntil: null,
-      lastError: "interrupted while sending; not sent again (at most once)",
-      doneAt: now,
-    })
-    .where(
-      and(
-        eq(notificationDeliveries.status, "sending"),
-        lte(notificationDeliveries.claimedUntil, now),
-      ),
-    );
+  await immediate(
+    (tx) =>
+      tx
+        .update(notificationDeliveries)
+        .set({
+          status: "failed",
+          claimedUntil: null,
+          lastError: "interrupted while sending; not sent again (at most once)",
+          doneAt: now,
+        })
+        .where(
+          and(
+            eq(notificationDeliveries.status, "sending"),
+            lte(notificationDeliveries.claimedUntil, now),
+          ),
+        ),
+    { bookkeeping: true },
+  );
 }
 
 /** Delivers what is due, one row at a time, until none is. Returns how many rows were handled. */
@@ -299,13 +315,17 @@ export async function sendAccountMail(
     return { status: "sent" };
   }
   if (isDemoMode) {
-    await db.insert(demoMails).values({
-      userId,
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-    });
+    await immediate(
+      (tx) =>
+        tx.insert(demoMails).values({
+          userId,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        }),
+      { bookkeeping: true },
+    );
     return { status: "sent", note: "demo outbox" };
   }
   console.info(

@@ -3,7 +3,7 @@
 // (404/410) is deleted the first time it says so.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { db, changedRows } from "~/db/client.server";
+import { db, changedRows, immediate } from "~/db/client.server";
 import { pushSubscriptions } from "~/db/schema";
 import {
   isAllowedPushEndpoint,
@@ -59,13 +59,17 @@ export async function savePushSubscription(
       .where(eq(pushSubscriptions.endpoint, endpoint))
       .limit(1)
   )[0];
-  await db
-    .insert(pushSubscriptions)
-    .values({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
-    .onConflictDoUpdate({
-      target: pushSubscriptions.endpoint,
-      set: { userId, p256dh: keys.p256dh, auth: keys.auth },
-    });
+  await immediate(
+    (tx) =>
+      tx
+        .insert(pushSubscriptions)
+        .values({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
+        .onConflictDoUpdate({
+          target: pushSubscriptions.endpoint,
+          set: { userId, p256dh: keys.p256dh, auth: keys.auth },
+        }),
+    { bookkeeping: true },
+  );
   return { created: !existing };
 }
 
@@ -76,14 +80,18 @@ export async function deletePushSubscription(
   const removed =
     typeof endpoint === "string"
       ? changedRows(
-          await db
-            .delete(pushSubscriptions)
-            .where(
-              and(
-                eq(pushSubscriptions.userId, userId),
-                eq(pushSubscriptions.endpoint, endpoint),
-              ),
-            ),
+          await immediate(
+            (tx) =>
+              tx
+                .delete(pushSubscriptions)
+                .where(
+                  and(
+                    eq(pushSubscriptions.userId, userId),
+                    eq(pushSubscriptions.endpoint, endpoint),
+                  ),
+                ),
+            { bookkeeping: true },
+          ),
         )
       : 0;
   if (removed === 0) throw notFound("No such subscription.");
@@ -111,9 +119,11 @@ export async function pushToUser(
         payload,
       );
       if (outcome === "gone")
-        await db
-          .delete(pushSubscriptions)
-          .where(eq(pushSubscriptions.id, t.id));
+        await immediate(
+          (tx) =>
+            tx.delete(pushSubscriptions).where(eq(pushSubscriptions.id, t.id)),
+          { bookkeeping: true },
+        );
     } catch (error) {
       errors.push(error);
     }

@@ -54,21 +54,29 @@ export const demoIntentStore: DemoIntentStore = {
     );
   },
   async recordDecline(id, message) {
-    await db
-      .update(demoPaymentIntents)
-      .set({ lastError: message })
-      .where(eq(demoPaymentIntents.id, id));
+    await immediate(
+      (tx) =>
+        tx
+          .update(demoPaymentIntents)
+          .set({ lastError: message })
+          .where(eq(demoPaymentIntents.id, id)),
+      { bookkeeping: true },
+    );
   },
   async markSucceeded(id) {
-    await db
-      .update(demoPaymentIntents)
-      .set({ status: "succeeded", lastError: null })
-      .where(
-        and(
-          eq(demoPaymentIntents.id, id),
-          eq(demoPaymentIntents.status, "requires_payment_method"),
-        ),
-      );
+    await immediate(
+      (tx) =>
+        tx
+          .update(demoPaymentIntents)
+          .set({ status: "succeeded", lastError: null })
+          .where(
+            and(
+              eq(demoPaymentIntents.id, id),
+              eq(demoPaymentIntents.status, "requires_payment_method"),
+            ),
+          ),
+      { bookkeeping: true },
+    );
   },
 };
 

@@ -114,18 +114,22 @@ export async function createPaymentIntent({
     amountCents: payable.amountCents,
     idempotencyKey: intentIdempotencyKey(betId, userId),
   });
-  await db
-    .insert(payments)
-    .values({
-      betId,
-      payerId: userId,
-      payeeId: payable.settlement.winnerId!,
-      provider: p.name,
-      intentId: intent.id,
-      amountCents: payable.amountCents,
-      status: "pending",
-    })
-    .onConflictDoNothing();
+  await immediate(
+    (tx) =>
+      tx
+        .insert(payments)
+        .values({
+          betId,
+          payerId: userId,
+          payeeId: payable.settlement.winnerId!,
+          provider: p.name,
+          intentId: intent.id,
+          amountCents: payable.amountCents,
+          status: "pending",
+        })
+        .onConflictDoNothing(),
+    { bookkeeping: true },
+  );
   return {
     intentId: intent.id,
     clientSecret: intent.clientSecret,
@@ -331,10 +335,11 @@ export async function completePayment({
 export async function markEventProcessed(event: { id: string; type: string }) {
   return (
     changedRows(
-      await db
-        .insert(processedWebhookEvents)
-        .values(event)
-        .onConflictDoNothing(),
+      await immediate(
+        (tx) =>
+          tx.insert(processedWebhookEvents).values(event).onConflictDoNothing(),
+        { bookkeeping: true },
+      ),
     ) === 1
   );
 }

@@ -51,22 +51,26 @@ export class AbuseLimit {
     if (!rateLimitsOn) return;
     const resetAt = now + this.options.windowMs;
     for (const key of keys)
-      await db
-        .insert(abuseWindows)
-        .values({
-          limit: this.options.name,
-          key,
-          count: 1,
-          resetAt: new Date(resetAt),
-        })
-        .onConflictDoUpdate({
-          target: [abuseWindows.limit, abuseWindows.key],
-          // A window that is over starts again from this attempt.
-          set: {
-            count: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN 1 ELSE ${abuseWindows.count} + 1 END`,
-            resetAt: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN ${resetAt} ELSE ${abuseWindows.resetAt} END`,
-          },
-        });
+      await immediate(
+        (tx) =>
+          tx
+            .insert(abuseWindows)
+            .values({
+              limit: this.options.name,
+              key,
+              count: 1,
+              resetAt: new Date(resetAt),
+            })
+            .onConflictDoUpdate({
+              target: [abuseWindows.limit, abuseWindows.key],
+              // A window that is over starts again from this attempt.
+              set: {
+                count: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN 1 ELSE ${abuseWindows.count} + 1 END`,
+                resetAt: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN ${resetAt} ELSE ${abuseWindows.resetAt} END`,
+              },
+            }),
+        { bookkeeping: true },
+      );
   }
 
   /**
@@ -90,8 +94,10 @@ export class AbuseLimit {
 /** The sweep: windows that are over go. */
 export async function sweepAbuseWindows(now = Date.now()) {
   return changedRows(
-    await db
-      .delete(abuseWindows)
-      .where(lte(abuseWindows.resetAt, new Date(now))),
+    await immediate(
+      (tx) =>
+        tx.delete(abuseWindows).where(lte(abuseWindows.resetAt, new Date(now))),
+      { bookkeeping: true },
+    ),
   );
 }

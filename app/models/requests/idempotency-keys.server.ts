@@ -93,12 +93,16 @@ export async function claimIdempotencyKey(
 
 /** The request behind claim `id` is still running. */
 export async function renewIdempotencyClaim(id: number, now = Date.now()) {
-  await db
-    .update(idempotencyKeys)
-    .set({ leaseUntil: new Date(now + CLAIM_LEASE_MS) })
-    .where(
-      and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
-    );
+  await immediate(
+    (tx) =>
+      tx
+        .update(idempotencyKeys)
+        .set({ leaseUntil: new Date(now + CLAIM_LEASE_MS) })
+        .where(
+          and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
+        ),
+    { bookkeeping: true },
+  );
 }
 
 /** Called inside the change's transaction: the work behind claim `id` committed. */
@@ -127,33 +131,47 @@ export async function idempotencyEffectMade(id: number): Promise<boolean> {
 
 /** Keeps the answer of claim `id`: from now on a repeat gets it. */
 export async function keepIdempotentAnswer(id: number, answer: KeptAnswer) {
-  await db
-    .update(idempotencyKeys)
-    .set({
-      state: "done",
-      flavour: answer.flavour,
-      status: answer.status,
-      location: answer.location,
-      headers: JSON.stringify(answer.headers),
-      body: answer.body,
-    })
-    .where(eq(idempotencyKeys.id, id));
+  await immediate(
+    (tx) =>
+      tx
+        .update(idempotencyKeys)
+        .set({
+          state: "done",
+          flavour: answer.flavour,
+          status: answer.status,
+          location: answer.location,
+          headers: JSON.stringify(answer.headers),
+          body: answer.body,
+        })
+        .where(eq(idempotencyKeys.id, id)),
+    { bookkeeping: true },
+  );
 }
 
 /** Frees claim `id` (nothing changed): the key may be sent again with any values. */
 export async function releaseIdempotencyKey(id: number) {
-  await db
-    .delete(idempotencyKeys)
-    .where(
-      and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
-    );
+  await immediate(
+    (tx) =>
+      tx
+        .delete(idempotencyKeys)
+        .where(
+          and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
+        ),
+    { bookkeeping: true },
+  );
 }
 
 /** The sweep: keys older than the retention go. */
 export async function sweepIdempotencyKeys(now = Date.now()) {
   return changedRows(
-    await db
-      .delete(idempotencyKeys)
-      .where(lt(idempotencyKeys.createdAt, new Date(now - KEY_RETENTION_MS))),
+    await immediate(
+      (tx) =>
+        tx
+          .delete(idempotencyKeys)
+          .where(
+            lt(idempotencyKeys.createdAt, new Date(now - KEY_RETENTION_MS)),
+          ),
+      { bookkeeping: true },
+    ),
   );
 }

@@ -37,7 +37,7 @@ import {
   sendFriendRequest,
 } from "../social/friend.server";
 import { activeBet, person } from "../../../tests/support/factories";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 import { WINDOW, kinds, sweep } from "../../../tests/support/fair-clock";
 
 async function friends(a: number, b: number) {
@@ -85,19 +85,19 @@ describe("the referee (docs/product-rules.md#referee)", () => {
         },
         "create",
       );
-    expectError(
+    await expectRejection(
       async () =>
         createBet({ creatorId: creator.id, input: input(stranger.id) }),
       400,
       REFEREE_NOT_FRIEND,
     );
-    expectError(
+    await expectRejection(
       async () =>
         createBet({ creatorId: creator.id, input: input(creator.id) }),
       400,
       REFEREE_NOT_FRIEND,
     );
-    expectError(() => input("abc"), 400, REFEREE_NOT_FRIEND);
+    await expectRejection(() => input("abc"), 400, REFEREE_NOT_FRIEND);
     const bet = await createBet({ creatorId: creator.id, input: input(null) });
     expect(bet.refereeId).toBeNull();
     await friends(creator.id, stranger.id);
@@ -125,7 +125,7 @@ describe("the referee (docs/product-rules.md#referee)", () => {
     expect(
       (await getBetForViewer({ betId: bet.id, userId: referee.id })).id,
     ).toBe(bet.id);
-    expectError(
+    await expectRejection(
       async () => joinBet({ betId: bet.id, userId: referee.id }),
       409,
       REFEREE_CANNOT_JOIN,
@@ -134,12 +134,12 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       .prepare("INSERT INTO bet_access (bet_id, user_id) VALUES (?, ?)")
       .run(bet.id, joiner.id);
     await joinBet({ betId: bet.id, userId: joiner.id });
-    expectError(
+    await expectRejection(
       async () => referDispute({ betId: bet.id, userId: creator.id }),
       409,
       REFER_NOTHING_REJECTED,
     );
-    expectError(
+    await expectRejection(
       async () =>
         ruleDispute({
           betId: bet.id,
@@ -155,18 +155,18 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       userId: creator.id,
       winnerId: creator.id,
     });
-    expectError(
+    await expectRejection(
       async () => referDispute({ betId: bet.id, userId: creator.id }),
       409,
       REFER_LIVE_PROPOSAL,
     );
     // The referee cannot approve for a side.
-    expectError(
+    await expectRejection(
       async () => approveSettlement({ betId: bet.id, userId: referee.id }),
       403,
     );
     await rejectSettlement({ betId: bet.id, userId: joiner.id });
-    expectError(
+    await expectRejection(
       async () => referDispute({ betId: bet.id, userId: referee.id }),
       403,
     );
@@ -178,12 +178,12 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       type: "referee_requested",
       betId: bet.id,
     });
-    expectError(
+    await expectRejection(
       async () => referDispute({ betId: bet.id, userId: creator.id }),
       409,
       ALREADY_REFERRED,
     );
-    expectError(
+    await expectRejection(
       async () =>
         ruleDispute({
           betId: bet.id,
@@ -194,7 +194,7 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       403,
       NOT_REFEREE,
     );
-    expectError(
+    await expectRejection(
       async () =>
         ruleDispute({
           betId: bet.id,
@@ -218,7 +218,7 @@ describe("the referee (docs/product-rules.md#referee)", () => {
     expect((await kinds(creator.id))[0]).toBe("referee_ruled");
     expect((await kinds(joiner.id))[0]).toBe("referee_ruled");
     expect((await getUserById(joiner.id))?.winCount).toBe(1);
-    expectError(
+    await expectRejection(
       async () =>
         ruleDispute({
           betId: bet.id,
@@ -298,7 +298,7 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       winnerId: plain.creator.id,
     });
     await rejectSettlement({ betId: plain.bet.id, userId: plain.joiner.id });
-    expectError(
+    await expectRejection(
       async () =>
         referDispute({ betId: plain.bet.id, userId: plain.creator.id }),
       409,

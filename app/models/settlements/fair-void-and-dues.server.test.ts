@@ -28,11 +28,11 @@ import { getUserById } from "../accounts/user.server";
 import { listJobs } from "../jobs/jobs.server";
 import { DomainError } from "~/utils/errors";
 import { activeBet } from "../../../tests/support/factories";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 import { H, WINDOW, kinds, sweep } from "../../../tests/support/fair-clock";
 
 describe("calling it off (docs/product-rules.md#void)", () => {
-  it("parses the void outcome from JSON and the form's third choice", () => {
+  it("parses the void outcome from JSON and the form's third choice", async () => {
     expect(parseProposalInput({ outcome: "void" })).toEqual({
       outcome: "void",
       winnerId: null,
@@ -41,13 +41,13 @@ describe("calling it off (docs/product-rules.md#void)", () => {
     expect(parseProposalInput({ winnerId: "void" })).toMatchObject({
       outcome: "void",
     });
-    expectError(
+    await expectRejection(
       () => parseProposalInput({ outcome: "void", winnerId: 3 }),
       400,
       VOID_WITH_WINNER,
     );
-    expectError(() => parseProposalInput({ outcome: "draw" }), 400);
-    expectError(() => parseProposalInput({ outcome: "winner" }), 400);
+    await expectRejection(() => parseProposalInput({ outcome: "draw" }), 400);
+    await expectRejection(() => parseProposalInput({ outcome: "winner" }), 400);
   });
 
   it("approved, the bet is cancelled with voidedAt: no winner, no payment, counts unchanged", async () => {
@@ -80,7 +80,7 @@ describe("calling it off (docs/product-rules.md#void)", () => {
       winCount: 0,
       lossCount: 0,
     });
-    expectError(
+    await expectRejection(
       async () => getPayableBet({ betId: bet.id, userId: creator.id }),
       409,
     );
@@ -183,13 +183,13 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
 
   it("lets only the winner nudge, once per interval, while unpaid", async () => {
     const { creator, joiner, bet } = await activeBet(50);
-    expectError(
+    await expectRejection(
       async () => nudgePayment({ betId: bet.id, userId: joiner.id }),
       409,
       NOT_OWED,
     );
     await settleBet({ betId: bet.id, userId: creator.id, winnerId: joiner.id });
-    expectError(
+    await expectRejection(
       async () => nudgePayment({ betId: bet.id, userId: creator.id }),
       403,
       NOT_WINNER,
@@ -200,12 +200,12 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
       type: "payment_nudge",
       betId: bet.id,
     });
-    const tooSoon = expectError(
+    const tooSoon = (await expectRejection(
       async () =>
         nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + H }),
       429,
       "You can nudge again in 23 hours.",
-    ) as DomainError & { retryAfterSeconds: number };
+    )) as DomainError & { retryAfterSeconds: number };
     expect(tooSoon.retryAfterSeconds).toBe(23 * 3600);
     await nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + 24 * H });
     expect(
@@ -217,7 +217,7 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
         "UPDATE settlements SET payment_status = 'completed' WHERE bet_id = ?",
       )
       .run(bet.id);
-    expectError(
+    await expectRejection(
       async () =>
         nudgePayment({ betId: bet.id, userId: joiner.id, now: t0 + 96 * H }),
       409,

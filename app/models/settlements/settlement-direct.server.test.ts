@@ -8,7 +8,7 @@ import { getUserById } from "../accounts/user.server";
 import { listActivity } from "../social/activity.server";
 import { activeBet } from "../../../tests/support/factories";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 
 describe("direct settle by the creator (docs/product-rules.md#settlement)", () => {
   it("settles at once when the creator concedes", async () => {
@@ -35,7 +35,7 @@ describe("direct settle by the creator (docs/product-rules.md#settlement)", () =
 
   it("only proposes when the creator names themself, and refuses others", async () => {
     const { creator, joiner, bet } = await activeBet();
-    expectError(
+    await expectRejection(
       async () =>
         settleBet({ betId: bet.id, userId: joiner.id, winnerId: joiner.id }),
       403,
@@ -48,13 +48,13 @@ describe("direct settle by the creator (docs/product-rules.md#settlement)", () =
     });
     expect(result.kind).toBe("proposed");
     expect((await getUserById(creator.id))?.winCount).toBe(0);
-    expectError(
+    await expectRejection(
       async () =>
         settleBet({ betId: bet.id, userId: creator.id, winnerId: joiner.id }),
       409,
       LIVE_PROPOSAL,
     );
-    expectError(
+    await expectRejection(
       async () => settleBet({ betId: bet.id, userId: creator.id, winnerId: 0 }),
       409,
     );

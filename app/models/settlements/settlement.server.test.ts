@@ -24,21 +24,33 @@ import { toSettlementJson } from "~/routes/api/json";
 import { getUserById } from "../accounts/user.server";
 import { listActivity } from "../social/activity.server";
 import { activeBet, makeBet, person } from "../../../tests/support/factories";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 
 describe("parsing", () => {
-  it("requires a winner with the product's message and trims optional notes", () => {
-    const e = expectError(() => parseProposalInput({}), 400, NO_WINNER);
+  it("requires a winner with the product's message and trims optional notes", async () => {
+    const e = await expectRejection(
+      () => parseProposalInput({}),
+      400,
+      NO_WINNER,
+    );
     expect(e.fieldErrors).toEqual({ winnerId: [NO_WINNER] });
-    expectError(() => parseProposalInput({ winnerId: "" }), 400, NO_WINNER);
-    expectError(() => parseProposalInput({ winnerId: "abc" }), 400, NO_WINNER);
+    await expectRejection(
+      () => parseProposalInput({ winnerId: "" }),
+      400,
+      NO_WINNER,
+    );
+    await expectRejection(
+      () => parseProposalInput({ winnerId: "abc" }),
+      400,
+      NO_WINNER,
+    );
     expect(
       parseProposalInput({ winnerId: "7", settlementNotes: "  fair  " }),
     ).toEqual({ outcome: "winner", winnerId: 7, notes: "fair" });
     expect(parseProposalInput({ winnerId: 7, settlementNotes: "   " })).toEqual(
       { outcome: "winner", winnerId: 7, notes: null },
     );
-    const long = expectError(
+    const long = await expectRejection(
       () =>
         parseProposalInput({ winnerId: 7, settlementNotes: "é".repeat(501) }),
       400,
@@ -53,7 +65,7 @@ describe("parsing", () => {
     expect(parseRejectionInput({ rejectionReason: "  no " })).toEqual({
       reason: "no",
     });
-    expectError(
+    await expectRejection(
       () => parseRejectionInput({ rejectionReason: "x".repeat(501) }),
       400,
     );
@@ -78,13 +90,13 @@ describe("propose, approve, reject", () => {
       settledAt: null,
     });
     // The proposer cannot approve their own proposal into a win.
-    expectError(
+    await expectRejection(
       async () => approveSettlement({ betId: bet.id, userId: joiner.id }),
       409,
       ALREADY_APPROVED,
     );
     // A second proposal while one is live.
-    expectError(
+    await expectRejection(
       async () =>
         proposeSettlement({
           betId: bet.id,
@@ -136,17 +148,17 @@ describe("propose, approve, reject", () => {
     });
     expect(settlement.resolution).toBe("agreed");
 
-    expectError(
+    await expectRejection(
       async () => approveSettlement({ betId: bet.id, userId: creator.id }),
       409,
       ALREADY_SETTLED,
     );
-    expectError(
+    await expectRejection(
       async () => rejectSettlement({ betId: bet.id, userId: creator.id }),
       409,
       ALREADY_SETTLED,
     );
-    expectError(
+    await expectRejection(
       async () =>
         proposeSettlement({
           betId: bet.id,
@@ -161,7 +173,7 @@ describe("propose, approve, reject", () => {
   it("refuses strangers, unknown winners, unseen bets and inactive bets", async () => {
     const { creator, joiner, bet } = await activeBet();
     const stranger = await person("s");
-    expectError(
+    await expectRejection(
       async () =>
         proposeSettlement({
           betId: bet.id,
@@ -170,7 +182,7 @@ describe("propose, approve, reject", () => {
         }),
       403,
     );
-    expectError(
+    await expectRejection(
       async () =>
         proposeSettlement({
           betId: bet.id,
@@ -180,7 +192,7 @@ describe("propose, approve, reject", () => {
       400,
       NO_WINNER,
     );
-    expectError(
+    await expectRejection(
       async () =>
         proposeSettlement({
           betId: 999_999,
@@ -190,7 +202,7 @@ describe("propose, approve, reject", () => {
       404,
     );
     const pending = await makeBet(creator.id);
-    expectError(
+    await expectRejection(
       async () =>
         proposeSettlement({
           betId: pending.id,
@@ -200,7 +212,7 @@ describe("propose, approve, reject", () => {
       409,
       NOT_ACTIVE,
     );
-    expectError(
+    await expectRejection(
       async () => approveSettlement({ betId: bet.id, userId: creator.id }),
       404,
       SETTLEMENT_NOT_FOUND,
@@ -210,11 +222,11 @@ describe("propose, approve, reject", () => {
       userId: creator.id,
       winnerId: creator.id,
     });
-    expectError(
+    await expectRejection(
       async () => approveSettlement({ betId: bet.id, userId: stranger.id }),
       403,
     );
-    expectError(
+    await expectRejection(
       async () => rejectSettlement({ betId: bet.id, userId: stranger.id }),
       403,
     );
@@ -248,11 +260,11 @@ describe("propose, approve, reject", () => {
       userId: joiner.id,
       reason: "Not true",
     });
-    expectError(
+    await expectRejection(
       async () => getSettlement({ betId: bet.id, userId: joiner.id }),
       404,
     );
-    expectError(
+    await expectRejection(
       async () => rejectSettlement({ betId: bet.id, userId: joiner.id }),
       404,
     );

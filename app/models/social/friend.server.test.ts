@@ -14,7 +14,7 @@ import {
 } from "./friend-lists.server";
 import { FRIEND_MESSAGES, parseFriendId } from "./friend-input.server";
 import { countUnreadActivity, listActivity } from "./activity.server";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 
 let n = 0;
 function makeUser(name?: string) {
@@ -53,18 +53,18 @@ describe("friend requests", () => {
     expect(await countUnreadActivity(a)).toBe(1);
   });
 
-  it("refuses a request to yourself (400)", () => {
+  it("refuses a request to yourself (400)", async () => {
     const a = makeUser();
-    expectError(
+    await expectRejection(
       async () => sendFriendRequest({ userId: a, friendId: a }),
       400,
       FRIEND_MESSAGES.self,
     );
   });
 
-  it("refuses an unknown user (404)", () => {
+  it("refuses an unknown user (404)", async () => {
     const a = makeUser();
-    expectError(
+    await expectRejection(
       async () => sendFriendRequest({ userId: a, friendId: 999_999 }),
       404,
       FRIEND_MESSAGES.userNotFound,
@@ -75,23 +75,23 @@ describe("friend requests", () => {
     const a = makeUser();
     const b = makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
-    expectError(
+    await expectRejection(
       async () => sendFriendRequest({ userId: a, friendId: b }),
       409,
       FRIEND_MESSAGES.alreadyRequested,
     );
-    expectError(
+    await expectRejection(
       async () => sendFriendRequest({ userId: b, friendId: a }),
       409,
       FRIEND_MESSAGES.theyAsked,
     );
     await acceptFriendRequest({ userId: b, requesterId: a });
-    expectError(
+    await expectRejection(
       async () => sendFriendRequest({ userId: a, friendId: b }),
       409,
       FRIEND_MESSAGES.alreadyFriends,
     );
-    expectError(
+    await expectRejection(
       async () => sendFriendRequest({ userId: b, friendId: a }),
       409,
       FRIEND_MESSAGES.alreadyFriends,
@@ -110,13 +110,13 @@ describe("friend requests", () => {
     const c = makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
     // the sender cannot accept their own request
-    expectError(
+    await expectRejection(
       async () => acceptFriendRequest({ userId: a, requesterId: b }),
       404,
       FRIEND_MESSAGES.requestNotFound,
     );
     // a third person cannot accept it
-    expectError(
+    await expectRejection(
       async () => acceptFriendRequest({ userId: c, requesterId: a }),
       404,
     );
@@ -129,7 +129,7 @@ describe("friend requests", () => {
     await sendFriendRequest({ userId: a, friendId: b });
     await declineFriendRequest({ userId: b, requesterId: a });
     expect(await listIncomingRequests(b)).toEqual([]);
-    expectError(
+    await expectRejection(
       async () => declineFriendRequest({ userId: b, requesterId: a }),
       404,
       FRIEND_MESSAGES.requestNotFound,
@@ -144,19 +144,19 @@ describe("friend requests", () => {
     const b = makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
     await acceptFriendRequest({ userId: b, requesterId: a });
-    expectError(
+    await expectRejection(
       async () => declineFriendRequest({ userId: b, requesterId: a }),
       404,
     );
     expect(await listFriends(a)).toHaveLength(1);
   });
 
-  it("parses friendId strictly (400)", () => {
+  it("parses friendId strictly (400)", async () => {
     expect(parseFriendId({ friendId: 7 })).toBe(7);
     expect(parseFriendId({ friendId: "7" })).toBe(7);
     for (const bad of [undefined, null, "", "x", -1, 0, 1.5, true, "1e3"])
-      expectError(() => parseFriendId({ friendId: bad }), 400);
-    expectError(() => parseFriendId(null), 400);
+      await expectRejection(() => parseFriendId({ friendId: bad }), 400);
+    await expectRejection(() => parseFriendId(null), 400);
   });
 });
 
@@ -180,10 +180,10 @@ describe("searchUsers", () => {
     ).toEqual([]);
   });
 
-  it("refuses fewer than 2 characters", () => {
+  it("refuses fewer than 2 characters", async () => {
     const me = makeUser();
     for (const q of ["", "a", " b "])
-      expectError(
+      await expectRejection(
         async () => searchUsers({ userId: me, query: q }),
         400,
         FRIEND_MESSAGES.queryTooShort,
