@@ -4,7 +4,9 @@
 //
 // - `db` reads. On SQLite it is its own read-only connection, so a read never
 //   sees another request's open transaction and a write outside a
-//   transaction fails loudly; on PostgreSQL it is the pool.
+//   transaction fails loudly; on PostgreSQL it is the pool. Inside an
+//   `immediate` body it is that transaction, so a helper that reads through
+//   `db` sees the transaction's own writes (and its locks) on both engines.
 // - `immediate(fn)` changes. Every change to money or membership runs in one
 //   of these, with conditional updates inside (docs/decisions/1021-async-models.md):
 //   SQLite: one write connection, one transaction at a time per process
@@ -112,7 +114,15 @@ export const pool = connections.pool as pg.Pool;
 
 // --- The models' API --------------------------------------------------------
 
-const inTransaction = new AsyncLocalStorage<Tx>();
+// The transaction a body runs in. `open` turns false at commit or rollback:
+// work the body started and left running (a promise not awaited) keeps this
+// store, and must then go back to plain reads.
+const inTransaction = new AsyncLocalStorage<{ tx: Tx; open: boolean }>();
+
+function openTransaction(): Tx | undefined {
+  const scope = inTransaction.getStore();
+  return scope?.open ? scope.tx : undefined;
+}
 
 const readDb = (engine === "postgres"
   ? drizzlePg(pool, { schema: pgSchema })
@@ -125,18 +135,11 @@ const writeDb =
     ? (drizzleSqlite(sqlite, { schema: sqliteSchema }) as unknown as Tx)
     : undefined;
 
-/**
- * The reading handle. Inside a transaction it refuses to be used: a read
- * there must go through the transaction's `tx`, or it would not see the
- * transaction's own writes (and on PostgreSQL would take a second connection).
- */
+/** The reading handle: the read connection, or the open transaction. */
 export const db: Db = new Proxy(readDb, {
-  get(target, property, receiver) {
-    if (inTransaction.getStore())
-      throw new Error(
-        `db.${String(property)} used inside a transaction: use its tx`,
-      );
-    return Reflect.get(target, property, receiver);
+  get(target, property) {
+    const tx = openTransaction();
+    return Reflect.get(tx ?? target, property, tx ?? target);
   },
 });
 
@@ -152,17 +155,23 @@ export async function immediate<T>(
   fn: (tx: Tx) => Promise<T> | T,
   options: ImmediateOptions = {},
 ): Promise<T> {
-  const outer = inTransaction.getStore();
+  const outer = openTransaction();
   if (outer) return fn(outer); // a model called from another's transaction joins it
   // A request sent with an idempotency key records, in this same
   // transaction, that its change committed (docs/product-rules.md#repeats).
   const witness = options.bookkeeping ? undefined : currentChangeWitness<Tx>();
-  const body = async (tx: Tx) =>
-    inTransaction.run(tx, async () => {
-      const result = await fn(tx);
-      if (witness) await witness(tx);
-      return result;
-    });
+  const body = async (tx: Tx) => {
+    const scope = { tx, open: true };
+    try {
+      return await inTransaction.run(scope, async () => {
+        const result = await fn(tx);
+        if (witness) await witness(tx);
+        return result;
+      });
+    } finally {
+      scope.open = false;
+    }
+  };
   return engine === "postgres"
     ? serializable(body)
     : sqliteTransaction(body, options);
@@ -170,7 +179,7 @@ export async function immediate<T>(
 
 /** True inside an `immediate` body. */
 export function insideTransaction() {
-  return inTransaction.getStore() !== undefined;
+  return openTransaction() !== undefined;
 }
 
 // SQLite: one transaction at a time on the write connection, in arrival order.
@@ -257,11 +266,12 @@ export function postgresCode(error: unknown): string | undefined {
 /**
  * A statement prepared on its first use — after migrations have run, not at
  * import — then reused: for the queries every page makes. PostgreSQL names
- * prepared statements, so each gets one.
+ * prepared statements, so each gets one. Inside a transaction it is built
+ * again on that transaction (through `db`), so it sees the transaction's writes.
  */
 export function preparedOnce<T>(build: () => T): () => T {
   let statement: T | undefined;
-  return () => (statement ??= build());
+  return () => (openTransaction() ? build() : (statement ??= build()));
 }
 
 /** Closes the connections (a graceful stop, the end of a test file). */
@@ -286,4 +296,12 @@ export async function selectRows<T>(runner: Db | Tx, query: SQL): Promise<T[]> {
   if (engine === "postgres")
     return (await (runner as Db).execute(query)).rows as T[];
   return (runner as unknown as { all<R>(q: SQL): R[] }).all<T>(query);
+}
+
+/** Runs a raw SQL statement that returns no rows, on either engine. */
+export async function executeSql(runner: Db | Tx, query: SQL): Promise<number> {
+  if (engine === "postgres")
+    return (await (runner as Db).execute(query)).rowCount ?? 0;
+  return (runner as unknown as { run(q: SQL): { changes: number } }).run(query)
+    .changes;
 }

@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { jobs, type Job } from "~/db/schema";
 
-export type JobHandler = (tx: Tx, job: Job, now: number) => void;
+export type JobHandler = (tx: Tx, job: Job, now: number) => Promise<void>;
 
 /** A worker's name in `claimed_by`: process and a random tag. */
 export const WORKER_ID = `${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
@@ -106,7 +106,7 @@ export async function runDueJobs({
               .returning()
           )[0]!;
           if (!job) return false; // another process took it first
-          handlers[job.kind]!(tx, job, now);
+          await handlers[job.kind]!(tx, job, now);
           await tx
             .update(jobs)
             .set({ doneAt: new Date(now) })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db, sqlite } from "~/db/client.server";
+import { immediate, sqlite } from "~/db/client.server";
 import { deleteBet, joinBet } from "~/models/bets/bet.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
 import { sendFriendRequest } from "~/models/social/friend.server";
@@ -109,7 +109,7 @@ describe("live events (docs/product-rules.md#live-pages)", () => {
     const a = await person("sa");
     const bet = await makeBet(a.id);
     const cursor = await latestLiveEventId();
-    await announceBet(db, bet.id);
+    await immediate((tx) => announceBet(tx, bet.id));
     const id = await latestLiveEventId();
     sqlite
       .prepare("UPDATE live_events SET created_at = ? WHERE id = ?")

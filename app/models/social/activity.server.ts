@@ -2,7 +2,13 @@
 // change things (in the same transaction as the change), read by the
 // Activity tab and the header bell. Marking read is a POST, never a GET.
 import { and, desc, eq, sql } from "drizzle-orm";
-import { db, preparedOnce, type Tx, changedRows } from "~/db/client.server";
+import {
+  changedRows,
+  db,
+  immediate,
+  preparedOnce,
+  type Tx,
+} from "~/db/client.server";
 import { activityEvents } from "~/db/schema";
 import { enqueueNotifications } from "../notifications/outbox.server";
 import { href } from "react-router";
@@ -74,22 +80,25 @@ export async function listActivity(userId: number, limit = 50) {
 }
 
 export function markAllActivityRead(userId: number) {
-  return db.transaction(async (tx) => {
-    const changes = changedRows(
-      await tx
-        .update(activityEvents)
-        .set({ read: true })
-        .where(
-          and(
-            eq(activityEvents.userId, userId),
-            eq(activityEvents.read, false),
+  return immediate(
+    async (tx) => {
+      const changes = changedRows(
+        await tx
+          .update(activityEvents)
+          .set({ read: true })
+          .where(
+            and(
+              eq(activityEvents.userId, userId),
+              eq(activityEvents.read, false),
+            ),
           ),
-        ),
-    );
-    // The person's other tabs drop their unread count too.
-    if (changes > 0) await announceActivity(tx, userId);
-    return changes;
-  });
+      );
+      // The person's other tabs drop their unread count too.
+      if (changes > 0) await announceActivity(tx, userId);
+      return changes;
+    },
+    { bookkeeping: true },
+  );
 }
 
 export function toActivityJson(event: typeof activityEvents.$inferSelect) {
