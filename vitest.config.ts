@@ -11,6 +11,7 @@ export default defineConfig({
     include: ["app/**/*.test.ts", "tests/**/*.test.ts", "server/**/*.test.ts"],
     exclude: ["tests/e2e/**", "node_modules/**"],
     setupFiles: ["./tests/support/setup-db.ts"],
+    globalSetup: ["./tests/support/postgres-global.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

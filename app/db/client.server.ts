@@ -24,7 +24,7 @@ import {
   type NodePgDatabase,
 } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
@@ -83,15 +83,17 @@ export const sqlite = connections.sqlite as Database.Database;
 
 // int8 (counts, sums, instants) and numeric arrive as JavaScript numbers, as
 // SQLite gives them: every value this app stores fits 2^53.
-const numbers: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 || oid === 1700
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(
-          oid,
-          format as "text",
-        )) as pg.CustomTypesConfig["getTypeParser"],
-};
+function numbers(): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === 20 || oid === 1700
+        ? (value: string) => Number(value)
+        : pg.types.getTypeParser(
+            oid,
+            format as "text",
+          )) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}
 
 function openPool() {
   const pool = new pg.Pool({
@@ -99,7 +101,7 @@ function openPool() {
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    types: numbers,
+    types: numbers(),
   });
   // Without a listener, an idle client's error (the server restarting)
   // would crash the process; the pool drops that client and reconnects.
@@ -304,4 +306,25 @@ export async function executeSql(runner: Db | Tx, query: SQL): Promise<number> {
     return (await (runner as Db).execute(query)).rowCount ?? 0;
   return (runner as unknown as { run(q: SQL): { changes: number } }).run(query)
     .changes;
+}
+
+/**
+ * `column IN (ids)` with all the ids bound as one parameter, so one prepared
+ * statement serves any number of them; bind with `idListParam`.
+ */
+export function inIdList(column: SQLWrapper, placeholder: string): SQL {
+  return engine === "postgres"
+    ? sql`${column} = any(${sql.placeholder(placeholder)}::int[])`
+    : sql`${column} in (select value from json_each(${sql.placeholder(placeholder)}))`;
+}
+
+export function idListParam(ids: number[]): unknown {
+  return engine === "postgres" ? ids : JSON.stringify(ids);
+}
+
+/** Where `needle` first occurs in `text` (1-based, 0 when absent): instr() or strpos(). */
+export function textPosition(text: SQLWrapper, needle: unknown): SQL {
+  return engine === "postgres"
+    ? sql`strpos(${text}, ${needle})`
+    : sql`instr(${text}, ${needle})`;
 }

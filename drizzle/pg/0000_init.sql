@@ -213,10 +213,10 @@ CREATE TABLE "notification_deliveries" (
 	"channel" text NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
-	"next_attempt_at" integer NOT NULL,
-	"claimed_until" integer,
+	"next_attempt_at" bigint NOT NULL,
+	"claimed_until" bigint,
 	"last_error" text,
-	"done_at" integer
+	"done_at" bigint
 );
 --> statement-breakpoint
 CREATE TABLE "notification_opt_outs" (

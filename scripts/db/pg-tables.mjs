@@ -26,6 +26,8 @@ const RULES = [
     'epochMs("$1")',
   ],
   [/integer\(\s*"(\w+)",\s*\{\s*mode: "boolean",?\s*\}\s*\)/g, 'boolean("$1")'],
+  // A plain number that may pass 2^31 (epoch milliseconds kept as numbers).
+  [/integer\(\s*"(\w+)",\s*\{\s*mode: "number",?\s*\}\s*\)/g, 'bigint("$1", { mode: "number" })'],
   [/text\("(\w+)", \{ mode: "json" \}\)/g, 'jsonb("$1")'],
   [/blob\("(\w+)", \{ mode: "buffer" \}\)/g, 'bytea("$1")'],
   [/from "\.\/columns"/g, 'from "../columns"'],
@@ -46,7 +48,7 @@ export function pgTwin(source) {
       .filter(Boolean),
   );
   names.delete("blob");
-  for (const name of ["boolean", "jsonb"])
+  for (const name of ["bigint", "boolean", "jsonb"])
     if (new RegExp(`\\b${name}\\(`).test(text)) names.add(name);
   const custom = ["epochMs", "bytea"].filter((name) =>
     new RegExp(`\\b${name}\\(`).test(text),

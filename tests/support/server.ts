@@ -55,7 +55,11 @@ export async function startServer(
       }
     };
     child.stdout?.on("data", onData);
-    child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr?.on("data", (c: Buffer) => {
+      output += c.toString();
+      // SERVER_LOGS=1 shows what a test's server said (a crash's stack).
+      if (process.env.SERVER_LOGS === "1") process.stderr.write(c);
+    });
     child.on("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));

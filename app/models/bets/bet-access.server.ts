@@ -1,7 +1,14 @@
 // Bets, reading and access: who may see a bet (a private one needs its code
 // or a seat), the view every page and the API render, and opening by code.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { db, preparedOnce, type Tx, immediate } from "~/db/client.server";
+import {
+  db,
+  idListParam,
+  immediate,
+  inIdList,
+  preparedOnce,
+  type Tx,
+} from "~/db/client.server";
 import { betAccess, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
 import { notFound } from "~/utils/errors";
@@ -50,9 +57,7 @@ export const participantsOfBets = preparedOnce(() =>
     })
     .from(betParticipants)
     .innerJoin(users, eq(users.id, betParticipants.userId))
-    .where(
-      sql`${betParticipants.betId} in (select value from json_each(${sql.placeholder("ids")}))`,
-    )
+    .where(inIdList(betParticipants.betId, "ids"))
     .orderBy(betParticipants.seat)
     .prepare("bet_access_participantsOfBets"),
 );
@@ -63,7 +68,7 @@ export async function participantsOf(
   const map = new Map<number, Participant[]>();
   if (betIds.length === 0) return map;
   const rows = await participantsOfBets().execute({
-    ids: JSON.stringify(betIds),
+    ids: idListParam(betIds),
   });
   for (const { betId, ...p } of rows) {
     const list = map.get(betId) ?? [];

@@ -1,7 +1,7 @@
 // Friends seen from one person: the friends list with the head-to-head
 // record, incoming requests, and search with each result's relation.
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
-import { db, selectRows } from "~/db/client.server";
+import { db, selectRows, textPosition } from "~/db/client.server";
 import { friendships, users } from "~/db/schema";
 import { parseSearchQuery, SEARCH_LIMIT } from "./friend-input.server";
 import {
@@ -104,7 +104,7 @@ export async function countIncomingRequests(userId: number): Promise<number> {
 
 /**
  * People whose username contains `query` (case-insensitive; prefix matches
- * first), never `userId` and never an email. instr() rather than LIKE, so
+ * first), never `userId` and never an email. A text position rather than LIKE, so
  * '%' and '_' in a query are plain characters.
  */
 export async function searchUsers({
@@ -115,7 +115,7 @@ export async function searchUsers({
   query: string;
 }): Promise<SearchResult[]> {
   const q = parseSearchQuery(query).toLowerCase();
-  const position = sql`instr(lower(${users.username}), ${q})`;
+  const position = textPosition(sql`lower(${users.username})`, q);
   const rows = await db
     .select(publicColumns)
     .from(users)

@@ -3,6 +3,7 @@
 // Reaching people outside the app (docs/product-rules.md#notifications, #accounts): the outbox, opt-outs,
 // push subscriptions, and demo mode's mails.
 import {
+  bigint,
   index,
   integer,
   pgTable,
@@ -32,11 +33,11 @@ export const notificationDeliveries = pgTable(
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: integer("next_attempt_at").notNull(),
+    nextAttemptAt: bigint("next_attempt_at", { mode: "number" }).notNull(),
     /** When a claim lapses: a row still 'sending' after it was cut off mid-send. */
-    claimedUntil: integer("claimed_until"),
+    claimedUntil: bigint("claimed_until", { mode: "number" }),
     lastError: text("last_error"),
-    doneAt: integer("done_at"),
+    doneAt: bigint("done_at", { mode: "number" }),
   },
   (t) => [
     uniqueIndex("notification_deliveries_event_channel").on(
