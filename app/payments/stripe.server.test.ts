@@ -3,7 +3,6 @@
 // out of order.
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   createPaymentIntent,
   recordPayment,
@@ -17,6 +16,7 @@ import { stripeHandlers, stripeState } from "../../tests/mocks/stripe";
 import { activeBet } from "../../tests/support/factories";
 import { createStripeProvider } from "./stripe.server";
 import { handlePaymentWebhook } from "~/models/payments/payment-webhook.server";
+import { rawDb as sqlite } from "../../tests/support/raw-sql";
 
 const server = setupServer(...stripeHandlers);
 // Made after MSW patches fetch: the fetch client keeps the fetch it finds.
@@ -71,11 +71,11 @@ function webhookRequest(payload: string, secret = webhookSecret) {
 const send = (payload: string, secret?: string) =>
   handlePaymentWebhook(webhookRequest(payload, secret), provider);
 
-const entries = (betId: number) =>
+const entries = async (betId: number) =>
   (
-    sqlite
+    (await sqlite
       .prepare("SELECT count(*) AS n FROM ledger_entries WHERE bet_id = ?")
-      .get(betId) as { n: number }
+      .get(betId)) as { n: number }
   ).n;
 
 describe("Stripe provider", () => {
@@ -187,8 +187,8 @@ describe("Stripe webhook", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ recorded: true });
     expect(entries(bet.id)).toBe(4);
-    const status = () =>
-      sqlite
+    const status = async () =>
+      await sqlite
         .prepare("SELECT payment_status AS s FROM settlements WHERE bet_id = ?")
         .get(bet.id);
     expect(status()).toEqual({ s: "completed" });

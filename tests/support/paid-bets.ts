@@ -1,6 +1,5 @@
 // Shared by the payment model tests: a settled bet, paying it with the
 // demo provider's good test card, and its ledger lines.
-import { sqlite } from "~/db/client.server";
 import {
   createPaymentIntent,
   isIntentPayer,
@@ -11,6 +10,7 @@ import {
 } from "~/models/settlements/settlement.server";
 import { confirmDemoIntent } from "~/models/payments/payment-provider.server";
 import { activeBet } from "./factories";
+import { rawDb as sqlite } from "./raw-sql";
 
 export const GOOD = {
   cardNumber: "4242 4242 4242 4242",
@@ -42,8 +42,8 @@ export async function pay(betId: number, userId: number) {
 }
 
 /** The ledger lines of one bet, in order. */
-export const entriesOf = (betId: number) =>
-  sqlite
+export const entriesOf = async (betId: number) =>
+  await sqlite
     .prepare(
       "SELECT user_id AS userId, kind, amount_cents AS cents FROM ledger_entries WHERE bet_id = ? ORDER BY id",
     )

@@ -15,7 +15,8 @@ export default async function setup() {
   const cluster = await startCluster();
   process.env.TEST_PG_ADMIN_URL = cluster.adminUrl;
   const url = await createDatabase(cluster.adminUrl, TEMPLATE);
-  const { applyPostgresMigrations } = await import("../../app/db/migrate.server");
+  const { applyPostgresMigrations } =
+    await import("../../app/db/migrate.server");
   await applyPostgresMigrations(url);
   return () => cluster.stop();
 }

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { sqlite } from "~/db/client.server";
 import { getUserById, hashPassword } from "./user.server";
 import {
   changedProfileFields,
@@ -16,6 +15,7 @@ import {
 } from "./avatar.server";
 import { pngBomb } from "../../../tests/support/images";
 import { expectRejection } from "../../../tests/support/expect-error";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 const PASSWORD = "profile-test-password";
 let passwordHash = "";
@@ -24,20 +24,20 @@ beforeAll(async () => {
 });
 
 let n = 0;
-function makeUser(name?: string) {
+async function makeUser(name?: string) {
   n += 1;
   const username = name ?? `prof${n}`;
-  const row = sqlite
+  const row = (await sqlite
     .prepare(
       "INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?) RETURNING id",
     )
-    .get(username, `${username}@example.com`, passwordHash) as { id: number };
+    .get(username, `${username}@example.com`, passwordHash)) as { id: number };
   return row.id;
 }
 
 describe("updateProfile", () => {
   it("applies only changed fields", async () => {
-    const id = makeUser("prof_only");
+    const id = await makeUser("prof_only");
     const { user, changed } = await updateProfile({
       userId: id,
       input: {
@@ -53,7 +53,7 @@ describe("updateProfile", () => {
   });
 
   it("does nothing when nothing changed", async () => {
-    const id = makeUser("prof_same");
+    const id = await makeUser("prof_same");
     const before = (await getUserById(id))!;
     const { changed } = await updateProfile({
       userId: id,
@@ -72,7 +72,7 @@ describe("updateProfile", () => {
   });
 
   it("stores an empty avatar as null", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     await updateProfile({
       userId: id,
       input: { avatarUrl: "https://example.com/me.png" },
@@ -85,7 +85,7 @@ describe("updateProfile", () => {
   });
 
   it("answers 'Validation Error' with the product's messages per field", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     const error = await expectRejection(
       () =>
         updateProfile({
@@ -122,8 +122,8 @@ describe("updateProfile", () => {
   });
 
   it("refuses a taken username or email (409), whatever the case", async () => {
-    makeUser("prof_taken");
-    const id = makeUser();
+    await makeUser("prof_taken");
+    const id = await makeUser();
     await expectRejection(
       () => updateProfile({ userId: id, input: { username: "PROF_TAKEN" } }),
       409,
@@ -144,7 +144,7 @@ describe("updateProfile", () => {
   });
 
   it("lets you change the case of your own username", async () => {
-    const id = makeUser("prof_case");
+    const id = await makeUser("prof_case");
     const { user } = await updateProfile({
       userId: id,
       input: { username: "Prof_Case" },
@@ -153,7 +153,7 @@ describe("updateProfile", () => {
   });
 
   it("refuses pointing at someone else's uploaded avatar", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     await expectRejection(
       () =>
         updateProfile({
@@ -167,7 +167,7 @@ describe("updateProfile", () => {
 
 describe("setPaymentMethod", () => {
   it("sets the flag to the state sent", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     let user = await setPaymentMethod({
       userId: id,
       input: { method: "venmo", connected: true },
@@ -187,7 +187,7 @@ describe("setPaymentMethod", () => {
   });
 
   it("refuses an unknown method or a non-boolean state (400)", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     await expectRejection(
       async () =>
         setPaymentMethod({
@@ -268,7 +268,7 @@ describe("avatars", () => {
   });
 
   it("stores the avatar and points avatarUrl at it", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     const user = await saveAvatar({ userId: id, bytes: await png(300, 200) });
     expect(user.avatarUrl).toMatch(new RegExp(`^/avatars/${id}\\?v=`));
     const stored = (await getAvatar(id))!;

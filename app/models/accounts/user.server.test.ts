@@ -8,7 +8,7 @@ import {
   SESSION_TTL_MS,
 } from "~/models/accounts/session.server";
 import { isDomainError } from "~/utils/errors";
-import { sqlite } from "~/db/client.server";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 async function expectDomainError(
   promise: Promise<unknown>,
@@ -106,7 +106,9 @@ describe("sessions", () => {
     const { token } = await createSession(user.id);
     expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
     expect((await findUserBySessionToken(token))?.id).toBe(user.id);
-    const stored = sqlite.prepare("SELECT id_hash FROM sessions").all() as {
+    const stored = (await sqlite
+      .prepare("SELECT id_hash FROM sessions")
+      .all()) as {
       id_hash: string;
     }[];
     expect(stored.some((r) => r.id_hash === token)).toBe(false);

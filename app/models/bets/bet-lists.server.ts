@@ -42,7 +42,7 @@ const myBetIds = (seat?: number) =>
     .where(
       and(
         eq(betParticipants.userId, sql.placeholder("userId")),
-        seat === undefined ? sql`1` : eq(betParticipants.seat, seat),
+        seat === undefined ? undefined : eq(betParticipants.seat, seat),
       ),
     );
 const openAt = () =>

@@ -1,7 +1,6 @@
 // Bets: input, creating and joining (docs/product-rules.md#amounts-and-limits, #bets), the model rules.
 import { describe, expect, it } from "vitest";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
-import { sqlite } from "~/db/client.server";
 import { BET_CHANGED, BET_FULL, createBet, joinBet } from "./bet.server";
 import { cancelExpiredBets } from "./bet-lists.server";
 import { CODE_ALPHABET, parseBetInput } from "./bet-input.server";
@@ -14,6 +13,7 @@ import { toBetJson } from "~/routes/api/json";
 import { countUnreadActivity } from "../social/activity.server";
 import { expectRejection } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 describe("parseBetInput", () => {
   it("applies the product's create messages and its limits", async () => {
@@ -177,11 +177,11 @@ describe("joinBet", () => {
       409,
     );
     expect(
-      sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
+      await sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
     ).toEqual({ status: "pending" });
     expect(await cancelExpiredBets(later)).toBeGreaterThanOrEqual(1);
     expect(
-      sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
+      await sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
     ).toEqual({ status: "cancelled" });
   });
 
@@ -204,9 +204,9 @@ describe("joinBet", () => {
           .filter((r) => !r.ok)
           .every((r) => r.status === 409 && r.message === BET_FULL),
       ).toBe(true);
-      const count = sqlite
+      const count = (await sqlite
         .prepare("SELECT count(*) AS n FROM bet_participants WHERE bet_id = ?")
-        .get(bet.id) as { n: number };
+        .get(bet.id)) as { n: number };
       expect(count.n).toBe(2);
     },
   );

@@ -156,7 +156,10 @@ export async function listJobs(subjectId: number, kind?: string) {
     .select()
     .from(jobs)
     .where(
-      and(eq(jobs.subjectId, subjectId), kind ? eq(jobs.kind, kind) : sql`1`),
+      and(
+        eq(jobs.subjectId, subjectId),
+        kind ? eq(jobs.kind, kind) : undefined,
+      ),
     )
     .orderBy(asc(jobs.runAt), asc(jobs.id));
 }

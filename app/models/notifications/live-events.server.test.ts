@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { immediate, sqlite } from "~/db/client.server";
+import { immediate } from "~/db/client.server";
 import { deleteBet, joinBet } from "~/models/bets/bet.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
 import { sendFriendRequest } from "~/models/social/friend.server";
@@ -13,6 +13,7 @@ import {
   liveEventsOfUser,
   sweepLiveEvents,
 } from "./live-events.server";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 /** What each person was told since `cursor`, as "type:betId" per person. */
 async function toldSince(cursor: number) {
@@ -42,7 +43,7 @@ describe("live events (docs/product-rules.md#live-pages)", () => {
   it("a proposal tells both participants and the referee", async () => {
     const { creator, joiner, bet } = await activeBet();
     const referee = await person("lr");
-    sqlite
+    await sqlite
       .prepare("UPDATE bets SET referee_id = ? WHERE id = ?")
       .run(referee.id, bet.id);
     const cursor = await latestLiveEventId();
@@ -111,7 +112,7 @@ describe("live events (docs/product-rules.md#live-pages)", () => {
     const cursor = await latestLiveEventId();
     await immediate((tx) => announceBet(tx, bet.id));
     const id = await latestLiveEventId();
-    sqlite
+    await sqlite
       .prepare("UPDATE live_events SET created_at = ? WHERE id = ?")
       .run(Date.now() - LIVE_EVENTS_KEEP_MS - 1_000, id);
     expect(await sweepLiveEvents()).toBeGreaterThanOrEqual(1);

@@ -1,7 +1,6 @@
 // The ledger (docs/product-rules.md#paying): immutable entries, history and summary, CSV, fees.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import { recordPayment } from "./payment.server";
 import {
   csvCell,
@@ -14,6 +13,7 @@ import {
 import { demoProvider, setPaymentProvider } from "./payment-provider.server";
 import { splitPayout } from "~/utils/money";
 import { entriesOf, pay, settledBet } from "../../../tests/support/paid-bets";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 beforeAll(() => setPaymentProvider(demoProvider));
 
@@ -23,13 +23,19 @@ describe("the ledger", () => {
     await pay(bet.id, loser.id).then((i) =>
       recordPayment({ betId: bet.id, userId: loser.id, intentId: i.intentId }),
     );
-    expect(() =>
-      sqlite
-        .prepare("UPDATE ledger_entries SET amount_cents = 0 WHERE bet_id = ?")
-        .run(bet.id),
+    expect(
+      async () =>
+        await sqlite
+          .prepare(
+            "UPDATE ledger_entries SET amount_cents = 0 WHERE bet_id = ?",
+          )
+          .run(bet.id),
     ).toThrow("ledger entries are immutable");
-    expect(() =>
-      sqlite.prepare("DELETE FROM ledger_entries WHERE bet_id = ?").run(bet.id),
+    expect(
+      async () =>
+        await sqlite
+          .prepare("DELETE FROM ledger_entries WHERE bet_id = ?")
+          .run(bet.id),
     ).toThrow("ledger entries are immutable");
     expect(entriesOf(bet.id)).toHaveLength(4);
   });

@@ -52,7 +52,7 @@ export async function ledgerBalance(paymentId?: number): Promise<number> {
       .from(ledgerEntries)
       .where(
         paymentId === undefined
-          ? sql`1`
+          ? undefined
           : eq(ledgerEntries.paymentId, paymentId),
       )
       .limit(1)

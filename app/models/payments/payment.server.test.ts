@@ -1,6 +1,5 @@
 // Payments (docs/product-rules.md#paying): the demo card and paying a settled bet, the model rules.
 import { beforeAll, describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   ALREADY_PAID,
   AMOUNT_MISMATCH,
@@ -35,6 +34,7 @@ import {
   pay,
   settledBet,
 } from "../../../tests/support/paid-bets";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 beforeAll(() => setPaymentProvider(demoProvider));
 
@@ -153,9 +153,9 @@ describe("paying a settled bet", () => {
       ALREADY_PAID,
     );
     const paymentId = (
-      sqlite
+      (await sqlite
         .prepare("SELECT id FROM payments WHERE intent_id = ?")
-        .get(intent.intentId) as {
+        .get(intent.intentId)) as {
         id: number;
       }
     ).id;
@@ -240,7 +240,7 @@ describe("paying a settled bet", () => {
       );
       expect(results.every((r) => r.ok)).toBe(true);
       expect(
-        sqlite
+        await sqlite
           .prepare(
             "SELECT count(*) AS n FROM payments WHERE bet_id = ? AND status = 'completed'",
           )

@@ -1,6 +1,5 @@
 // Fair to the end (docs/product-rules.md#referee): the referee, with time passed as `now`.
 import { describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   ALREADY_REFERRED,
   ALREADY_SETTLED,
@@ -39,6 +38,7 @@ import {
 import { activeBet, person } from "../../../tests/support/factories";
 import { expectRejection } from "../../../tests/support/expect-error";
 import { WINDOW, kinds, sweep } from "../../../tests/support/fair-clock";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 async function friends(a: number, b: number) {
   await sendFriendRequest({ userId: a, friendId: b });
@@ -130,7 +130,7 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       409,
       REFEREE_CANNOT_JOIN,
     );
-    sqlite
+    await sqlite
       .prepare("INSERT INTO bet_access (bet_id, user_id) VALUES (?, ?)")
       .run(bet.id, joiner.id);
     await joinBet({ betId: bet.id, userId: joiner.id });

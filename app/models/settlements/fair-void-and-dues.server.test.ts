@@ -1,7 +1,6 @@
 // Fair to the end (docs/product-rules.md#void, #getting-paid): calling it off, and getting paid
 // (reminders, overdue, nudges), with time passed as `now`.
 import { describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   VOID_WITH_WINNER,
   parseProposalInput,
@@ -30,6 +29,7 @@ import { DomainError } from "~/utils/errors";
 import { activeBet } from "../../../tests/support/factories";
 import { expectRejection } from "../../../tests/support/expect-error";
 import { H, WINDOW, kinds, sweep } from "../../../tests/support/fair-clock";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 describe("calling it off (docs/product-rules.md#void)", () => {
   it("parses the void outcome from JSON and the form's third choice", async () => {
@@ -108,7 +108,7 @@ describe("calling it off (docs/product-rules.md#void)", () => {
 });
 
 describe("getting paid (docs/product-rules.md#getting-paid)", () => {
-  it("reads a payment record through the loser index, not a scan of every settlement", () => {
+  it("reads a payment record through the loser index, not a scan of every settlement", async () => {
     const { sql, params } = paymentRecordQuery().toSQL();
     const values = params.map((p) =>
       typeof p === "object" && p !== null && "name" in p
@@ -117,10 +117,9 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
           : Date.now()
         : p,
     );
-    const plan = sqlite
-      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .all(...values)
-      .map((row) => (row as { detail: string }).detail);
+    const plan = (
+      await sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values)
+    ).map((row) => (row as { detail: string }).detail);
     expect(plan).toContainEqual(
       expect.stringContaining("settlements USING INDEX settlements_loser_idx"),
     );
@@ -212,7 +211,7 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
       (await kinds(creator.id)).filter((k) => k === "payment_nudge"),
     ).toHaveLength(2);
     // Paid: nothing more to nudge.
-    sqlite
+    await sqlite
       .prepare(
         "UPDATE settlements SET payment_status = 'completed' WHERE bet_id = ?",
       )

@@ -1,7 +1,6 @@
 // Settlements: the creator's direct settle (docs/product-rules.md#settlement) and concurrent
 // approvals, the model rules.
 import { describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import { LIVE_PROPOSAL, NOT_CREATOR } from "./settlement-rules.server";
 import { proposeSettlement, settleBet } from "./settlement.server";
 import { getUserById } from "../accounts/user.server";
@@ -9,6 +8,7 @@ import { listActivity } from "../social/activity.server";
 import { activeBet } from "../../../tests/support/factories";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
 import { expectRejection } from "../../../tests/support/expect-error";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 describe("direct settle by the creator (docs/product-rules.md#settlement)", () => {
   it("settles at once when the creator concedes", async () => {
@@ -87,7 +87,7 @@ describe("concurrency", () => {
       expect(await getUserById(joiner.id)).toMatchObject({ winCount: 1 });
       expect(await getUserById(creator.id)).toMatchObject({ lossCount: 1 });
       expect(
-        sqlite
+        await sqlite
           .prepare(
             "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
           )

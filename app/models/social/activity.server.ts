@@ -79,8 +79,8 @@ export async function listActivity(userId: number, limit = 50) {
     .limit(limit);
 }
 
-export function markAllActivityRead(userId: number) {
-  return immediate(
+export async function markAllActivityRead(userId: number) {
+  return await immediate(
     async (tx) => {
       const changes = changedRows(
         await tx

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   acceptFriendRequest,
   declineFriendRequest,
@@ -15,23 +14,24 @@ import {
 import { FRIEND_MESSAGES, parseFriendId } from "./friend-input.server";
 import { countUnreadActivity, listActivity } from "./activity.server";
 import { expectRejection } from "../../../tests/support/expect-error";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 let n = 0;
-function makeUser(name?: string) {
+async function makeUser(name?: string) {
   n += 1;
   const username = name ?? `friend${n}`;
-  const row = sqlite
+  const row = (await sqlite
     .prepare(
       "INSERT INTO users (username, email, password_hash) VALUES (?, ?, 'x') RETURNING id",
     )
-    .get(username, `${username}@example.com`) as { id: number };
+    .get(username, `${username}@example.com`)) as { id: number };
   return row.id;
 }
 
 describe("friend requests", () => {
   it("send → accept makes a symmetric friendship and tells both people", async () => {
-    const a = makeUser();
-    const b = makeUser();
+    const a = await makeUser();
+    const b = await makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
     expect((await listIncomingRequests(b)).map((r) => r.friend.id)).toEqual([
       a,
@@ -54,7 +54,7 @@ describe("friend requests", () => {
   });
 
   it("refuses a request to yourself (400)", async () => {
-    const a = makeUser();
+    const a = await makeUser();
     await expectRejection(
       async () => sendFriendRequest({ userId: a, friendId: a }),
       400,
@@ -63,7 +63,7 @@ describe("friend requests", () => {
   });
 
   it("refuses an unknown user (404)", async () => {
-    const a = makeUser();
+    const a = await makeUser();
     await expectRejection(
       async () => sendFriendRequest({ userId: a, friendId: 999_999 }),
       404,
@@ -72,8 +72,8 @@ describe("friend requests", () => {
   });
 
   it("refuses a duplicate, a reverse request and an existing friend (409)", async () => {
-    const a = makeUser();
-    const b = makeUser();
+    const a = await makeUser();
+    const b = await makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
     await expectRejection(
       async () => sendFriendRequest({ userId: a, friendId: b }),
@@ -96,18 +96,18 @@ describe("friend requests", () => {
       409,
       FRIEND_MESSAGES.alreadyFriends,
     );
-    const rows = sqlite
+    const rows = (await sqlite
       .prepare(
         "SELECT count(*) AS n FROM friendships WHERE requester_id IN (?, ?) AND addressee_id IN (?, ?)",
       )
-      .get(a, b, a, b) as { n: number };
+      .get(a, b, a, b)) as { n: number };
     expect(rows.n).toBe(1);
   });
 
   it("refuses accepting a request you did not receive (404)", async () => {
-    const a = makeUser();
-    const b = makeUser();
-    const c = makeUser();
+    const a = await makeUser();
+    const b = await makeUser();
+    const c = await makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
     // the sender cannot accept their own request
     await expectRejection(
@@ -124,8 +124,8 @@ describe("friend requests", () => {
   });
 
   it("declines once; declining twice is a 404; a new request may follow", async () => {
-    const a = makeUser();
-    const b = makeUser();
+    const a = await makeUser();
+    const b = await makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
     await declineFriendRequest({ userId: b, requesterId: a });
     expect(await listIncomingRequests(b)).toEqual([]);
@@ -140,8 +140,8 @@ describe("friend requests", () => {
   });
 
   it("cannot decline an accepted friendship", async () => {
-    const a = makeUser();
-    const b = makeUser();
+    const a = await makeUser();
+    const b = await makeUser();
     await sendFriendRequest({ userId: a, friendId: b });
     await acceptFriendRequest({ userId: b, requesterId: a });
     await expectRejection(
@@ -162,18 +162,18 @@ describe("friend requests", () => {
 
 describe("searchUsers", () => {
   it("finds by substring, prefix first, never yourself, no emails", async () => {
-    const me = makeUser("searcher_zed");
-    const p = makeUser("zedkin");
-    const s = makeUser("mazed");
-    makeUser("nomatch");
+    const me = await makeUser("searcher_zed");
+    const p = await makeUser("zedkin");
+    const s = await makeUser("mazed");
+    await makeUser("nomatch");
     const results = await searchUsers({ userId: me, query: "ZED" });
     expect(results.map((r) => r.id)).toEqual([p, s]);
     expect(JSON.stringify(results)).not.toMatch(/@|email/);
   });
 
   it("treats % and _ literally", async () => {
-    const me = makeUser("pct_me");
-    makeUser("plainname");
+    const me = await makeUser("pct_me");
+    await makeUser("plainname");
     expect(await searchUsers({ userId: me, query: "%%" })).toEqual([]);
     expect(
       (await searchUsers({ userId: me, query: "t_m" })).map((r) => r.username),
@@ -181,7 +181,7 @@ describe("searchUsers", () => {
   });
 
   it("refuses fewer than 2 characters", async () => {
-    const me = makeUser();
+    const me = await makeUser();
     for (const q of ["", "a", " b "])
       await expectRejection(
         async () => searchUsers({ userId: me, query: q }),
@@ -191,10 +191,10 @@ describe("searchUsers", () => {
   });
 
   it("marks the relation to each result", async () => {
-    const me = makeUser("rel_me");
-    const f = makeUser("rel_friend");
-    const s = makeUser("rel_sent");
-    const r = makeUser("rel_recv");
+    const me = await makeUser("rel_me");
+    const f = await makeUser("rel_friend");
+    const s = await makeUser("rel_sent");
+    const r = await makeUser("rel_recv");
     await sendFriendRequest({ userId: me, friendId: f });
     await acceptFriendRequest({ userId: f, requesterId: me });
     await sendFriendRequest({ userId: me, friendId: s });
@@ -215,11 +215,11 @@ describe("searchUsers", () => {
 
 describe("headToHead", () => {
   it("counts settled bets between two people from each side", async () => {
-    const a = makeUser();
-    const b = makeUser();
-    const c = makeUser();
-    const bet = (winner: number, status = "settled", other = b) => {
-      const row = sqlite
+    const a = await makeUser();
+    const b = await makeUser();
+    const c = await makeUser();
+    const bet = async (winner: number, status = "settled", other = b) => {
+      const row = (await sqlite
         .prepare(
           `INSERT INTO bets (code, title, description, amount_cents, visibility, deadline, status, creator_id, winner_id, updated_at)
            VALUES (?, 't', 'd', 100, 'public', 0, ?, ?, ?, 0) RETURNING id`,
@@ -229,8 +229,8 @@ describe("headToHead", () => {
           status,
           a,
           status === "settled" ? winner : null,
-        ) as { id: number };
-      sqlite
+        )) as { id: number };
+      await sqlite
         .prepare(
           "INSERT INTO bet_participants (bet_id, user_id, seat) VALUES (?, ?, 1), (?, ?, 2)",
         )
