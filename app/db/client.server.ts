@@ -29,6 +29,7 @@ import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
 import { databaseEngine, databasePath, databaseUrl } from "~/utils/env.server";
+import { UnavailableError } from "~/utils/errors";
 
 export type Db = NodePgDatabase<typeof pgSchema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -96,6 +97,10 @@ function numbers(): pg.CustomTypesConfig {
 }
 
 function openPool() {
+  // Set globally as well: drizzle passes its own per-query type parsers,
+  // which fall back to these.
+  pg.types.setTypeParser(20, Number);
+  pg.types.setTypeParser(1700, Number);
   const pool = new pg.Pool({
     connectionString: databaseUrl(),
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
@@ -108,7 +113,57 @@ function openPool() {
   pool.on("error", (error) => {
     console.warn(`postgres: idle connection lost (${error.message})`);
   });
+  // A server that cannot be reached is a 503 for the request, not a 500:
+  // every query and every transaction's connection passes through these two.
+  const query = pool.query.bind(pool) as (
+    ...args: unknown[]
+  ) => Promise<unknown>;
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  Object.assign(pool, {
+    query: (...args: unknown[]) => query(...args).catch(unavailable),
+    connect: () =>
+      connect()
+        .then((client) => {
+          const clientQuery = client.query.bind(client) as (
+            ...args: unknown[]
+          ) => Promise<unknown>;
+          return Object.assign(client, {
+            query: (...args: unknown[]) =>
+              clientQuery(...args).catch(unavailable),
+          });
+        })
+        .catch(unavailable),
+  });
   return pool;
+}
+
+// Lost connections: refused, reset, ended by the server (admin shutdown,
+// crash, starting up) or a pool that could not connect in time.
+const LOST_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+
+function unavailable(error: unknown): never {
+  const e = error as { code?: string; message?: string };
+  if (
+    (e?.code && LOST_CODES.has(e.code)) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+      e?.message ?? "",
+    )
+  )
+    throw new UnavailableError();
+  throw error;
 }
 
 /** The PostgreSQL pool, for what only PostgreSQL has (health, copy, locks). */

@@ -121,7 +121,7 @@ describe("Stripe provider", () => {
       provider,
     });
     expect(s.paymentStatus).toBe("completed");
-    expect(entries(bet.id)).toBe(4);
+    expect(await entries(bet.id)).toBe(4);
   });
 
   it("creates a Checkout Session for the no-JavaScript path", async () => {
@@ -165,7 +165,7 @@ describe("Stripe webhook", () => {
       body: payload,
     });
     expect((await handlePaymentWebhook(unsigned, provider)).status).toBe(400);
-    expect(entries(bet.id)).toBe(0);
+    expect(await entries(bet.id)).toBe(0);
   });
 
   it("records a good event once; a replay and out-of-order events leave the ledger unchanged", async () => {
@@ -186,12 +186,12 @@ describe("Stripe webhook", () => {
     const res = await send(succeeded);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ recorded: true });
-    expect(entries(bet.id)).toBe(4);
+    expect(await entries(bet.id)).toBe(4);
     const status = async () =>
       await sqlite
         .prepare("SELECT payment_status AS s FROM settlements WHERE bet_id = ?")
         .get(bet.id);
-    expect(status()).toEqual({ s: "completed" });
+    expect(await status()).toEqual({ s: "completed" });
 
     // The same event again (Stripe retries).
     const replay = await send(succeeded);
@@ -221,8 +221,8 @@ describe("Stripe webhook", () => {
       intentId: intent.intentId,
       provider,
     });
-    expect(entries(bet.id)).toBe(4);
-    expect(status()).toEqual({ s: "completed" });
+    expect(await entries(bet.id)).toBe(4);
+    expect(await status()).toEqual({ s: "completed" });
     expect(await ledgerBalance()).toBe(0);
     // A second, different payment for an already-paid bet is acknowledged, not applied.
     const other = await send(
@@ -231,7 +231,7 @@ describe("Stripe webhook", () => {
       ),
     );
     expect(other.status).toBe(200);
-    expect(entries(bet.id)).toBe(4);
+    expect(await entries(bet.id)).toBe(4);
   });
 
   it("records a Checkout Session payment (the no-JS path)", async () => {
@@ -249,6 +249,6 @@ describe("Stripe webhook", () => {
       ),
     );
     expect(await res.json()).toMatchObject({ recorded: true });
-    expect(entries(bet.id)).toBe(4);
+    expect(await entries(bet.id)).toBe(4);
   });
 });

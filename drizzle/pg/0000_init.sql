@@ -18,8 +18,8 @@ CREATE TABLE "email_tokens" (
 	"purpose" text NOT NULL,
 	"token_hash" text NOT NULL,
 	"email" text NOT NULL,
-	"expires_at" integer NOT NULL,
-	"used_at" integer,
+	"expires_at" bigint NOT NULL,
+	"used_at" bigint,
 	"created_at" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL
 );
 --> statement-breakpoint

@@ -27,7 +27,10 @@ const RULES = [
   ],
   [/integer\(\s*"(\w+)",\s*\{\s*mode: "boolean",?\s*\}\s*\)/g, 'boolean("$1")'],
   // A plain number that may pass 2^31 (epoch milliseconds kept as numbers).
-  [/integer\(\s*"(\w+)",\s*\{\s*mode: "number",?\s*\}\s*\)/g, 'bigint("$1", { mode: "number" })'],
+  [
+    /integer\(\s*"(\w+)",\s*\{\s*mode: "number",?\s*\}\s*\)/g,
+    'bigint("$1", { mode: "number" })',
+  ],
   [/text\("(\w+)", \{ mode: "json" \}\)/g, 'jsonb("$1")'],
   [/blob\("(\w+)", \{ mode: "buffer" \}\)/g, 'bytea("$1")'],
   [/from "\.\/columns"/g, 'from "../columns"'],

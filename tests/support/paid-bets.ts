@@ -45,6 +45,6 @@ export async function pay(betId: number, userId: number) {
 export const entriesOf = async (betId: number) =>
   await sqlite
     .prepare(
-      "SELECT user_id AS userId, kind, amount_cents AS cents FROM ledger_entries WHERE bet_id = ? ORDER BY id",
+      'SELECT user_id AS "userId", kind, amount_cents AS cents FROM ledger_entries WHERE bet_id = ? ORDER BY id',
     )
     .all(betId);

@@ -176,7 +176,7 @@ describe("closeAccount", () => {
 
     const messages = (await sqlite
       .prepare(
-        "SELECT user_id AS userId, message FROM activity_events WHERE bet_id = ?",
+        'SELECT user_id AS "userId", message FROM activity_events WHERE bet_id = ?',
       )
       .all(bet)) as { userId: number; message: string }[];
     expect(messages).toEqual([

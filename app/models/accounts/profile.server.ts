@@ -3,7 +3,7 @@
 // credentials and the public views.
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate, type Tx } from "~/db/client.server";
+import { immediate, type Tx } from "~/db/client.server";
 import { avatars, emailChanges, users, type User } from "~/db/schema";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { assertCurrentPassword } from "./account-security.server";

@@ -156,10 +156,10 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
   context.set(returnToContext, url.pathname + url.search);
   let lookup: Promise<User | null> | undefined;
   context.set(sessionUserContext, () => {
-    lookup ??= new Promise<User | null>(async (resolve) => {
+    lookup ??= (async () => {
       const token = readToken(request);
-      resolve(token ? await findUserBySessionToken(token) : null);
-    });
+      return token ? findUserBySessionToken(token) : null;
+    })();
     return lookup;
   });
   const response = await next();

@@ -247,9 +247,9 @@ export const paymentRecordQuery = () =>
   db
     .select({
       owed: sql<number>`count(*)`,
-      paid: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed'), 0)`,
-      paidOnTime: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed' AND ${payments.completedAt} <= ${bets.paymentDueAt}), 0)`,
-      overdue: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'pending' AND ${bets.paymentDueAt} <= ${sql.placeholder("now")}), 0)`,
+      paid: sql<number>`coalesce(sum(CASE WHEN ${settlements.paymentStatus} = 'completed' THEN 1 ELSE 0 END), 0)`,
+      paidOnTime: sql<number>`coalesce(sum(CASE WHEN ${settlements.paymentStatus} = 'completed' AND ${payments.completedAt} <= ${bets.paymentDueAt} THEN 1 ELSE 0 END), 0)`,
+      overdue: sql<number>`coalesce(sum(CASE WHEN ${settlements.paymentStatus} = 'pending' AND ${bets.paymentDueAt} <= ${sql.placeholder("now")} THEN 1 ELSE 0 END), 0)`,
     })
     .from(settlements)
     .innerJoin(bets, eq(bets.id, settlements.betId))

@@ -23,21 +23,15 @@ describe("the ledger", () => {
     await pay(bet.id, loser.id).then((i) =>
       recordPayment({ betId: bet.id, userId: loser.id, intentId: i.intentId }),
     );
-    expect(
-      async () =>
-        await sqlite
-          .prepare(
-            "UPDATE ledger_entries SET amount_cents = 0 WHERE bet_id = ?",
-          )
-          .run(bet.id),
-    ).toThrow("ledger entries are immutable");
-    expect(
-      async () =>
-        await sqlite
-          .prepare("DELETE FROM ledger_entries WHERE bet_id = ?")
-          .run(bet.id),
-    ).toThrow("ledger entries are immutable");
-    expect(entriesOf(bet.id)).toHaveLength(4);
+    await expect(
+      sqlite
+        .prepare("UPDATE ledger_entries SET amount_cents = 0 WHERE bet_id = ?")
+        .run(bet.id),
+    ).rejects.toThrow("ledger entries are immutable");
+    await expect(
+      sqlite.prepare("DELETE FROM ledger_entries WHERE bet_id = ?").run(bet.id),
+    ).rejects.toThrow("ledger entries are immutable");
+    expect(await entriesOf(bet.id)).toHaveLength(4);
   });
 
   it("derives history and summary from entries: transactions sum to net profit", async () => {

@@ -84,7 +84,7 @@ describe("payBet with the demo provider", () => {
     expect(paid.kind).toBe("paid");
     if (paid.kind === "paid")
       expect(paid.settlement.paymentStatus).toBe("completed");
-    expect(entries(bet.id)).toEqual({ n: 4, sum: 0 });
+    expect(await entries(bet.id)).toEqual({ n: 4, sum: 0 });
     await expectRejection(pay, 409, ALREADY_PAID);
     expect((await entries(bet.id)).n).toBe(4);
     expect(await ledgerBalance()).toBe(0);
@@ -200,7 +200,7 @@ describe("payBet with Stripe", () => {
       provider: stripe,
     });
     expect(again.settlement.paymentStatus).toBe("completed");
-    expect(entries(bet.id)).toEqual({ n: 4, sum: 0 });
+    expect(await entries(bet.id)).toEqual({ n: 4, sum: 0 });
     expect(paymentOptions(stripe)).toEqual({
       provider: "stripe",
       publishableKey: "pk_test_fake",

@@ -137,7 +137,7 @@ describe("paying a settled bet", () => {
       userId: loser.id,
       intentId: intent.intentId,
     });
-    expect(entriesOf(bet.id)).toEqual([
+    expect(await entriesOf(bet.id)).toEqual([
       { userId: loser.id, kind: "payment", cents: -10_000 },
       { userId: winner.id, kind: "payout", cents: 10_000 },
       { userId: winner.id, kind: "fee", cents: -250 },
@@ -246,7 +246,7 @@ describe("paying a settled bet", () => {
           )
           .get(bet.id),
       ).toEqual({ n: 1 });
-      expect(entriesOf(bet.id)).toHaveLength(4);
+      expect(await entriesOf(bet.id)).toHaveLength(4);
       expect(await ledgerBalance()).toBe(0);
     },
   );

@@ -60,7 +60,7 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
     // A later sweep finds nothing to do again.
     await sweep(t0 + WINDOW + 1000);
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
         bet.id,
       ),
@@ -160,7 +160,7 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
           approvals.filter((r) => !r.ok).every((r) => r.status === 409),
         ).toBe(true);
         expect(
-          count(
+          await count(
             "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
             bet.id,
           ),

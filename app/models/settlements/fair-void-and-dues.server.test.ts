@@ -1,6 +1,7 @@
 // Fair to the end (docs/product-rules.md#void, #getting-paid): calling it off, and getting paid
 // (reminders, overdue, nudges), with time passed as `now`.
 import { describe, expect, it } from "vitest";
+import { onPostgres } from "../../../tests/support/test-database";
 import {
   VOID_WITH_WINNER,
   parseProposalInput,
@@ -108,23 +109,32 @@ describe("calling it off (docs/product-rules.md#void)", () => {
 });
 
 describe("getting paid (docs/product-rules.md#getting-paid)", () => {
-  it("reads a payment record through the loser index, not a scan of every settlement", async () => {
-    const { sql, params } = paymentRecordQuery().toSQL();
-    const values = params.map((p) =>
-      typeof p === "object" && p !== null && "name" in p
-        ? p.name === "userId"
-          ? 1
-          : Date.now()
-        : p,
-    );
-    const plan = (
-      await sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values)
-    ).map((row) => (row as { detail: string }).detail);
-    expect(plan).toContainEqual(
-      expect.stringContaining("settlements USING INDEX settlements_loser_idx"),
-    );
-    expect(plan).not.toContainEqual(expect.stringMatching(/^SCAN settlements/));
-  });
+  // SQLite's planner, read through EXPLAIN QUERY PLAN: PostgreSQL plans by
+  // table statistics and scans a table this small whatever its indexes.
+  it.skipIf(onPostgres())(
+    "reads a payment record through the loser index, not a scan of every settlement",
+    async () => {
+      const { sql, params } = paymentRecordQuery().toSQL();
+      const values = params.map((p) =>
+        typeof p === "object" && p !== null && "name" in p
+          ? p.name === "userId"
+            ? 1
+            : Date.now()
+          : p,
+      );
+      const plan = (
+        await sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values)
+      ).map((row) => (row as { detail: string }).detail);
+      expect(plan).toContainEqual(
+        expect.stringContaining(
+          "settlements USING INDEX settlements_loser_idx",
+        ),
+      );
+      expect(plan).not.toContainEqual(
+        expect.stringMatching(/^SCAN settlements/),
+      );
+    },
+  );
 
   it("binds no value to the partial index's column, so SQLite does not recompile it on every run", () => {
     // SQLite expires a statement each time it is run when a bound value is

@@ -3,6 +3,7 @@
 // People and getting in: users, sessions, avatars, mailed single-use links.
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -119,8 +120,8 @@ export const emailTokens = pgTable(
     tokenHash: text("token_hash").notNull(),
     /** The address the link was sent to: a later email change voids it. */
     email: text("email").notNull(),
-    expiresAt: integer("expires_at").notNull(),
-    usedAt: integer("used_at"),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+    usedAt: bigint("used_at", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("email_tokens_hash").on(t.tokenHash)],
