@@ -36,6 +36,57 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export const engine = databaseEngine();
 
+// Lost connections: refused, reset, ended by the server (admin shutdown,
+// crash, starting up) or a pool that could not connect in time.
+const LOST_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+
+/** `error`, or UnavailableError when it says the server cannot be reached. */
+function lostOr(error: Error): Error {
+  const e = error as { code?: string; message?: string };
+  const lost =
+    (e.code !== undefined && LOST_CODES.has(e.code)) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+      e.message ?? "",
+    );
+  return lost ? new UnavailableError() : error;
+}
+
+/** A pg client whose queries fail with UnavailableError when the server is gone. */
+class ClientThatSaysUnavailable extends pg.Client {
+  // pg's query has many overloads; both of its forms (a promise, or a
+  // callback as the last argument) are passed through.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (error: Error | undefined, ...rest: unknown[]) =>
+        last(error && lostOr(error), ...rest);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return (super.query as any)(...args);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const result = (super.query as any)(...args);
+    return result && typeof result.catch === "function"
+      ? result.catch((error: Error) => {
+          throw lostOr(error);
+        })
+      : result;
+  }
+}
+
 // --- SQLite -----------------------------------------------------------------
 
 export function openDatabase(
@@ -102,6 +153,7 @@ function openPool() {
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
   const pool = new pg.Pool({
+    Client: ClientThatSaysUnavailable,
     connectionString: databaseUrl(),
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     connectionTimeoutMillis: 5_000,
@@ -113,57 +165,23 @@ function openPool() {
   pool.on("error", (error) => {
     console.warn(`postgres: idle connection lost (${error.message})`);
   });
-  // A server that cannot be reached is a 503 for the request, not a 500:
-  // every query and every transaction's connection passes through these two.
-  const query = pool.query.bind(pool) as (
-    ...args: unknown[]
-  ) => Promise<unknown>;
-  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  // A server that cannot be reached is a 503 for the request, not a 500.
+  // Every query and every checkout passes through `connect` (pg-pool's own
+  // `query` calls it with a callback) and a client's `query`.
+  const connect = pool.connect.bind(pool) as (
+    callback?: (error: Error | undefined, ...rest: unknown[]) => void,
+  ) => Promise<pg.PoolClient> | void;
   Object.assign(pool, {
-    query: (...args: unknown[]) => query(...args).catch(unavailable),
-    connect: () =>
-      connect()
-        .then((client) => {
-          const clientQuery = client.query.bind(client) as (
-            ...args: unknown[]
-          ) => Promise<unknown>;
-          return Object.assign(client, {
-            query: (...args: unknown[]) =>
-              clientQuery(...args).catch(unavailable),
-          });
-        })
-        .catch(unavailable),
+    connect: (
+      callback?: (error: Error | undefined, ...rest: unknown[]) => void,
+    ) =>
+      callback
+        ? connect((error, ...rest) => callback(error && lostOr(error), ...rest))
+        : (connect() as Promise<pg.PoolClient>).catch((error: Error) => {
+            throw lostOr(error);
+          }),
   });
   return pool;
-}
-
-// Lost connections: refused, reset, ended by the server (admin shutdown,
-// crash, starting up) or a pool that could not connect in time.
-const LOST_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "57P01",
-  "57P02",
-  "57P03",
-  "08000",
-  "08001",
-  "08003",
-  "08004",
-  "08006",
-]);
-
-function unavailable(error: unknown): never {
-  const e = error as { code?: string; message?: string };
-  if (
-    (e?.code && LOST_CODES.has(e.code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
-      e?.message ?? "",
-    )
-  )
-    throw new UnavailableError();
-  throw error;
 }
 
 /** The PostgreSQL pool, for what only PostgreSQL has (health, copy, locks). */
