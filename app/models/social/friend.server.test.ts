@@ -236,11 +236,11 @@ describe("headToHead", () => {
         )
         .run(row.id, a, row.id, other);
     };
-    bet(a);
-    bet(a);
-    bet(b);
-    bet(a, "active");
-    bet(c, "settled", c);
+    await bet(a);
+    await bet(a);
+    await bet(b);
+    await bet(a, "active");
+    await bet(c, "settled", c);
     expect((await headToHead(a)).get(b)).toEqual({ wins: 2, losses: 1 });
     expect((await headToHead(b)).get(a)).toEqual({ wins: 1, losses: 2 });
     expect((await headToHead(a)).get(c)).toEqual({ wins: 0, losses: 1 });
