@@ -248,7 +248,7 @@ export async function immediate<T>(
     }
   };
   return engine === "postgres"
-    ? serializable(body)
+    ? serializable(body, options)
     : sqliteTransaction(body, options);
 }
 
@@ -308,13 +308,22 @@ async function beginImmediate() {
 // PostgreSQL: SERIALIZABLE, so a body that reads then writes is as safe as
 // under SQLite's single writer; a serialization failure or deadlock runs the
 // whole body again (it only touches the database, so that is safe).
-const RETRIABLE = new Set(["40001", "40P01"]);
+// 25P02: a statement after one that failed, in a body that caught the
+// failure (a serialization failure caught and passed over ends up here).
+const RETRIABLE = new Set(["40001", "40P01", "25P02"]);
 
-async function serializable<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
+async function serializable<T>(
+  body: (tx: Tx) => Promise<T>,
+  { bookkeeping = false }: ImmediateOptions,
+): Promise<T> {
   const pgDb = readDb;
+  // Bookkeeping (claims, touches, sweeps) is one conditional statement at a
+  // time, safe under READ COMMITTED, where it does not make the money
+  // transactions beside it fail on predicate locks.
+  const isolationLevel = bookkeeping ? "read committed" : "serializable";
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pgDb.transaction(body, { isolationLevel: "serializable" });
+      return await pgDb.transaction(body, { isolationLevel });
     } catch (error) {
       const code = postgresCode(error);
       if (!code || !RETRIABLE.has(code) || attempt >= 20) throw error;
