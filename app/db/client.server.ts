@@ -252,6 +252,11 @@ export async function immediate<T>(
     : sqliteTransaction(body, options);
 }
 
+/** Runs `fn` (which starts background work) as if no transaction were open. */
+export function outsideTransaction<T>(fn: () => T): T {
+  return inTransaction.exit(fn);
+}
+
 /** True inside an `immediate` body. */
 export function insideTransaction() {
   return openTransaction() !== undefined;

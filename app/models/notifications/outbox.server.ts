@@ -6,7 +6,12 @@
 // retry after a growing delay. A row cut off mid-send (the process died while
 // talking to the mail server) is not sent again: at most once per channel.
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { db, type Tx, immediate } from "~/db/client.server";
+import {
+  db,
+  immediate,
+  outsideTransaction,
+  type Tx,
+} from "~/db/client.server";
 import {
   activityEvents,
   bets,
@@ -69,7 +74,9 @@ export function onNotificationsQueued(fn: () => void) {
 }
 function wakeWorker() {
   // After the transaction that wrote the event has committed.
-  if (wake) setTimeout(wake, 0).unref?.();
+  // Run outside the transaction that queued the work: its delivery opens
+  // transactions of its own, which must not join this one.
+  if (wake) outsideTransaction(() => setTimeout(wake!, 0).unref?.());
 }
 
 type Claimed = typeof notificationDeliveries.$inferSelect;
