@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./app/db/schema.ts",
+  schema: "./app/db/sqlite-schema.ts",
   out: "./drizzle",
 });

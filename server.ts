@@ -11,7 +11,7 @@ import express, {
 import fs from "node:fs";
 import path from "node:path";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { sqlite } from "~/db/client.server";
+import { closeDatabase, engine, sqlite } from "~/db/client.server";
 import { BROTLI_PARAMS } from "~/utils/compression.server";
 import {
   isProduction,
@@ -243,4 +243,9 @@ server.headersTimeout = 66_000;
 
 collectProcessMetrics();
 const metricsServer = metricsServedHere() ? startMetricsServer() : null;
-stopGracefully({ server, sqlite, onStop: () => metricsServer?.close() });
+stopGracefully({
+  server,
+  sqlite: engine === "sqlite" ? sqlite : undefined,
+  closeDatabase,
+  onStop: () => metricsServer?.close(),
+});

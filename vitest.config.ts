@@ -1,6 +1,19 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
+// The PostgreSQL half of the matrix (TEST_DATABASE=postgres, run by
+// `npm test` after the SQLite half): the model and API suites again, each
+// file on its own database of a throwaway cluster. Left out: what is about
+// SQLite itself (its migrations and snapshots), and the API files that read
+// the server's database file directly (docs/decisions/1020-two-engines.md).
+const postgres = process.env.TEST_DATABASE === "postgres";
+const SQLITE_ONLY = [
+  "app/db/migrate.server.test.ts",
+  "tests/api/account-data.test.ts",
+  "tests/api/idempotency.test.ts",
+  "tests/api/notifications.test.ts",
+];
+
 // Vitest runs without the React Router plugin: unit and model tests import
 // modules directly; API tests talk HTTP to the built production server.
 export default defineConfig({
@@ -8,9 +21,20 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["app/**/*.test.ts", "tests/**/*.test.ts", "server/**/*.test.ts"],
-    exclude: ["tests/e2e/**", "node_modules/**"],
+    include: postgres
+      ? [
+          "app/models/**/*.test.ts",
+          "app/payments/**/*.test.ts",
+          "tests/api/**/*.test.ts",
+        ]
+      : ["app/**/*.test.ts", "tests/**/*.test.ts", "server/**/*.test.ts"],
+    exclude: [
+      "tests/e2e/**",
+      "node_modules/**",
+      ...(postgres ? SQLITE_ONLY : []),
+    ],
     setupFiles: ["./tests/support/setup-db.ts"],
+    globalSetup: ["./tests/support/postgres-global.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,4 +1,5 @@
-// `npm test`: typecheck, lint, build, unit + integration tests (Vitest), the
+// `npm test`: typecheck, lint, build, unit + integration tests (Vitest, then
+// the model and API suites again on PostgreSQL), the
 // join storm, the crash-safety run, the graceful stop under load and the
 // restore drill (Litestream), then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
 import { spawnSync } from "node:child_process";
@@ -8,6 +9,13 @@ const steps = [
   ["lint", ["npm", "run", "lint"]],
   ["build", ["npm", "run", "build"]],
   ["unit and integration tests", ["npx", "vitest", "run"]],
+  // The model and API suites again on a throwaway PostgreSQL cluster that
+  // the run installs (Debian's postgresql, when missing) and starts itself.
+  [
+    "model and API tests on PostgreSQL",
+    ["npx", "vitest", "run"],
+    { TEST_DATABASE: "postgres" },
+  ],
   ["join storm", ["node", "scripts/storm.mjs"]],
   ["join storm, two workers", ["node", "scripts/storm.mjs", "--workers=2"]],
   ["crash safety", ["node", "scripts/crash.mjs"]],
@@ -16,11 +24,11 @@ const steps = [
   ["browser tests", ["npm", "run", "test:e2e"]],
 ];
 
-for (const [name, [cmd, ...args]] of steps) {
+for (const [name, [cmd, ...args], env = {}] of steps) {
   console.info(`\n▶ ${name}`);
   const result = spawnSync(cmd, args, {
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: undefined },
+    env: { ...process.env, NODE_ENV: undefined, ...env },
   });
   if (result.status !== 0) {
     console.error(`✖ ${name} failed`);

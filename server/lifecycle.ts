@@ -40,12 +40,20 @@ export function closeConnectionsWhenStopping(
 
 type StopOptions = {
   server: Server;
-  sqlite: Database.Database;
+  /** SQLite's write connection (checkpointed on stop); absent on PostgreSQL. */
+  sqlite?: Database.Database;
+  /** Closes the database's connections. */
+  closeDatabase: () => Promise<void>;
   /** Other things to close first (the metrics server, say). */
   onStop?: () => void;
 };
 
-export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
+export function stopGracefully({
+  server,
+  sqlite,
+  closeDatabase,
+  onStop,
+}: StopOptions) {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
@@ -92,8 +100,8 @@ export function stopGracefully({ server, sqlite, onStop }: StopOptions) {
         // Under Litestream the replicator owns checkpoints (a truncating one
         // would force it to start a new generation): a passive one suffices.
         const mode = underLitestream() ? "PASSIVE" : "TRUNCATE";
-        sqlite.pragma(`wal_checkpoint(${mode})`);
-        sqlite.close();
+        sqlite?.pragma(`wal_checkpoint(${mode})`);
+        await closeDatabase();
       } catch (error) {
         logger.error({ err: error }, "checkpoint on stop failed");
       }

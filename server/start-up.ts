@@ -3,15 +3,24 @@
 // environment is checked, the database brought up to date (migrations),
 // usernames from before the look-alike rule get their skeletons, and in demo
 // mode the demo data is seeded.
-import { sqlite } from "~/db/client.server";
-import { applyMigrations } from "~/db/migrate.server";
+import { engine, sqlite } from "~/db/client.server";
+import { applyMigrations, applyPostgresMigrations } from "~/db/migrate.server";
 import { seedDemoData } from "~/models/jobs/demo-seed.server";
 import { fillUsernameSkeletons } from "~/models/accounts/user.server";
-import { assertEnvironment, isDemoMode } from "~/utils/env.server";
+import { assertEnvironment, databaseUrl, isDemoMode } from "~/utils/env.server";
 
 export async function prepareToServe() {
   assertEnvironment();
-  applyMigrations(sqlite);
-  fillUsernameSkeletons();
-  if (isDemoMode) await seedDemoData();
+  const once = async () => {
+    await fillUsernameSkeletons();
+    if (isDemoMode) await seedDemoData();
+  };
+  // On PostgreSQL several machines may start at once: one migrates and
+  // seeds while the others wait on the lock, then find it done.
+  if (engine === "postgres")
+    await applyPostgresMigrations(databaseUrl()!, once);
+  else {
+    applyMigrations(sqlite);
+    await once();
+  }
 }

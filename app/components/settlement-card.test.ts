@@ -13,8 +13,8 @@ import { person } from "../../tests/support/factories";
 import { activeBet } from "../../tests/support/factories";
 import { SettlementCard, toSettlementCardData } from "./settlement-card";
 
-function render(betId: number, viewerId: number, extra = {}) {
-  const view = getSettlementView({ betId, userId: viewerId });
+async function render(betId: number, viewerId: number, extra = {}) {
+  const view = await getSettlementView({ betId, userId: viewerId });
   if (!view) return null;
   return renderToStaticMarkup(
     createElement(
@@ -31,14 +31,14 @@ function render(betId: number, viewerId: number, extra = {}) {
 describe("SettlementCard", () => {
   it("shows the proposal, both approvals and links only for the other side", async () => {
     const { creator, joiner, bet } = await activeBet(100);
-    expect(render(bet.id, creator.id)).toBeNull();
-    proposeSettlement({
+    expect(await render(bet.id, creator.id)).toBeNull();
+    await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       winnerId: joiner.id,
       notes: "Clear win",
     });
-    const forCreator = render(bet.id, creator.id)!;
+    const forCreator = (await render(bet.id, creator.id))!;
     expect(forCreator).toContain(
       `${joiner.username} proposed <strong>${joiner.username}</strong> as the winner.`,
     );
@@ -47,39 +47,42 @@ describe("SettlementCard", () => {
     expect(forCreator).toContain("Waiting");
     expect(forCreator).toContain(`href="/settlements/${bet.id}/approve"`);
     expect(forCreator).toContain(`href="/settlements/${bet.id}/reject"`);
-    const forProposer = render(bet.id, joiner.id)!;
+    const forProposer = (await render(bet.id, joiner.id))!;
     expect(forProposer).not.toContain("/approve");
     const stranger = await person("s");
-    expect(render(bet.id, stranger.id)).not.toContain("/approve");
+    expect(await render(bet.id, stranger.id)).not.toContain("/approve");
   });
 
   it("shows the winner and Pay Winnings to the loser once settled", async () => {
     const { creator, joiner, bet } = await activeBet(100);
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       winnerId: joiner.id,
     });
-    approveSettlement({ betId: bet.id, userId: creator.id });
-    const loser = render(bet.id, creator.id, { demoPayment: true })!;
+    await approveSettlement({ betId: bet.id, userId: creator.id });
+    const loser = (await render(bet.id, creator.id, { demoPayment: true }))!;
     expect(loser).toContain(`Winner: ${joiner.username}`);
     expect(loser).toContain("$97.50");
     expect(loser).toContain("Pay Winnings");
     expect(loser).toContain("Demo Payment Process");
-    expect(render(bet.id, joiner.id)).not.toContain("Pay Winnings");
-    expect(render(bet.id, creator.id, { showOutcome: false })).toBe("");
+    expect(await render(bet.id, joiner.id)).not.toContain("Pay Winnings");
+    expect(await render(bet.id, creator.id, { showOutcome: false })).toBe("");
   });
 
   it("shows the answer deadline (docs/product-rules.md#answer-windows) and a proposal to call it off (docs/product-rules.md#void)", async () => {
     const { creator, joiner, bet } = await activeBet(100);
     const now = Date.UTC(2026, 10, 23, 15, 0);
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       outcome: "void",
       now,
     });
-    const view = getSettlementView({ betId: bet.id, userId: creator.id })!;
+    const view = (await getSettlementView({
+      betId: bet.id,
+      userId: creator.id,
+    }))!;
     const html = renderToStaticMarkup(
       createElement(
         MemoryRouter,
@@ -94,7 +97,7 @@ describe("SettlementCard", () => {
     // 72 h later, 3:00 PM UTC is 10:00 AM in New York.
     expect(html).toContain("Nov 26, 10:00 AM");
     expect(html).toContain("unless you reject it.");
-    const proposer = render(bet.id, joiner.id)!;
+    const proposer = (await render(bet.id, joiner.id))!;
     expect(proposer).toContain("unless the other side rejects it.");
   });
 });

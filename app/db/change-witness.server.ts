@@ -5,7 +5,7 @@
 // all. Used by the idempotency guard (app/models/requests/).
 import { AsyncLocalStorage } from "node:async_hooks";
 
-export type ChangeWitness<Tx> = (tx: Tx) => void;
+export type ChangeWitness<Tx> = (tx: Tx) => Promise<void> | void;
 
 const scope = new AsyncLocalStorage<ChangeWitness<never>>();
 

@@ -1,77 +1,417 @@
-// The one database connection of this process. better-sqlite3 is synchronous,
-// so a transaction never interleaves with another request's statements in
-// this process; BEGIN IMMEDIATE takes the write lock up front so that other
-// processes (the storm tests, a second machine) wait instead of failing late.
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
+// The database of this process, on either engine (docs/decisions/1020-two-engines.md):
+// PostgreSQL when DATABASE_URL is a postgres:// URL, otherwise the SQLite file
+// at DATABASE_PATH. The models see one asynchronous API for both:
+//
+// - `db` reads. On SQLite it is its own read-only connection, so a read never
+//   sees another request's open transaction and a write outside a
+//   transaction fails loudly; on PostgreSQL it is the pool. Inside an
+//   `immediate` body it is that transaction, so a helper that reads through
+//   `db` sees the transaction's own writes (and its locks) on both engines.
+// - `immediate(fn)` changes. Every change to money or membership runs in one
+//   of these, with conditional updates inside (docs/decisions/1021-async-models.md):
+//   SQLite: one write connection, one transaction at a time per process
+//     (a queue), BEGIN IMMEDIATE retried without blocking the event loop
+//     while another process holds the lock;
+//   PostgreSQL: a SERIALIZABLE transaction, run again when PostgreSQL
+//     reports that a concurrent one made it unsafe.
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
-import * as schema from "./schema";
+import Database from "better-sqlite3";
+import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
+import {
+  drizzle as drizzlePg,
+  type NodePgDatabase,
+} from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import * as sqliteSchema from "./sqlite-schema";
+import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
-import { databasePath } from "~/utils/env.server";
+import { databaseEngine, databasePath, databaseUrl } from "~/utils/env.server";
+import { UnavailableError } from "~/utils/errors";
 
-export function openDatabase(file = databasePath()) {
-  if (file !== ":memory:")
+export type Db = NodePgDatabase<typeof pgSchema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export const engine = databaseEngine();
+
+// Lost connections: refused, reset, ended by the server (admin shutdown,
+// crash, starting up) or a pool that could not connect in time.
+const LOST_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+
+/** `error`, or UnavailableError when it says the server cannot be reached. */
+function lostOr(error: Error): Error {
+  const e = error as { code?: string; message?: string };
+  const lost =
+    (e.code !== undefined && LOST_CODES.has(e.code)) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+      e.message ?? "",
+    );
+  return lost ? new UnavailableError() : error;
+}
+
+/** A pg client whose queries fail with UnavailableError when the server is gone. */
+class ClientThatSaysUnavailable extends pg.Client {
+  // pg's query has many overloads; both of its forms (a promise, or a
+  // callback as the last argument) are passed through.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (error: Error | undefined, ...rest: unknown[]) =>
+        last(error && lostOr(error), ...rest);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return (super.query as any)(...args);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const result = (super.query as any)(...args);
+    return result && typeof result.catch === "function"
+      ? result.catch((error: Error) => {
+          throw lostOr(error);
+        })
+      : result;
+  }
+}
+
+// --- SQLite -----------------------------------------------------------------
+
+export function openDatabase(
+  file = databasePath(),
+  { readonly = false }: { readonly?: boolean } = {},
+) {
+  if (file !== ":memory:" && !readonly)
     fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 10000");
+  const connection = new Database(file, { readonly });
+  if (!readonly) connection.pragma("journal_mode = WAL");
+  connection.pragma("foreign_keys = ON");
+  // The write connection never waits inside SQLite (that wait blocks the
+  // event loop): `immediate` retries BEGIN on a timer instead. A read in WAL
+  // mode does not wait for writers; the timeout covers WAL recovery only.
+  connection.pragma(`busy_timeout = ${readonly ? 10_000 : 0}`);
   // NORMAL by default: in WAL mode every commit is atomic and survives a
   // process crash; only a power cut can lose the newest commits, never half of
   // one. Money commits (`immediate(fn, { durable: true })`) switch to FULL,
-  // which fsyncs the WAL at commit: that payment, and everything before it,
-  // survives power loss too (docs/decisions/0004-sqlite-durability.md).
-  sqlite.pragma("synchronous = NORMAL");
-  return sqlite;
+  // which fsyncs the WAL at commit (docs/decisions/0004-sqlite-durability.md).
+  connection.pragma("synchronous = NORMAL");
+  return connection;
 }
 
-const globalForDb = globalThis as unknown as {
-  __fairshakeSqlite?: Database.Database;
+type Connections = {
+  sqlite?: Database.Database;
+  sqliteReader?: Database.Database;
+  pool?: pg.Pool;
+};
+const globalForDb = globalThis as unknown as { __fairshakeDb?: Connections };
+const connections = (globalForDb.__fairshakeDb ??= openConnections());
+
+function openConnections(): Connections {
+  if (engine === "postgres") return { pool: openPool() };
+  const sqlite = openDatabase();
+  // A second, read-only connection (an in-memory database has only one).
+  const sqliteReader = sqlite.memory
+    ? sqlite
+    : openDatabase(sqlite.name, { readonly: true });
+  return { sqlite, sqliteReader };
+}
+
+/** The SQLite write connection, for what only SQLite has (checkpoints, backups). */
+export const sqlite = connections.sqlite as Database.Database;
+
+// --- PostgreSQL -------------------------------------------------------------
+
+// int8 (counts, sums, instants) and numeric arrive as JavaScript numbers, as
+// SQLite gives them: every value this app stores fits 2^53.
+function numbers(): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === 20 || oid === 1700
+        ? (value: string) => Number(value)
+        : pg.types.getTypeParser(
+            oid,
+            format as "text",
+          )) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}
+
+function openPool() {
+  // Set globally as well: drizzle passes its own per-query type parsers,
+  // which fall back to these.
+  pg.types.setTypeParser(20, Number);
+  pg.types.setTypeParser(1700, Number);
+  const pool = new pg.Pool({
+    Client: ClientThatSaysUnavailable,
+    connectionString: databaseUrl(),
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    types: numbers(),
+  });
+  // Without a listener, an idle client's error (the server restarting)
+  // would crash the process; the pool drops that client and reconnects.
+  pool.on("error", (error) => {
+    console.warn(`postgres: idle connection lost (${error.message})`);
+  });
+  // A server that cannot be reached is a 503 for the request, not a 500.
+  // Every query and every checkout passes through `connect` (pg-pool's own
+  // `query` calls it with a callback) and a client's `query`.
+  const connect = pool.connect.bind(pool) as (
+    callback?: (error: Error | undefined, ...rest: unknown[]) => void,
+  ) => Promise<pg.PoolClient> | void;
+  Object.assign(pool, {
+    connect: (
+      callback?: (error: Error | undefined, ...rest: unknown[]) => void,
+    ) =>
+      callback
+        ? connect((error, ...rest) => callback(error && lostOr(error), ...rest))
+        : (connect() as Promise<pg.PoolClient>).catch((error: Error) => {
+            throw lostOr(error);
+          }),
+  });
+  return pool;
+}
+
+/** The PostgreSQL pool, for what only PostgreSQL has (health, copy, locks). */
+export const pool = connections.pool as pg.Pool;
+
+// --- The models' API --------------------------------------------------------
+
+// The transaction a body runs in. `open` turns false at commit or rollback:
+// work the body started and left running (a promise not awaited) keeps this
+// store, and must then go back to plain reads.
+const inTransaction = new AsyncLocalStorage<{ tx: Tx; open: boolean }>();
+
+function openTransaction(): Tx | undefined {
+  const scope = inTransaction.getStore();
+  return scope?.open ? scope.tx : undefined;
+}
+
+const readDb = (engine === "postgres"
+  ? drizzlePg(pool, { schema: pgSchema })
+  : drizzleSqlite(connections.sqliteReader!, {
+      schema: sqliteSchema,
+    })) as unknown as Db;
+
+const writeDb =
+  engine === "sqlite"
+    ? (drizzleSqlite(sqlite, { schema: sqliteSchema }) as unknown as Tx)
+    : undefined;
+
+/** The reading handle: the read connection, or the open transaction. */
+export const db: Db = new Proxy(readDb, {
+  get(target, property) {
+    const tx = openTransaction();
+    return Reflect.get(tx ?? target, property, tx ?? target);
+  },
+});
+
+type ImmediateOptions = {
+  /** The commit is on disk before it returns (settlements, payments, ledger). */
+  durable?: boolean;
+  /** Bookkeeping, not a change the request is about (an abuse limit's count). */
+  bookkeeping?: boolean;
 };
 
-export const sqlite = (globalForDb.__fairshakeSqlite ??= openDatabase());
-export const db = drizzle(sqlite, { schema });
-export type Db = typeof db;
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
-/**
- * Runs `fn` in one BEGIN IMMEDIATE transaction (money and membership).
- * `durable`: the commit is fsynced (synchronous=FULL) before it returns —
- * for settlements, payments and ledger entries.
- */
-export function immediate<T>(
-  fn: (tx: Tx) => T,
-  options: {
-    durable?: boolean;
-    /** Bookkeeping, not a change the request is about (an abuse limit's count). */
-    bookkeeping?: boolean;
-  } = {},
-): T {
+/** Runs `fn` as one transaction that writes; see the top of this file. */
+export async function immediate<T>(
+  fn: (tx: Tx) => Promise<T> | T,
+  options: ImmediateOptions = {},
+): Promise<T> {
+  const outer = openTransaction();
+  if (outer) return fn(outer); // a model called from another's transaction joins it
   // A request sent with an idempotency key records, in this same
   // transaction, that its change committed (docs/product-rules.md#repeats).
   const witness = options.bookkeeping ? undefined : currentChangeWitness<Tx>();
-  const body = witness
-    ? (tx: Tx) => {
-        const result = fn(tx);
-        witness(tx);
+  const body = async (tx: Tx) => {
+    const scope = { tx, open: true };
+    try {
+      return await inTransaction.run(scope, async () => {
+        const result = await fn(tx);
+        if (witness) await witness(tx);
         return result;
+      });
+    } finally {
+      scope.open = false;
+    }
+  };
+  return engine === "postgres"
+    ? serializable(body, options)
+    : sqliteTransaction(body, options);
+}
+
+/** Runs `fn` (which starts background work) as if no transaction were open. */
+export function outsideTransaction<T>(fn: () => T): T {
+  return inTransaction.exit(fn);
+}
+
+/** True inside an `immediate` body. */
+export function insideTransaction() {
+  return openTransaction() !== undefined;
+}
+
+// SQLite: one transaction at a time on the write connection, in arrival order.
+let queue: Promise<unknown> = Promise.resolve();
+
+function sqliteTransaction<T>(
+  body: (tx: Tx) => Promise<T>,
+  { durable = false }: ImmediateOptions,
+): Promise<T> {
+  const run = async () => {
+    if (durable) sqlite.pragma("synchronous = FULL");
+    try {
+      await beginImmediate();
+      try {
+        const result = await body(writeDb!);
+        sqlite.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
       }
-    : fn;
-  if (!options.durable) return db.transaction(body, { behavior: "immediate" });
-  sqlite.pragma("synchronous = FULL");
-  try {
-    return db.transaction(body, { behavior: "immediate" });
-  } finally {
-    sqlite.pragma("synchronous = NORMAL");
+    } finally {
+      if (durable) sqlite.pragma("synchronous = NORMAL");
+    }
+  };
+  const result = queue.then(run, run);
+  queue = result.catch(() => undefined);
+  return result;
+}
+
+const LOCK_WAIT_MS = Number(process.env.SQLITE_LOCK_WAIT_MS ?? 10_000);
+
+/** BEGIN IMMEDIATE, waiting on a timer while another process writes. */
+async function beginImmediate() {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      sqlite.exec("BEGIN IMMEDIATE");
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== "SQLITE_BUSY" || Date.now() - started > LOCK_WAIT_MS)
+        throw error;
+      // 1, 2, 4 … 32 ms, with jitter so waiting processes do not march in step.
+      const wait = Math.min(32, 2 ** attempt) * (0.5 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
+}
+
+// PostgreSQL: SERIALIZABLE, so a body that reads then writes is as safe as
+// under SQLite's single writer; a serialization failure or deadlock runs the
+// whole body again (it only touches the database, so that is safe).
+// 25P02: a statement after one that failed, in a body that caught the
+// failure (a serialization failure caught and passed over ends up here).
+const RETRIABLE = new Set(["40001", "40P01", "25P02"]);
+
+async function serializable<T>(
+  body: (tx: Tx) => Promise<T>,
+  { bookkeeping = false }: ImmediateOptions,
+): Promise<T> {
+  const pgDb = readDb;
+  // Bookkeeping (claims, touches, sweeps) is one conditional statement at a
+  // time, safe under READ COMMITTED, where it does not make the money
+  // transactions beside it fail on predicate locks.
+  const isolationLevel = bookkeeping ? "read committed" : "serializable";
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pgDb.transaction(body, { isolationLevel });
+    } catch (error) {
+      const code = postgresCode(error);
+      if (!code || !RETRIABLE.has(code) || attempt >= 20) throw error;
+      const wait = Math.min(100, 2 ** attempt) * (0.5 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/** The SQLSTATE of a PostgreSQL error, looked for through drizzle's wrapping. */
+export function postgresCode(error: unknown): string | undefined {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    depth++
+  ) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code))
+      return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
 }
 
 /**
  * A statement prepared on its first use — after migrations have run, not at
- * import — then reused: for the queries every page makes.
+ * import — then reused: for the queries every page makes. PostgreSQL names
+ * prepared statements, so each gets one. Inside a transaction it is built
+ * again on that transaction (through `db`), so it sees the transaction's writes.
  */
 export function preparedOnce<T>(build: () => T): () => T {
   let statement: T | undefined;
-  return () => (statement ??= build());
+  return () => (openTransaction() ? build() : (statement ??= build()));
+}
+
+/** Closes the connections (a graceful stop, the end of a test file). */
+export async function closeDatabase() {
+  if (engine === "postgres") {
+    await pool.end();
+    return;
+  }
+  await queue;
+  if (connections.sqliteReader !== sqlite) connections.sqliteReader?.close();
+  sqlite.close();
+}
+
+/** How many rows an awaited insert, update or delete changed, on either engine. */
+export function changedRows(result: unknown): number {
+  const r = result as { changes?: number; rowCount?: number | null };
+  return Number(r.changes ?? r.rowCount ?? 0);
+}
+
+/** The rows of a raw SQL query, on either engine (raw SQL is written to run on both). */
+export async function selectRows<T>(runner: Db | Tx, query: SQL): Promise<T[]> {
+  if (engine === "postgres")
+    return (await (runner as Db).execute(query)).rows as T[];
+  return (runner as unknown as { all<R>(q: SQL): R[] }).all<T>(query);
+}
+
+/** Runs a raw SQL statement that returns no rows, on either engine. */
+export async function executeSql(runner: Db | Tx, query: SQL): Promise<number> {
+  if (engine === "postgres")
+    return (await (runner as Db).execute(query)).rowCount ?? 0;
+  return (runner as unknown as { run(q: SQL): { changes: number } }).run(query)
+    .changes;
+}
+
+/**
+ * `column IN (ids)` with all the ids bound as one parameter, so one prepared
+ * statement serves any number of them; bind with `idListParam`.
+ */
+export function inIdList(column: SQLWrapper, placeholder: string): SQL {
+  return engine === "postgres"
+    ? sql`${column} = any(${sql.placeholder(placeholder)}::int[])`
+    : sql`${column} in (select value from json_each(${sql.placeholder(placeholder)}))`;
+}
+
+export function idListParam(ids: number[]): unknown {
+  return engine === "postgres" ? ids : JSON.stringify(ids);
+}
+
+/** Where `needle` first occurs in `text` (1-based, 0 when absent): instr() or strpos(). */
+export function textPosition(text: SQLWrapper, needle: unknown): SQL {
+  return engine === "postgres"
+    ? sql`strpos(${text}, ${needle})`
+    : sql`instr(${text}, ${needle})`;
 }

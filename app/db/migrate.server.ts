@@ -1,6 +1,9 @@
 import type Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,9 +13,41 @@ export const MIGRATIONS_FOLDER = path.resolve(migrationsFolder());
 
 const SNAPSHOTS_KEPT = 3;
 
+/** PostgreSQL's migrations live beside SQLite's, in their own folder. */
+export const PG_MIGRATIONS_FOLDER = path.join(MIGRATIONS_FOLDER, "pg");
+
 export function applyMigrations(sqlite: Database.Database) {
   snapshotBeforeMigrating(sqlite);
   migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS_FOLDER });
+}
+
+// Any fixed number: every machine asks for the same lock.
+const MIGRATION_LOCK = 7_412_001;
+
+/**
+ * Brings a PostgreSQL database up to date. Under an advisory lock on one
+ * connection: machines that start at the same moment wait for the first,
+ * then find nothing left to do (docs/decisions/1020-two-engines.md).
+ */
+export async function applyPostgresMigrations(
+  url: string,
+  /** More start-up work that must run once (the demo seed), still under the lock. */
+  whileLocked?: () => Promise<unknown>,
+) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client), {
+      migrationsFolder: PG_MIGRATIONS_FOLDER,
+    });
+    await whileLocked?.();
+  } finally {
+    await client
+      .query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK])
+      .catch(() => undefined);
+    await client.end();
+  }
 }
 
 /**

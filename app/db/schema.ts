@@ -1,17 +1,61 @@
-// The whole data model of Fairshake. Money is integer cents; instants are
-// integer milliseconds since the epoch (UTC). Rules that the database can
-// hold by itself (uniqueness, at most two seats per bet, one completed payment
-// per bet, immutable ledger) are written here as constraints, so a bug in the
-// model layer cannot break them.
-//
-// One module a domain in ./tables/; this file is the one door to them (the
-// models import "~/db/schema", drizzle.config.ts reads it). Relative paths
-// there, not "~/": drizzle-kit reads them without the app's aliases.
-export * from "./tables/accounts";
-export * from "./tables/bets";
-export * from "./tables/settlements";
-export * from "./tables/payments";
-export * from "./tables/social";
-export * from "./tables/notifications";
-export * from "./tables/jobs";
-export * from "./tables/requests";
+// The one door to the tables for the models. The tables are written once
+// (./tables/, SQLite) with PostgreSQL twins (./pg/tables/); this picks the
+// engine's set when the process starts (docs/decisions/1020-two-engines.md).
+// The models are typed against the PostgreSQL twins: their query builders
+// have only the asynchronous calls both engines share, so a SQLite-only
+// `.get()` or `.run()` does not compile.
+import * as sqliteTables from "./sqlite-schema";
+import * as pgTables from "./pg/schema";
+import { databaseEngine } from "~/utils/env.server";
+
+export type Tables = typeof pgTables;
+
+const tables = (databaseEngine() === "postgres"
+  ? pgTables
+  : sqliteTables) as unknown as Tables;
+
+export const {
+  users,
+  sessions,
+  avatars,
+  emailTokens,
+  emailChanges,
+  bets,
+  betParticipants,
+  betAccess,
+  jobs,
+  notificationDeliveries,
+  notificationOptOuts,
+  pushSubscriptions,
+  demoMails,
+  liveEvents,
+  payments,
+  demoPaymentIntents,
+  processedWebhookEvents,
+  ledgerEntries,
+  idempotencyKeys,
+  abuseWindows,
+  settlements,
+  betEvents,
+  friendships,
+  activityEvents,
+} = tables;
+
+export {
+  VISIBILITIES,
+  PROVIDERS,
+  PAYMENT_STATUSES,
+  OUTCOMES,
+  RESOLUTIONS,
+} from "./sqlite-schema";
+export type {
+  User,
+  Visibility,
+  Bet,
+  Job,
+  Payment,
+  IdempotencyKeyRow,
+  Outcome,
+  Resolution,
+  Settlement,
+} from "./pg/schema";

@@ -9,7 +9,7 @@
 // driver's error, so the chain of causes is walked. PostgreSQL's error 23505
 // carries the constraint's name as is.
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import * as schema from "./schema";
+import * as schema from "./sqlite-schema";
 
 type DriverError = {
   code?: unknown;

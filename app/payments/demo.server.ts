@@ -32,12 +32,12 @@ export interface DemoIntentStore {
     betId: number;
     amountCents: number;
     newId: () => string;
-  }): DemoIntent;
-  find(id: string): DemoIntent | null;
+  }): Promise<DemoIntent>;
+  find(id: string): Promise<DemoIntent | null>;
   /** Notes why the card was refused; the intent stays open. */
-  recordDecline(id: string, message: string): void;
+  recordDecline(id: string, message: string): Promise<void>;
   /** Marks an open intent succeeded (only one still open). */
-  markSucceeded(id: string): void;
+  markSucceeded(id: string): Promise<void>;
 }
 
 /** Input of confirming an intent with a card (the browser's part). */
@@ -45,13 +45,13 @@ export type DemoConfirmInput = {
   intentId: string;
   card: Partial<Record<keyof CardInput, unknown>>;
   /** Whether the person confirming is this intent's payer. */
-  isPayer: (intentId: string) => boolean;
+  isPayer: (intentId: string) => Promise<boolean>;
   now?: Date;
 };
 
 /** The demo provider: the payment interface plus confirming with a card. */
 export type DemoProvider = PaymentProvider & {
-  confirmIntent(input: DemoConfirmInput): { status: "succeeded" };
+  confirmIntent(input: DemoConfirmInput): Promise<{ status: "succeeded" }>;
 };
 
 export const TEST_CARD_OK = "4242424242424242";
@@ -75,7 +75,7 @@ function toIntent(
 }
 
 export function createDemoProvider(store: DemoIntentStore): DemoProvider {
-  const confirmIntent = (input: DemoConfirmInput) =>
+  const confirmIntent = async (input: DemoConfirmInput) =>
     confirmDemoIntent(store, input);
   return {
     name: "demo",
@@ -84,7 +84,7 @@ export function createDemoProvider(store: DemoIntentStore): DemoProvider {
     // answers the intent still open rather than a second one that could be
     // confirmed too (one charge nobody records).
     async createIntent({ betId, payerId, amountCents }) {
-      const row = store.openOrCreate({
+      const row = await store.openOrCreate({
         betId,
         amountCents,
         newId: () => `demo_pi_${crypto.randomBytes(12).toString("hex")}`,
@@ -92,7 +92,7 @@ export function createDemoProvider(store: DemoIntentStore): DemoProvider {
       return toIntent(row, payerId);
     },
     async retrieveIntent(id) {
-      const row = store.find(id);
+      const row = await store.find(id);
       return row ? toIntent(row) : null;
     },
     // The card form posts to the server, which plays the browser's part:
@@ -105,7 +105,7 @@ export function createDemoProvider(store: DemoIntentStore): DemoProvider {
       };
       validateDemoCard(card);
       const intentId = await openIntent();
-      confirmIntent({ intentId, card, isPayer });
+      await confirmIntent({ intentId, card, isPayer });
       return { kind: "record", intentId };
     },
     // No one outside calls the demo back.
@@ -157,20 +157,21 @@ export function validateDemoCard(
  * declined.' on 4000…0002. Only the intent's payer (the bet's loser, as
  * checked when the intent was made) may confirm it.
  */
-function confirmDemoIntent(
+async function confirmDemoIntent(
   store: DemoIntentStore,
   { intentId, card, isPayer, now = new Date() }: DemoConfirmInput,
-): { status: "succeeded" } {
-  const row = store.find(intentId);
-  if (!row || !isPayer(intentId)) throw notFound("Payment intent not found.");
+): Promise<{ status: "succeeded" }> {
+  const row = await store.find(intentId);
+  if (!row || !(await isPayer(intentId)))
+    throw notFound("Payment intent not found.");
   if (row.status === "succeeded") return { status: "succeeded" };
   if (row.status === "canceled")
     throw new DomainError(409, "This payment was canceled.");
   const { cardNumber } = validateDemoCard(card, now);
   if (cardNumber === TEST_CARD_DECLINED) {
-    store.recordDecline(intentId, CARD_DECLINED);
+    await store.recordDecline(intentId, CARD_DECLINED);
     throw new DomainError(402, CARD_DECLINED, undefined, PAYMENT_FAILED_TITLE);
   }
-  store.markSucceeded(intentId);
+  await store.markSucceeded(intentId);
   return { status: "succeeded" };
 }

@@ -49,7 +49,7 @@ export type CheckoutInput = {
    */
   openIntent: () => Promise<string>;
   /** Whether the person paying is the payer this intent was opened for. */
-  isPayer: (intentId: string) => boolean;
+  isPayer: (intentId: string) => Promise<boolean>;
 };
 
 /**

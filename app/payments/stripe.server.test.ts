@@ -3,7 +3,6 @@
 // out of order.
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   createPaymentIntent,
   recordPayment,
@@ -17,6 +16,7 @@ import { stripeHandlers, stripeState } from "../../tests/mocks/stripe";
 import { activeBet } from "../../tests/support/factories";
 import { createStripeProvider } from "./stripe.server";
 import { handlePaymentWebhook } from "~/models/payments/payment-webhook.server";
+import { rawDb as sqlite } from "../../tests/support/raw-sql";
 
 const server = setupServer(...stripeHandlers);
 // Made after MSW patches fetch: the fetch client keeps the fetch it finds.
@@ -32,8 +32,12 @@ beforeEach(() => stripeState.reset());
 
 async function settledBet(amount = 100) {
   const { creator, joiner, bet } = await activeBet(amount);
-  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
-  approveSettlement({ betId: bet.id, userId: creator.id });
+  await proposeSettlement({
+    betId: bet.id,
+    userId: joiner.id,
+    winnerId: joiner.id,
+  });
+  await approveSettlement({ betId: bet.id, userId: creator.id });
   return { winner: joiner, loser: creator, bet };
 }
 
@@ -67,11 +71,11 @@ function webhookRequest(payload: string, secret = webhookSecret) {
 const send = (payload: string, secret?: string) =>
   handlePaymentWebhook(webhookRequest(payload, secret), provider);
 
-const entries = (betId: number) =>
+const entries = async (betId: number) =>
   (
-    sqlite
+    (await sqlite
       .prepare("SELECT count(*) AS n FROM ledger_entries WHERE bet_id = ?")
-      .get(betId) as { n: number }
+      .get(betId)) as { n: number }
   ).n;
 
 describe("Stripe provider", () => {
@@ -117,7 +121,7 @@ describe("Stripe provider", () => {
       provider,
     });
     expect(s.paymentStatus).toBe("completed");
-    expect(entries(bet.id)).toBe(4);
+    expect(await entries(bet.id)).toBe(4);
   });
 
   it("creates a Checkout Session for the no-JavaScript path", async () => {
@@ -161,7 +165,7 @@ describe("Stripe webhook", () => {
       body: payload,
     });
     expect((await handlePaymentWebhook(unsigned, provider)).status).toBe(400);
-    expect(entries(bet.id)).toBe(0);
+    expect(await entries(bet.id)).toBe(0);
   });
 
   it("records a good event once; a replay and out-of-order events leave the ledger unchanged", async () => {
@@ -182,12 +186,12 @@ describe("Stripe webhook", () => {
     const res = await send(succeeded);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ recorded: true });
-    expect(entries(bet.id)).toBe(4);
-    const status = () =>
-      sqlite
+    expect(await entries(bet.id)).toBe(4);
+    const status = async () =>
+      await sqlite
         .prepare("SELECT payment_status AS s FROM settlements WHERE bet_id = ?")
         .get(bet.id);
-    expect(status()).toEqual({ s: "completed" });
+    expect(await status()).toEqual({ s: "completed" });
 
     // The same event again (Stripe retries).
     const replay = await send(succeeded);
@@ -217,9 +221,9 @@ describe("Stripe webhook", () => {
       intentId: intent.intentId,
       provider,
     });
-    expect(entries(bet.id)).toBe(4);
-    expect(status()).toEqual({ s: "completed" });
-    expect(ledgerBalance()).toBe(0);
+    expect(await entries(bet.id)).toBe(4);
+    expect(await status()).toEqual({ s: "completed" });
+    expect(await ledgerBalance()).toBe(0);
     // A second, different payment for an already-paid bet is acknowledged, not applied.
     const other = await send(
       JSON.stringify(
@@ -227,7 +231,7 @@ describe("Stripe webhook", () => {
       ),
     );
     expect(other.status).toBe(200);
-    expect(entries(bet.id)).toBe(4);
+    expect(await entries(bet.id)).toBe(4);
   });
 
   it("records a Checkout Session payment (the no-JS path)", async () => {
@@ -245,6 +249,6 @@ describe("Stripe webhook", () => {
       ),
     );
     expect(await res.json()).toMatchObject({ recorded: true });
-    expect(entries(bet.id)).toBe(4);
+    expect(await entries(bet.id)).toBe(4);
   });
 });

@@ -12,11 +12,11 @@ import { useLiveUpdates } from "~/utils/live-updates";
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Read first, before any await lets the page's own loader read its data:
   // the stream then sends whatever changed after that data was read.
-  const liveCursor = latestLiveEventId();
+  const liveCursor = await latestLiveEventId();
   const user = await requireUser({ request, context });
   return {
     username: user.username,
-    unread: countUnreadActivity(user.id),
+    unread: await countUnreadActivity(user.id),
     emailVerified: user.emailVerified,
     // Where this page's data stands among live events
     // (docs/product-rules.md#live-pages).

@@ -4,9 +4,9 @@ import { parseId } from "~/utils/api.server";
 
 // GET /avatars/{userId}: an uploaded avatar. The URL carries ?v={etag}, so a
 // matching version is cached for a year; otherwise revalidate by ETag.
-export function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const id = parseId(params.userId);
-  const avatar = id ? getAvatar(id) : null;
+  const avatar = id ? await getAvatar(id) : null;
   if (!avatar) return new Response("Not found", { status: 404 });
   const etag = `"${avatar.etag}"`;
   const version = new URL(request.url).searchParams.get("v");

@@ -9,7 +9,7 @@ const HOME_LIST_LIMIT = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const dashboard = getDashboard(user.id, Date.now(), HOME_LIST_LIMIT);
+  const dashboard = await getDashboard(user.id, Date.now(), HOME_LIST_LIMIT);
   return {
     username: user.username,
     wins: user.winCount,

@@ -12,6 +12,18 @@ export function databasePath() {
   return process.env.DATABASE_PATH ?? "./data/fairshake.db";
 }
 
+/** A `postgres://` (or `postgresql://`) DATABASE_URL selects PostgreSQL; otherwise SQLite at DATABASE_PATH. */
+export function databaseUrl(): string | undefined {
+  const url = process.env.DATABASE_URL?.trim();
+  return url && /^postgres(ql)?:\/\//.test(url) ? url : undefined;
+}
+
+export type DatabaseEngine = "sqlite" | "postgres";
+
+export function databaseEngine(): DatabaseEngine {
+  return databaseUrl() ? "postgres" : "sqlite";
+}
+
 /**
  * The address people reach the app at, for links that leave the page (mail,
  * share tags). PUBLIC_ORIGIN, else on Fly the app's own `*.fly.dev` name

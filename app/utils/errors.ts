@@ -4,7 +4,8 @@
 
 export type FieldErrors = Record<string, string[]>;
 
-export type DomainStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429;
+export type DomainStatus =
+  400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
 
 /** The machine-readable code a status has when nothing more precise was given. */
 export const STATUS_CODES = {
@@ -17,6 +18,7 @@ export const STATUS_CODES = {
   413: "too_large",
   415: "unsupported_media_type",
   429: "too_many_requests",
+  503: "unavailable",
 } as const satisfies Record<DomainStatus, string>;
 
 export type ErrorDetail = {
@@ -85,4 +87,15 @@ export function retryAfterOf(error: DomainError): number | undefined {
     typeof error.retryAfterSeconds === "number"
     ? error.retryAfterSeconds
     : undefined;
+}
+
+export const DATABASE_UNAVAILABLE =
+  "Fairshake is briefly unavailable. Please try again.";
+
+/** The database could not be reached (PostgreSQL restarting): 503, try again shortly. */
+export class UnavailableError extends DomainError {
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super(503, DATABASE_UNAVAILABLE);
+  }
 }

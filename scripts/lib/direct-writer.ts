@@ -22,7 +22,7 @@ let stop = false;
 let ops = 0;
 process.stdin.on("data", () => (stop = true));
 while (!stop) {
-  const bet = createBet({
+  const bet = await createBet({
     creatorId: a.id,
     input: {
       title: "Direct",
@@ -32,7 +32,7 @@ while (!stop) {
       visibility: "public",
     },
   });
-  joinBet({ betId: bet.id, userId: b.id });
+  await joinBet({ betId: bet.id, userId: b.id });
   ops += 2;
   // A steady writer, not a spin loop: SQLite's lock has no queue, and a
   // process that retakes it at once starves every other writer.

@@ -155,7 +155,7 @@ describe("events made by another process", () => {
   // A second server process on the same database file: a change made
   // through it reaches a stream held by the first (and the other way round).
   const other = useServer(() => ({
-    DATABASE_PATH: server.dbPath,
+    ...server.databaseEnv,
     LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS),
   }));
 

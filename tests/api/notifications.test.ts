@@ -25,7 +25,7 @@ const server = useServer(() => ({
   ...fastOutbox,
 }));
 
-const settle = (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
+const settle = async (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
 
 /** Registers over the API and confirms the address with the mailed link. */
 async function verifiedPerson(url: string, prefix = "n"): Promise<Person> {

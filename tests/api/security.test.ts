@@ -3,12 +3,9 @@
 // limits: per address (429 on the 11th in a minute) and per account (a
 // growing delay that never locks anyone out). tests/api/auth.test.ts checks
 // one page's headers and one cross-site POST; this walks them all.
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import { headOfStream } from "../support/event-stream";
 import {
@@ -306,18 +303,12 @@ describe("cross-site requests that change state", () => {
 });
 
 describe("abuse limits shared by every process on one database", () => {
-  // Two servers on one database file: what two worker processes, or two
+  // Two servers on one database: what two worker processes, or two
   // machines on one database, are to each other.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-shared-"));
-  const env = {
-    RATE_LIMITS: "on",
-    TRUST_PROXY: "Fly-Client-IP",
-    DATABASE_PATH: path.join(dir, "shared.db"),
-  };
-  // One after the other: the first migrates and seeds the shared file.
+  const env = { RATE_LIMITS: "on", TRUST_PROXY: "Fly-Client-IP" };
+  // One after the other: the first migrates and seeds, the second joins it.
   const first = useServer(env);
-  const second = useServer(env);
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const second = useServer(() => ({ ...env, ...first.databaseEnv }));
 
   it("sign-in attempts split over two servers reach 429 where one server would", async () => {
     const ip = "203.0.113.77";

@@ -1,5 +1,5 @@
 // The one check that a model refused with a DomainError of a given status
-// (and message): sync for plain model calls, awaited for async ones.
+// (and message); the models are asynchronous, so it is awaited.
 import { expect } from "vitest";
 import { DomainError } from "~/utils/errors";
 
@@ -8,20 +8,6 @@ function check(error: unknown, status: number, message?: string) {
   expect((error as DomainError).status).toBe(status);
   if (message) expect((error as DomainError).message).toBe(message);
   return error as DomainError;
-}
-
-/** `fn` must throw a DomainError with `status` (and `message`); returns it. */
-export function expectError(
-  fn: () => unknown,
-  status: number,
-  message?: string,
-): DomainError {
-  try {
-    fn();
-  } catch (error) {
-    return check(error, status, message);
-  }
-  throw new Error("expected a domain error");
 }
 
 /** `fn` must throw or reject with a DomainError with `status` (and `message`). */

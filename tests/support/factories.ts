@@ -15,8 +15,12 @@ export async function person(prefix = "p") {
   });
 }
 
-export function makeBet(creatorId: number, amount = 100, title = "Derby") {
-  return createBet({
+export async function makeBet(
+  creatorId: number,
+  amount = 100,
+  title = "Derby",
+) {
+  return await createBet({
     creatorId,
     input: parseBetInput(
       {
@@ -35,7 +39,7 @@ export function makeBet(creatorId: number, amount = 100, title = "Derby") {
 export async function activeBet(amount = 100) {
   const creator = await person("c");
   const joiner = await person("j");
-  const bet = makeBet(creator.id, amount);
-  joinBet({ betId: bet.id, userId: joiner.id });
+  const bet = await makeBet(creator.id, amount);
+  await joinBet({ betId: bet.id, userId: joiner.id });
   return { creator, joiner, bet };
 }

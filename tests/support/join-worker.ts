@@ -7,9 +7,9 @@ process.env.DATABASE_PATH = dbPath;
 const { joinBet } = await import("~/models/bets/bet.server");
 const { isDomainError } = await import("~/utils/errors");
 
-process.stdin.once("data", () => {
+process.stdin.once("data", async () => {
   try {
-    joinBet({ betId: Number(betId), userId: Number(userId) });
+    await joinBet({ betId: Number(betId), userId: Number(userId) });
     process.stdout.write(JSON.stringify({ ok: true }));
   } catch (error) {
     process.stdout.write(

@@ -5,10 +5,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freshDatabaseEnv } from "./test-database";
 
 export type TestServer = {
   url: string;
   dbPath: string;
+  /** What points another process at this server's database (either engine). */
+  databaseEnv: Record<string, string>;
   stop: () => Promise<void>;
   /** SIGKILL: the process dies mid-whatever, as on a lost machine. */
   kill: () => Promise<void>;
@@ -22,8 +25,17 @@ export async function startServer(
       "Run `npm run build` first: API tests use the production build.",
     );
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-api-"));
-  const dbPath = path.join(dir, "api.db");
+  // A server asked to share another's database gets its env; otherwise a fresh one.
+  const shared =
+    env.DATABASE_PATH !== undefined || env.DATABASE_URL !== undefined;
+  const fresh = shared ? null : await freshDatabaseEnv();
+  const dir =
+    fresh?.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-api-"));
+  const databaseEnv = fresh?.env ?? {
+    ...(env.DATABASE_PATH ? { DATABASE_PATH: env.DATABASE_PATH } : {}),
+    ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
+  };
+  const dbPath = databaseEnv.DATABASE_PATH ?? path.join(dir, "api.db");
   const child: ChildProcess = spawn(process.execPath, ["build/app-server.js"], {
     env: {
       ...process.env,
@@ -32,7 +44,7 @@ export async function startServer(
       VITEST: "",
       NODE_ENV: "production",
       PORT: "0",
-      DATABASE_PATH: dbPath,
+      ...databaseEnv,
       RATE_LIMITS: "off",
       DEMO_MODE: "1",
       SESSION_SECRET: "test-secret",
@@ -55,7 +67,11 @@ export async function startServer(
       }
     };
     child.stdout?.on("data", onData);
-    child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr?.on("data", (c: Buffer) => {
+      output += c.toString();
+      // SERVER_LOGS=1 shows what a test's server said (a crash's stack).
+      if (process.env.SERVER_LOGS === "1") process.stderr.write(c);
+    });
     child.on("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));
@@ -64,6 +80,7 @@ export async function startServer(
   return {
     url,
     dbPath,
+    databaseEnv,
     stop: () =>
       new Promise((resolve) => {
         child.removeAllListeners("exit");

@@ -19,13 +19,13 @@ const { JOB_HANDLERS } = await import("~/models/jobs/background-work.server");
 process.stdin.once("data", async () => {
   try {
     if (action === "approve")
-      approveSettlement({
+      await approveSettlement({
         betId: Number(betId),
         userId: Number(userId),
         now: intentId ? Number(intentId) : undefined,
       });
     else if (action === "sweep") {
-      const report = runDueJobs({
+      const report = await runDueJobs({
         handlers: JOB_HANDLERS,
         now: Number(intentId),
       });

@@ -1,19 +1,21 @@
-// Each Vitest file gets its own fresh SQLite file, migrated like production,
-// before any app module opens the database.
+// Each Vitest file gets its own fresh database, migrated like production,
+// before any app module opens it: a SQLite file, or a PostgreSQL database
+// when the run is the PostgreSQL half of the matrix (TEST_DATABASE=postgres).
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll } from "vitest";
+import { freshDatabaseEnv, onPostgres } from "./test-database";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-test-"));
-process.env.DATABASE_PATH = path.join(dir, "test.db");
+const { env, dir } = await freshDatabaseEnv();
+Object.assign(process.env, env);
 process.env.RATE_LIMITS ??= "off";
 
-const { sqlite } = await import("~/db/client.server");
-const { applyMigrations } = await import("~/db/migrate.server");
-applyMigrations(sqlite);
+const { sqlite, closeDatabase } = await import("~/db/client.server");
+if (!onPostgres()) {
+  const { applyMigrations } = await import("~/db/migrate.server");
+  applyMigrations(sqlite);
+}
 
-afterAll(() => {
-  sqlite.close();
+afterAll(async () => {
+  await closeDatabase();
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -131,8 +131,8 @@ export const emailTokens = sqliteTable(
     tokenHash: text("token_hash").notNull(),
     /** The address the link was sent to: a later email change voids it. */
     email: text("email").notNull(),
-    expiresAt: integer("expires_at").notNull(),
-    usedAt: integer("used_at"),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    usedAt: integer("used_at", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("email_tokens_hash").on(t.tokenHash)],

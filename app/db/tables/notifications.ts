@@ -30,11 +30,11 @@ export const notificationDeliveries = sqliteTable(
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: integer("next_attempt_at").notNull(),
+    nextAttemptAt: integer("next_attempt_at", { mode: "number" }).notNull(),
     /** When a claim lapses: a row still 'sending' after it was cut off mid-send. */
-    claimedUntil: integer("claimed_until"),
+    claimedUntil: integer("claimed_until", { mode: "number" }),
     lastError: text("last_error"),
-    doneAt: integer("done_at"),
+    doneAt: integer("done_at", { mode: "number" }),
   },
   (t) => [
     uniqueIndex("notification_deliveries_event_channel").on(

@@ -29,12 +29,12 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
  * Everything of `userId`'s, as one JSON-ready object. Written field by field
  * (never a whole row): no other person's email, no hash, no token.
  */
-export function exportAccountData(userId: number, now = Date.now()) {
-  const user = getUserById(userId);
+export async function exportAccountData(userId: number, now = Date.now()) {
+  const user = await getUserById(userId);
   if (!user || user.deletedAt)
     throw new DomainError(401, "Authentication required");
 
-  const betRows = db
+  const betRows = await db
     .select()
     .from(bets)
     .where(
@@ -43,10 +43,9 @@ export function exportAccountData(userId: number, now = Date.now()) {
         sql`${bets.id} IN (SELECT bet_id FROM ${betParticipants} WHERE user_id = ${userId})`,
       ),
     )
-    .orderBy(asc(bets.id))
-    .all();
+    .orderBy(asc(bets.id));
   const betIds = betRows.map((b) => b.id);
-  const people = db
+  const people = await db
     .select({
       betId: betParticipants.betId,
       id: users.id,
@@ -56,43 +55,39 @@ export function exportAccountData(userId: number, now = Date.now()) {
     .from(betParticipants)
     .innerJoin(users, eq(users.id, betParticipants.userId))
     .where(inArray(betParticipants.betId, betIds.length ? betIds : [-1]))
-    .orderBy(asc(betParticipants.seat))
-    .all();
+    .orderBy(asc(betParticipants.seat));
   const nameIds = new Set<number>(people.map((p) => p.id));
   for (const b of betRows) if (b.refereeId) nameIds.add(b.refereeId);
   const names = new Map(
-    db
-      .select({ id: users.id, username: displayNameSql() })
-      .from(users)
-      .where(inArray(users.id, [...nameIds, -1]))
-      .all()
-      .map((u) => [u.id, u.username]),
+    (
+      await db
+        .select({ id: users.id, username: displayNameSql() })
+        .from(users)
+        .where(inArray(users.id, [...nameIds, -1]))
+    ).map((u) => [u.id, u.username]),
   );
   const person = (id: number | null) =>
     id === null ? null : { id, username: names.get(id) ?? DELETED_USER_NAME };
 
-  const settlementRows = db
+  const settlementRows = await db
     .select()
     .from(settlements)
     .where(inArray(settlements.betId, betIds.length ? betIds : [-1]))
-    .orderBy(asc(settlements.betId))
-    .all();
+    .orderBy(asc(settlements.betId));
 
-  const paymentRows = db
+  const paymentRows = await db
     .select()
     .from(payments)
     .where(or(eq(payments.payerId, userId), eq(payments.payeeId, userId)))
-    .orderBy(asc(payments.id))
-    .all();
+    .orderBy(asc(payments.id));
 
-  const ledgerRows = db
+  const ledgerRows = await db
     .select()
     .from(ledgerEntries)
     .where(eq(ledgerEntries.userId, userId))
-    .orderBy(asc(ledgerEntries.id))
-    .all();
+    .orderBy(asc(ledgerEntries.id));
 
-  const friendRows = db
+  const friendRows = await db
     .select({
       status: friendships.status,
       requesterId: friendships.requesterId,
@@ -104,27 +99,24 @@ export function exportAccountData(userId: number, now = Date.now()) {
     .from(friendships)
     .innerJoin(users, otherSideOf(userId))
     .where(friendshipsOf(userId))
-    .orderBy(asc(friendships.id))
-    .all();
+    .orderBy(asc(friendships.id));
 
-  const activity = db
+  const activity = await db
     .select()
     .from(activityEvents)
     .where(eq(activityEvents.userId, userId))
-    .orderBy(asc(activityEvents.id))
-    .all();
+    .orderBy(asc(activityEvents.id));
 
-  const pushRows = db
+  const pushRows = await db
     .select({
       endpoint: pushSubscriptions.endpoint,
       createdAt: pushSubscriptions.createdAt,
     })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.userId, userId))
-    .orderBy(asc(pushSubscriptions.id))
-    .all();
+    .orderBy(asc(pushSubscriptions.id));
 
-  const sessionRows = db
+  const sessionRows = await db
     .select({
       userAgent: sessions.userAgent,
       createdAt: sessions.createdAt,
@@ -133,8 +125,7 @@ export function exportAccountData(userId: number, now = Date.now()) {
     })
     .from(sessions)
     .where(eq(sessions.userId, userId))
-    .orderBy(asc(sessions.createdAt))
-    .all();
+    .orderBy(asc(sessions.createdAt));
 
   return {
     format: "fairshake-export-1",
@@ -216,7 +207,7 @@ export function exportAccountData(userId: number, now = Date.now()) {
       read: a.read,
       createdAt: iso(a.createdAt),
     })),
-    notificationPreferences: getNotificationPreferences(userId),
+    notificationPreferences: await getNotificationPreferences(userId),
     pushSubscriptions: pushRows.map((p) => ({
       endpointHost: hostOf(p.endpoint),
       createdAt: iso(p.createdAt),

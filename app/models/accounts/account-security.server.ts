@@ -47,7 +47,7 @@ export async function assertCurrentPassword(
   user: User,
   currentPassword: unknown,
 ) {
-  currentPasswordTries.take([`user:${user.id}`]);
+  await currentPasswordTries.take([`user:${user.id}`]);
   if (
     typeof currentPassword !== "string" ||
     currentPassword === "" ||
@@ -81,9 +81,9 @@ export async function changePassword({
   const { currentPassword, newPassword } = parsed.data;
   await assertCurrentPassword(user, currentPassword);
   const passwordHash = await hashPassword(newPassword);
-  const updated = immediate((tx) => {
-    const row = writePasswordHash(tx, user.id, passwordHash);
-    revokeOtherSessions(user.id, keepSessionId);
+  const updated = await immediate(async (tx) => {
+    const row = await writePasswordHash(tx, user.id, passwordHash);
+    await revokeOtherSessions(user.id, keepSessionId);
     return row;
   });
   if (!updated) throw notFound("User not found");
@@ -92,8 +92,8 @@ export async function changePassword({
 }
 
 /** `GET /api/user/sessions`: where this person is signed in. */
-export function sessionsJson(userId: number, currentId: string | null) {
-  return listSessions(userId, currentId).map((s) => ({
+export async function sessionsJson(userId: number, currentId: string | null) {
+  return (await listSessions(userId, currentId)).map((s) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
     lastSeenAt: s.lastSeenAt.toISOString(),
@@ -103,16 +103,19 @@ export function sessionsJson(userId: number, currentId: string | null) {
 }
 
 /** Signs one of this person's sessions out; 404 for anyone else's or an unknown id. */
-export function signOutSession(userId: number, sessionId: unknown) {
+export async function signOutSession(userId: number, sessionId: unknown) {
   if (
     typeof sessionId !== "string" ||
     !/^[0-9a-f]{32}$/.test(sessionId) ||
-    !revokeSession(userId, sessionId)
+    !(await revokeSession(userId, sessionId))
   )
     throw notFound(SESSION_NOT_FOUND);
 }
 
 /** "Sign out everywhere else": answers how many sessions ended. */
-export function signOutOtherSessions(userId: number, keepId: string | null) {
-  return revokeOtherSessions(userId, keepId);
+export async function signOutOtherSessions(
+  userId: number,
+  keepId: string | null,
+) {
+  return await revokeOtherSessions(userId, keepId);
 }

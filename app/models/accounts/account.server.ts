@@ -4,7 +4,13 @@
 // (docs/decisions/0910-your-data.md).
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate, type Tx } from "~/db/client.server";
+import {
+  db,
+  immediate,
+  type Tx,
+  changedRows,
+  selectRows,
+} from "~/db/client.server";
 import {
   activityEvents,
   avatars,
@@ -46,12 +52,14 @@ export const WRONG_PASSWORD = "Password is incorrect";
  * One rule, one place: the page asks it to explain, the transaction asks it
  * to refuse.
  */
-export function openBetsOf(
+export async function openBetsOf(
   userId: number,
   now = Date.now(),
   tx: Tx | typeof db = db,
-): number[] {
-  const rows = tx.all<{ id: number }>(sql`
+): Promise<number[]> {
+  const rows = await selectRows<{ id: number }>(
+    tx,
+    sql`
     SELECT b.id AS id FROM ${bets} b
     WHERE (
       (b.status = 'active' OR (b.status = 'pending' AND b.deadline > ${now}))
@@ -67,20 +75,20 @@ export function openBetsOf(
                     AND s.payment_status = 'pending'
                     AND (s.winner_id = ${userId} OR s.loser_id = ${userId}))
     )
-    ORDER BY b.id`);
+    ORDER BY b.id`,
+  );
   return rows.map((r) => r.id);
 }
 
 /** The open bets with their titles, for the page that explains a refusal. */
-export function listOpenBets(userId: number, now = Date.now()) {
-  const ids = openBetsOf(userId, now);
+export async function listOpenBets(userId: number, now = Date.now()) {
+  const ids = await openBetsOf(userId, now);
   if (ids.length === 0) return [];
-  return db
+  return await db
     .select({ id: bets.id, title: bets.title })
     .from(bets)
     .where(inArray(bets.id, ids))
-    .orderBy(asc(bets.id))
-    .all();
+    .orderBy(asc(bets.id));
 }
 
 // --- Closing the account ----------------------------------------------------------
@@ -116,28 +124,31 @@ export async function closeAccount({
     const message = parsed.error.issues[0]?.message ?? WRONG_PASSWORD;
     throw invalid(message, { password: [message] });
   }
-  const user = getUserById(userId);
+  const user = await getUserById(userId);
   if (!user || user.deletedAt)
     throw new DomainError(401, "Authentication required");
   if (!(await passwordMatches(user, parsed.data.password)))
     throw invalid(WRONG_PASSWORD, { password: [WRONG_PASSWORD] });
-  immediate((tx) => {
-    if (openBetsOf(userId, now, tx).length > 0) throw conflict(OPEN_BETS);
-    anonymise(tx, user, now);
+  await immediate(async (tx) => {
+    if ((await openBetsOf(userId, now, tx)).length > 0)
+      throw conflict(OPEN_BETS);
+    await anonymise(tx, user, now);
   });
 }
 
-function anonymise(tx: Tx, user: User, now: number) {
+async function anonymise(tx: Tx, user: User, now: number) {
   const userId = user.id;
   let username = `${DELETED_USERNAME_PREFIX}${userId}`;
   // An account named so before the prefix was reserved keeps its name.
-  const squatter = tx
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.username}) = ${username}`)
-    .get();
+  const squatter = (
+    await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.username}) = ${username}`)
+      .limit(1)
+  )[0];
   if (squatter && squatter.id !== userId) username += `-${now.toString(36)}`;
-  const closed = tx
+  const closed = await tx
     .update(users)
     .set({
       username,
@@ -163,31 +174,30 @@ function anonymise(tx: Tx, user: User, now: number) {
         eq(users.passwordHash, user.passwordHash),
         isNull(users.deletedAt),
       ),
-    )
-    .run();
-  if (closed.changes !== 1)
+    );
+  if (changedRows(closed) !== 1)
     throw new DomainError(401, "Authentication required");
-  tx.delete(avatars).where(eq(avatars.userId, userId)).run();
-  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
-  tx.delete(pushSubscriptions)
-    .where(eq(pushSubscriptions.userId, userId))
-    .run();
-  tx.delete(notificationOptOuts)
-    .where(eq(notificationOptOuts.userId, userId))
-    .run();
-  tx.delete(emailTokens).where(eq(emailTokens.userId, userId)).run();
-  tx.delete(friendships)
+  await tx.delete(avatars).where(eq(avatars.userId, userId));
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
+  await tx
+    .delete(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId));
+  await tx
+    .delete(notificationOptOuts)
+    .where(eq(notificationOptOuts.userId, userId));
+  await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  await tx
+    .delete(friendships)
     .where(
       or(
         eq(friendships.requesterId, userId),
         eq(friendships.addresseeId, userId),
       ),
-    )
-    .run();
-  tx.delete(betAccess).where(eq(betAccess.userId, userId)).run();
+    );
+  await tx.delete(betAccess).where(eq(betAccess.userId, userId));
   // Their own notifications go, and with them (cascade) every delivery still
   // waiting in the outbox for them.
-  tx.delete(activityEvents).where(eq(activityEvents.userId, userId)).run();
+  await tx.delete(activityEvents).where(eq(activityEvents.userId, userId));
   // Other people's activity keeps its events but no longer names them: the
   // events they caused, and those of the bets they were in. Messages name a
   // person as a whole word outside the quoted bet title.
@@ -195,7 +205,7 @@ function anonymise(tx: Tx, user: User, now: number) {
     `(?<=^|\\s)${escapeRegExp(user.username)}(?=\\s)`,
     "gu",
   );
-  const mentions = tx
+  const mentions = await tx
     .select({ id: activityEvents.id, message: activityEvents.message })
     .from(activityEvents)
     .where(
@@ -204,8 +214,7 @@ function anonymise(tx: Tx, user: User, now: number) {
         sql`${activityEvents.betId} IN (SELECT bet_id FROM ${betParticipants} WHERE user_id = ${userId})`,
         sql`${activityEvents.betId} IN (SELECT id FROM ${bets} WHERE referee_id = ${userId})`,
       ),
-    )
-    .all();
+    );
   for (const row of mentions) {
     const message = row.message
       .split('"')
@@ -214,12 +223,12 @@ function anonymise(tx: Tx, user: User, now: number) {
       )
       .join('"');
     if (message !== row.message)
-      tx.update(activityEvents)
+      await tx
+        .update(activityEvents)
         .set({ message })
-        .where(eq(activityEvents.id, row.id))
-        .run();
+        .where(eq(activityEvents.id, row.id));
   }
-  tx.delete(demoMails).where(eq(demoMails.to, user.email)).run();
+  await tx.delete(demoMails).where(eq(demoMails.to, user.email));
 }
 
 const escapeRegExp = (text: string) =>

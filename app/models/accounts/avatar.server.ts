@@ -123,8 +123,9 @@ export async function saveAvatar({
     .update(data)
     .digest("base64url")
     .slice(0, 16);
-  return immediate((tx) => {
-    tx.insert(avatars)
+  return await immediate(async (tx) => {
+    await tx
+      .insert(avatars)
       .values({
         userId,
         contentType: "image/webp",
@@ -135,19 +136,21 @@ export async function saveAvatar({
       .onConflictDoUpdate({
         target: avatars.userId,
         set: { contentType: "image/webp", data, etag, updatedAt: new Date() },
-      })
-      .run();
-    return tx
-      .update(users)
-      .set({ avatarUrl: avatarPath(userId, etag) })
-      .where(eq(users.id, userId))
-      .returning()
-      .get();
+      });
+    return (
+      await tx
+        .update(users)
+        .set({ avatarUrl: avatarPath(userId, etag) })
+        .where(eq(users.id, userId))
+        .returning()
+    )[0]!;
   });
 }
 
-export function getAvatar(userId: number) {
+export async function getAvatar(userId: number) {
   return (
-    db.select().from(avatars).where(eq(avatars.userId, userId)).get() ?? null
+    (
+      await db.select().from(avatars).where(eq(avatars.userId, userId)).limit(1)
+    )[0] ?? null
   );
 }

@@ -7,12 +7,14 @@ import type { db, Tx } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { DomainError } from "~/utils/errors";
 
-export function assertAccountOpen(tx: Tx | typeof db, userId: number) {
-  const row = tx
-    .select({ deletedAt: users.deletedAt })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
+export async function assertAccountOpen(tx: Tx | typeof db, userId: number) {
+  const row = (
+    await tx
+      .select({ deletedAt: users.deletedAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1)
+  )[0];
   if (!row || row.deletedAt)
     throw new DomainError(401, "Authentication required");
 }

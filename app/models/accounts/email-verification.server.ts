@@ -5,7 +5,7 @@
 // sent to, so a link for an address the user has since left opens nothing.
 import crypto from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { immediate } from "~/db/client.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
 import { publicOrigin } from "~/utils/env.server";
@@ -29,20 +29,22 @@ const hashToken = (token: string) =>
   crypto.createHash("sha256").update(token).digest("hex");
 
 /** Mails a new link to the user's address. Never throws: account mail must not fail the request. */
-export function sendVerificationEmail(
+export async function sendVerificationEmail(
   user: Pick<User, "id" | "email" | "username">,
   now = Date.now(),
 ) {
   const token = crypto.randomBytes(32).toString("base64url");
-  db.insert(emailTokens)
-    .values({
-      userId: user.id,
-      purpose: "verify_email",
-      tokenHash: hashToken(token),
-      email: user.email,
-      expiresAt: now + VERIFY_TTL_MS,
-    })
-    .run();
+  await immediate(
+    (tx) =>
+      tx.insert(emailTokens).values({
+        userId: user.id,
+        purpose: "verify_email",
+        tokenHash: hashToken(token),
+        email: user.email,
+        expiresAt: now + VERIFY_TTL_MS,
+      }),
+    { bookkeeping: true },
+  );
   const url = `${publicOrigin()}/verify-email?token=${token}`;
   const mail = renderMail({
     to: user.email,
@@ -61,41 +63,47 @@ export function sendVerificationEmail(
 }
 
 /** A second link, at most 3 in 15 minutes; nothing is sent to a verified address. */
-export function resendVerificationEmail(user: User) {
-  resends.take([`user:${user.id}`]);
-  if (!user.emailVerified) sendVerificationEmail(user);
+export async function resendVerificationEmail(user: User) {
+  await resends.take([`user:${user.id}`]);
+  if (!user.emailVerified) await sendVerificationEmail(user);
 }
 
 /** Marks the address verified. 400 'This link is invalid or has expired.' */
-export function verifyEmailToken(token: unknown, now = Date.now()): User {
+export async function verifyEmailToken(
+  token: unknown,
+  now = Date.now(),
+): Promise<User> {
   if (typeof token !== "string" || token.length < 20 || token.length > 100)
     throw invalid(BAD_VERIFY_LINK);
-  const user = immediate((tx) => {
-    const row = tx
-      .select()
-      .from(emailTokens)
-      .where(
-        and(
-          eq(emailTokens.tokenHash, hashToken(token)),
-          eq(emailTokens.purpose, "verify_email"),
-          isNull(emailTokens.usedAt),
-          gt(emailTokens.expiresAt, now),
-        ),
-      )
-      .get();
+  const user = await immediate(async (tx) => {
+    const row = (
+      await tx
+        .select()
+        .from(emailTokens)
+        .where(
+          and(
+            eq(emailTokens.tokenHash, hashToken(token)),
+            eq(emailTokens.purpose, "verify_email"),
+            isNull(emailTokens.usedAt),
+            gt(emailTokens.expiresAt, now),
+          ),
+        )
+        .limit(1)
+    )[0];
     if (!row) return null;
-    tx.update(emailTokens)
+    await tx
+      .update(emailTokens)
       .set({ usedAt: now })
-      .where(eq(emailTokens.id, row.id))
-      .run();
+      .where(eq(emailTokens.id, row.id));
     // Only for the address the link was sent to.
     return (
-      tx
-        .update(users)
-        .set({ emailVerified: true, verifiedEmail: row.email })
-        .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
-        .returning()
-        .get() ?? null
+      (
+        await tx
+          .update(users)
+          .set({ emailVerified: true, verifiedEmail: row.email })
+          .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
+          .returning()
+      )[0]! ?? null
     );
   });
   if (!user) throw invalid(BAD_VERIFY_LINK);
@@ -103,11 +111,11 @@ export function verifyEmailToken(token: unknown, now = Date.now()): User {
 }
 
 /** docs/product-rules.md#accounts: a changed address is unverified; a link goes to it and a notice to the old one. */
-export function emailChanged(
+export async function emailChanged(
   user: Pick<User, "id" | "email" | "username">,
   oldEmail: string,
 ) {
-  sendVerificationEmail(user);
+  await sendVerificationEmail(user);
   const mail = renderMail({
     to: oldEmail,
     subject: "Your Fairshake email address was changed",

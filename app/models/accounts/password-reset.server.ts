@@ -68,7 +68,7 @@ const normaliseLogin = (login: string) =>
  * 'Forgot password': 202 whatever the login names; 400 when none was typed;
  * 429 past a limit. Never waits on the database lookup or on mail.
  */
-export function requestPasswordReset({
+export async function requestPasswordReset({
   login,
   clientAddress,
 }: {
@@ -84,10 +84,10 @@ export function requestPasswordReset({
       login: ["Enter at most 254 characters"],
     });
   const key = normaliseLogin(login);
-  resetsPerAddress.check([clientAddress]);
-  resetsPerLogin.check([key]);
-  resetsPerAddress.record([clientAddress]);
-  resetsPerLogin.record([key]);
+  await resetsPerAddress.check([clientAddress]);
+  await resetsPerLogin.check([key]);
+  await resetsPerAddress.record([clientAddress]);
+  await resetsPerLogin.record([key]);
   enqueue(login);
 }
 
@@ -107,11 +107,11 @@ function enqueue(login: string) {
   setTimeout(drain, 10);
 }
 
-function drain() {
+async function drain() {
   try {
     for (let login = queue.shift(); login; login = queue.shift()) {
       try {
-        mailResetLink(login);
+        await mailResetLink(login);
       } catch (error) {
         console.error("password reset failed", String(error));
       }
@@ -121,24 +121,26 @@ function drain() {
   }
 }
 
-function findAccount(login: string): User | null {
+async function findAccount(login: string): Promise<User | null> {
   return (
-    db
-      .select()
-      .from(users)
-      .where(
-        and(
-          isNull(users.deletedAt),
-          sql`(lower(${users.username}) = lower(${login}) or lower(${users.email}) = lower(${login}))`,
-        ),
-      )
-      .get() ?? null
+    (
+      await db
+        .select()
+        .from(users)
+        .where(
+          and(
+            isNull(users.deletedAt),
+            sql`(lower(${users.username}) = lower(${login}) or lower(${users.email}) = lower(${login}))`,
+          ),
+        )
+        .limit(1)
+    )[0] ?? null
   );
 }
 
 /** Makes a link and mails it, unless this account had its share this hour. */
-export function mailResetLink(login: string, now = Date.now()) {
-  const user = findAccount(login.normalize("NFKC").trim());
+export async function mailResetLink(login: string, now = Date.now()) {
+  const user = await findAccount(login.normalize("NFKC").trim());
   if (!user) return false;
   const token = crypto.randomBytes(32).toString("base64url");
   // While a new address waits for its link, the last proven one gets the
@@ -146,29 +148,29 @@ export function mailResetLink(login: string, now = Date.now()) {
   const to = user.verifiedEmail ?? user.email;
   // Counted and written in one immediate transaction: a storm across worker
   // processes still mails at most RESET_MAILS_PER_HOUR.
-  const issued = immediate((tx) => {
-    const recent = tx
-      .select({ n: count() })
-      .from(emailTokens)
-      .where(
-        and(
-          eq(emailTokens.userId, user.id),
-          eq(emailTokens.purpose, "reset_password"),
-          gt(emailTokens.createdAt, new Date(now - MAIL_WINDOW_MS)),
-        ),
-      )
-      .get();
+  const issued = await immediate(async (tx) => {
+    const recent = (
+      await tx
+        .select({ n: count() })
+        .from(emailTokens)
+        .where(
+          and(
+            eq(emailTokens.userId, user.id),
+            eq(emailTokens.purpose, "reset_password"),
+            gt(emailTokens.createdAt, new Date(now - MAIL_WINDOW_MS)),
+          ),
+        )
+        .limit(1)
+    )[0];
     if ((recent?.n ?? 0) >= RESET_MAILS_PER_HOUR) return false;
-    tx.insert(emailTokens)
-      .values({
-        userId: user.id,
-        purpose: "reset_password",
-        tokenHash: hashToken(token),
-        email: to,
-        expiresAt: now + RESET_TTL_MS,
-        createdAt: new Date(now),
-      })
-      .run();
+    await tx.insert(emailTokens).values({
+      userId: user.id,
+      purpose: "reset_password",
+      tokenHash: hashToken(token),
+      email: to,
+      expiresAt: now + RESET_TTL_MS,
+      createdAt: new Date(now),
+    });
     return true;
   });
   if (!issued) return false;
@@ -205,32 +207,37 @@ function tokenShapeOk(token: unknown): token is string {
 }
 
 /** The live reset row a token names (a changed password or address voided the rest). */
-function liveToken(token: string, now: number) {
+async function liveToken(token: string, now: number) {
   return (
-    db
-      .select({
-        id: emailTokens.id,
-        userId: emailTokens.userId,
-        email: emailTokens.email,
-      })
-      .from(emailTokens)
-      .innerJoin(users, eq(users.id, emailTokens.userId))
-      .where(
-        and(
-          eq(emailTokens.tokenHash, hashToken(token)),
-          eq(emailTokens.purpose, "reset_password"),
-          isNull(emailTokens.usedAt),
-          gt(emailTokens.expiresAt, now),
-          isNull(users.deletedAt),
-        ),
-      )
-      .get() ?? null
+    (
+      await db
+        .select({
+          id: emailTokens.id,
+          userId: emailTokens.userId,
+          email: emailTokens.email,
+        })
+        .from(emailTokens)
+        .innerJoin(users, eq(users.id, emailTokens.userId))
+        .where(
+          and(
+            eq(emailTokens.tokenHash, hashToken(token)),
+            eq(emailTokens.purpose, "reset_password"),
+            isNull(emailTokens.usedAt),
+            gt(emailTokens.expiresAt, now),
+            isNull(users.deletedAt),
+          ),
+        )
+        .limit(1)
+    )[0] ?? null
   );
 }
 
 /** Whether the link still works (the page shows the form or says it does not). */
-export function resetLinkIsLive(token: unknown, now = Date.now()): boolean {
-  return tokenShapeOk(token) && liveToken(token, now) !== null;
+export async function resetLinkIsLive(
+  token: unknown,
+  now = Date.now(),
+): Promise<boolean> {
+  return tokenShapeOk(token) && (await liveToken(token, now)) !== null;
 }
 
 /**
@@ -243,22 +250,23 @@ export async function confirmPasswordReset(
   { token, password }: { token: unknown; password: unknown },
   now = Date.now(),
 ): Promise<User> {
-  if (!tokenShapeOk(token) || !liveToken(token, now)) throw badResetLink();
+  if (!tokenShapeOk(token) || !(await liveToken(token, now)))
+    throw badResetLink();
   const parsed = NewPasswordSchema.safeParse(password);
   if (!parsed.success)
     throw invalid("Please correct the highlighted fields.", {
       password: [parsed.error.issues[0]?.message ?? "Password is required"],
     });
   const passwordHash = await hashPassword(parsed.data);
-  const user = immediate((tx) => {
+  const user = await immediate(async (tx) => {
     // Checked again inside the transaction: of two uses at once, one wins.
-    const row = liveToken(token, now);
+    const row = await liveToken(token, now);
     if (!row) return null;
     // Ends this link and every other one still out.
-    const updated = writePasswordHash(tx, row.userId, passwordHash, {
+    const updated = await writePasswordHash(tx, row.userId, passwordHash, {
       provenEmail: row.email,
     });
-    revokeOtherSessions(row.userId, null);
+    await revokeOtherSessions(row.userId, null);
     return updated;
   });
   if (!user) throw badResetLink();

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { sqlite } from "~/db/client.server";
 import { getUserById, hashPassword } from "./user.server";
 import {
   changedProfileFields,
@@ -16,6 +15,7 @@ import {
 } from "./avatar.server";
 import { pngBomb } from "../../../tests/support/images";
 import { expectRejection } from "../../../tests/support/expect-error";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 const PASSWORD = "profile-test-password";
 let passwordHash = "";
@@ -24,20 +24,20 @@ beforeAll(async () => {
 });
 
 let n = 0;
-function makeUser(name?: string) {
+async function makeUser(name?: string) {
   n += 1;
   const username = name ?? `prof${n}`;
-  const row = sqlite
+  const row = (await sqlite
     .prepare(
       "INSERT INTO users (username, email, password_hash) VALUES (?, ?, ?) RETURNING id",
     )
-    .get(username, `${username}@example.com`, passwordHash) as { id: number };
+    .get(username, `${username}@example.com`, passwordHash)) as { id: number };
   return row.id;
 }
 
 describe("updateProfile", () => {
   it("applies only changed fields", async () => {
-    const id = makeUser("prof_only");
+    const id = await makeUser("prof_only");
     const { user, changed } = await updateProfile({
       userId: id,
       input: {
@@ -53,8 +53,8 @@ describe("updateProfile", () => {
   });
 
   it("does nothing when nothing changed", async () => {
-    const id = makeUser("prof_same");
-    const before = getUserById(id)!;
+    const id = await makeUser("prof_same");
+    const before = (await getUserById(id))!;
     const { changed } = await updateProfile({
       userId: id,
       input: { username: "prof_same", email: before.email },
@@ -72,18 +72,20 @@ describe("updateProfile", () => {
   });
 
   it("stores an empty avatar as null", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     await updateProfile({
       userId: id,
       input: { avatarUrl: "https://example.com/me.png" },
     });
-    expect(getUserById(id)!.avatarUrl).toBe("https://example.com/me.png");
+    expect((await getUserById(id))!.avatarUrl).toBe(
+      "https://example.com/me.png",
+    );
     await updateProfile({ userId: id, input: { avatarUrl: "" } });
-    expect(getUserById(id)!.avatarUrl).toBeNull();
+    expect((await getUserById(id))!.avatarUrl).toBeNull();
   });
 
   it("answers 'Validation Error' with the product's messages per field", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     const error = await expectRejection(
       () =>
         updateProfile({
@@ -120,8 +122,8 @@ describe("updateProfile", () => {
   });
 
   it("refuses a taken username or email (409), whatever the case", async () => {
-    makeUser("prof_taken");
-    const id = makeUser();
+    await makeUser("prof_taken");
+    const id = await makeUser();
     await expectRejection(
       () => updateProfile({ userId: id, input: { username: "PROF_TAKEN" } }),
       409,
@@ -142,7 +144,7 @@ describe("updateProfile", () => {
   });
 
   it("lets you change the case of your own username", async () => {
-    const id = makeUser("prof_case");
+    const id = await makeUser("prof_case");
     const { user } = await updateProfile({
       userId: id,
       input: { username: "Prof_Case" },
@@ -151,7 +153,7 @@ describe("updateProfile", () => {
   });
 
   it("refuses pointing at someone else's uploaded avatar", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     await expectRejection(
       () =>
         updateProfile({
@@ -164,20 +166,20 @@ describe("updateProfile", () => {
 });
 
 describe("setPaymentMethod", () => {
-  it("sets the flag to the state sent", () => {
-    const id = makeUser();
-    let user = setPaymentMethod({
+  it("sets the flag to the state sent", async () => {
+    const id = await makeUser();
+    let user = await setPaymentMethod({
       userId: id,
       input: { method: "venmo", connected: true },
     });
     expect(user.venmoConnected).toBe(true);
     expect(user.paypalConnected).toBe(false);
-    user = setPaymentMethod({
+    user = await setPaymentMethod({
       userId: id,
       input: { method: "venmo", connected: true },
     });
     expect(user.venmoConnected).toBe(true);
-    user = setPaymentMethod({
+    user = await setPaymentMethod({
       userId: id,
       input: { method: "venmo", connected: false },
     });
@@ -185,9 +187,9 @@ describe("setPaymentMethod", () => {
   });
 
   it("refuses an unknown method or a non-boolean state (400)", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     await expectRejection(
-      () =>
+      async () =>
         setPaymentMethod({
           userId: id,
           input: { method: "bitcoin", connected: true },
@@ -196,7 +198,7 @@ describe("setPaymentMethod", () => {
       "Unknown payment method",
     );
     await expectRejection(
-      () =>
+      async () =>
         setPaymentMethod({
           userId: id,
           input: { method: "card", connected: "yes" },
@@ -266,17 +268,17 @@ describe("avatars", () => {
   });
 
   it("stores the avatar and points avatarUrl at it", async () => {
-    const id = makeUser();
+    const id = await makeUser();
     const user = await saveAvatar({ userId: id, bytes: await png(300, 200) });
     expect(user.avatarUrl).toMatch(new RegExp(`^/avatars/${id}\\?v=`));
-    const stored = getAvatar(id)!;
+    const stored = (await getAvatar(id))!;
     expect(stored.contentType).toBe("image/webp");
     expect(user.avatarUrl!.endsWith(stored.etag)).toBe(true);
     // replacing it by a link frees the stored image
-    updateProfile({
+    await updateProfile({
       userId: id,
       input: { avatarUrl: "https://example.com/a.png" },
     });
-    expect(getAvatar(id)).toBeNull();
+    expect(await getAvatar(id)).toBeNull();
   });
 });

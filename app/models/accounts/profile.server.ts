@@ -3,7 +3,7 @@
 // credentials and the public views.
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { db, immediate, type Tx } from "~/db/client.server";
+import { immediate, type Tx } from "~/db/client.server";
 import { avatars, emailChanges, users, type User } from "~/db/schema";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { assertCurrentPassword } from "./account-security.server";
@@ -118,7 +118,7 @@ export async function updateProfile({
   input: Record<string, unknown>;
   now?: number;
 }): Promise<{ user: User; changed: string[] }> {
-  const current = getUserById(userId);
+  const current = await getUserById(userId);
   if (!current) throw new DomainError(401, "Authentication required");
   const changes = changedProfileFields(current, input);
   const parsed = ProfileUpdateSchema.safeParse(changes);
@@ -142,39 +142,41 @@ export async function updateProfile({
   // it every reset link) elsewhere: the address needs the password.
   if (values.email) await assertCurrentPassword(current, input.currentPassword);
   try {
-    const user = immediate((tx) => {
-      assertAccountOpen(tx, userId);
-      if (values.email) recordEmailChange(tx, userId, now);
+    const user = await immediate(async (tx) => {
+      await assertAccountOpen(tx, userId);
+      if (values.email) await recordEmailChange(tx, userId, now);
       const refusal =
-        values.username && usernameRefusal(values.username, userId);
+        values.username && (await usernameRefusal(values.username, userId));
       if (refusal) throw takenError(refusal);
-      if (values.email && emailTaken(values.email, userId))
+      if (values.email && (await emailTaken(values.email, userId)))
         throw takenError(EMAIL_TAKEN);
       // An avatar replaced by a link (or removed) frees the stored image.
       if (
         "avatarUrl" in values &&
         !OWN_AVATAR_PATH.test(values.avatarUrl ?? "")
       )
-        tx.delete(avatars).where(eq(avatars.userId, userId)).run();
-      return tx
-        .update(users)
-        .set({
-          ...values,
-          ...(values.username && {
-            usernameSkeleton: usernameSkeleton(values.username),
-          }),
-          // docs/product-rules.md#accounts: a new address is unverified until its link is used.
-          ...(values.email && { emailVerified: false }),
-        })
-        .where(eq(users.id, userId))
-        .returning()
-        .get();
+        await tx.delete(avatars).where(eq(avatars.userId, userId));
+      return (
+        await tx
+          .update(users)
+          .set({
+            ...values,
+            ...(values.username && {
+              usernameSkeleton: usernameSkeleton(values.username),
+            }),
+            // docs/product-rules.md#accounts: a new address is unverified until its link is used.
+            ...(values.email && { emailVerified: false }),
+          })
+          .where(eq(users.id, userId))
+          .returning()
+      )[0]!;
     });
-    if (values.email) emailChanged(user, current.email);
+    if (values.email) await emailChanged(user, current.email);
     return { user, changed };
   } catch (error) {
     throw (
-      uniqueViolation(error, { username: values.username, userId }) ?? error
+      (await uniqueViolation(error, { username: values.username, userId })) ??
+      error
     );
   }
 }
@@ -191,16 +193,15 @@ const EMAIL_CHANGE_WINDOW_MS = 60 * 60_000;
  * still out: for good, so changing the address back revives none. 429 with
  * Retry-After past the cap. A product rule: RATE_LIMITS=off does not lift it.
  */
-function recordEmailChange(tx: Tx, userId: number, now: number) {
+async function recordEmailChange(tx: Tx, userId: number, now: number) {
   const since = new Date(now - EMAIL_CHANGE_WINDOW_MS);
-  const recent = tx
+  const recent = await tx
     .select({ at: emailChanges.createdAt })
     .from(emailChanges)
     .where(
       and(eq(emailChanges.userId, userId), gt(emailChanges.createdAt, since)),
     )
-    .orderBy(asc(emailChanges.createdAt))
-    .all();
+    .orderBy(asc(emailChanges.createdAt));
   if (recent.length >= EMAIL_CHANGES_PER_HOUR) {
     const freeAt = recent[0]!.at.getTime() + EMAIL_CHANGE_WINDOW_MS;
     throw new TooManyRequestsError(
@@ -208,10 +209,8 @@ function recordEmailChange(tx: Tx, userId: number, now: number) {
       Math.max(1, Math.ceil((freeAt - now) / 1000)),
     );
   }
-  tx.insert(emailChanges)
-    .values({ userId, createdAt: new Date(now) })
-    .run();
-  voidResetLinks(tx, userId, now);
+  await tx.insert(emailChanges).values({ userId, createdAt: new Date(now) });
+  await voidResetLinks(tx, userId, now);
 }
 
 // --- Payment-method flags (docs/product-rules.md#statuses: a request sends the new state) ---------
@@ -268,13 +267,13 @@ export function profileFormUser(user: User) {
 }
 
 /** Sets one payment-method flag to the state the request sends. */
-export function setPaymentMethod({
+export async function setPaymentMethod({
   userId,
   input,
 }: {
   userId: number;
   input: unknown;
-}): User {
+}): Promise<User> {
   const parsed = PaymentMethodSchema.safeParse(input);
   if (!parsed.success)
     throw new DomainError(
@@ -284,10 +283,15 @@ export function setPaymentMethod({
       "Failed to update payment method",
     );
   const { method, connected } = parsed.data;
-  return db
-    .update(users)
-    .set({ [PAYMENT_COLUMNS[method]]: connected })
-    .where(eq(users.id, userId))
-    .returning()
-    .get();
+  return (
+    await immediate(
+      (tx) =>
+        tx
+          .update(users)
+          .set({ [PAYMENT_COLUMNS[method]]: connected })
+          .where(eq(users.id, userId))
+          .returning(),
+      { bookkeeping: true },
+    )
+  )[0]!;
 }

@@ -72,7 +72,7 @@ describe("the session middleware", () => {
     expect(third).toBe(first);
 
     // The next request looks again: a session ended in between is gone.
-    revokeSessionToken(token);
+    await revokeSessionToken(token);
     const after = await inRequest(request, (args) => getUser(args));
     expect(after).toBeNull();
   });

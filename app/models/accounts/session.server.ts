@@ -10,7 +10,7 @@ import {
 } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import { db, preparedOnce } from "~/db/client.server";
+import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -48,16 +48,18 @@ export async function createSession(
   }: { userAgent?: string | null; now?: number } = {},
 ) {
   const token = crypto.randomBytes(32).toString("base64url");
-  db.insert(sessions)
-    .values({
-      idHash: hashToken(token),
-      publicId: crypto.randomBytes(16).toString("hex"),
-      userId,
-      userAgent: userAgent?.slice(0, 300) ?? null,
-      lastSeenAt: new Date(now),
-      expiresAt: new Date(now + SESSION_TTL_MS),
-    })
-    .run();
+  await immediate(
+    (tx) =>
+      tx.insert(sessions).values({
+        idHash: hashToken(token),
+        publicId: crypto.randomBytes(16).toString("hex"),
+        userId,
+        userAgent: userAgent?.slice(0, 300) ?? null,
+        lastSeenAt: new Date(now),
+        expiresAt: new Date(now + SESSION_TTL_MS),
+      }),
+    { bookkeeping: true },
+  );
   return { token, setCookie: await sessionCookie.serialize(token) };
 }
 
@@ -78,23 +80,15 @@ const userBySessionHash = preparedOnce(() =>
         gt(sessions.expiresAt, sql.placeholder("now")),
       ),
     )
-    .prepare(),
+    .prepare("session_userBySessionHash"),
 );
 
-const touchSession = preparedOnce(() =>
-  db
-    .update(sessions)
-    .set({ lastSeenAt: sql`${sql.placeholder("now")}` })
-    .where(eq(sessions.idHash, sql.placeholder("hash")))
-    .prepare(),
-);
-
-export function findUserBySessionToken(
+export async function findUserBySessionToken(
   token: string,
   now = Date.now(),
-): User | null {
+): Promise<User | null> {
   const hash = hashToken(token);
-  const row = userBySessionHash().get({ hash, now });
+  const row = (await userBySessionHash().execute({ hash, now }))[0];
   if (!row) return null;
   // "Last seen" for the security page, written at most every few minutes so
   // reading a page stays a read.
@@ -102,21 +96,31 @@ export function findUserBySessionToken(
     !row.lastSeenAt ||
     now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS
   )
-    touchSession().run({ hash, now });
+    await immediate(
+      (tx) =>
+        tx
+          .update(sessions)
+          .set({ lastSeenAt: new Date(now) })
+          .where(eq(sessions.idHash, hash)),
+      { bookkeeping: true },
+    );
   return row.user;
 }
 
-export function revokeSessionToken(token: string) {
-  db.delete(sessions)
-    .where(eq(sessions.idHash, hashToken(token)))
-    .run();
+export async function revokeSessionToken(token: string) {
+  await immediate(
+    (tx) => tx.delete(sessions).where(eq(sessions.idHash, hashToken(token))),
+    { bookkeeping: true },
+  );
 }
 
-export function deleteExpiredSessions(now = Date.now()) {
-  return db
-    .delete(sessions)
-    .where(lt(sessions.expiresAt, new Date(now)))
-    .run().changes;
+export async function deleteExpiredSessions(now = Date.now()) {
+  return changedRows(
+    await immediate(
+      (tx) => tx.delete(sessions).where(lt(sessions.expiresAt, new Date(now))),
+      { bookkeeping: true },
+    ),
+  );
 }
 
 /**
@@ -152,10 +156,10 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
   context.set(returnToContext, url.pathname + url.search);
   let lookup: Promise<User | null> | undefined;
   context.set(sessionUserContext, () => {
-    lookup ??= new Promise<User | null>((resolve) => {
+    lookup ??= (async () => {
       const token = readToken(request);
-      resolve(token ? findUserBySessionToken(token) : null);
-    });
+      return token ? findUserBySessionToken(token) : null;
+    })();
     return lookup;
   });
   const response = await next();
@@ -208,7 +212,7 @@ export async function startSession(
   userId: number,
 ): Promise<Headers> {
   const old = readToken(request);
-  if (old) revokeSessionToken(old);
+  if (old) await revokeSessionToken(old);
   const { setCookie } = await createSession(userId, {
     userAgent: request.headers.get("User-Agent"),
   });
@@ -222,7 +226,7 @@ export async function startSession(
 
 export async function endSession(request: Request) {
   const token = readToken(request);
-  if (token) revokeSessionToken(token);
+  if (token) await revokeSessionToken(token);
   return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
@@ -243,32 +247,35 @@ export async function currentSessionId(
 ): Promise<string | null> {
   const token = readToken(request);
   if (!token) return null;
-  const row = db
-    .select({ publicId: sessions.publicId })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.idHash, hashToken(token)),
-        gt(sessions.expiresAt, new Date(now)),
-      ),
-    )
-    .get();
+  const row = (
+    await db
+      .select({ publicId: sessions.publicId })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.idHash, hashToken(token)),
+          gt(sessions.expiresAt, new Date(now)),
+        ),
+      )
+      .limit(1)
+  )[0];
   return row?.publicId ?? null;
 }
 
 /** Where this person is signed in, most recently seen first. */
-export function listSessions(
+export async function listSessions(
   userId: number,
   currentId: string | null,
   now = Date.now(),
-): SessionSummary[] {
-  return db
-    .select()
-    .from(sessions)
-    .where(
-      and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date(now))),
-    )
-    .all()
+): Promise<SessionSummary[]> {
+  return (
+    await db
+      .select()
+      .from(sessions)
+      .where(
+        and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date(now))),
+      )
+  )
     .map((s) => ({
       id: s.publicId,
       createdAt: s.createdAt,
@@ -283,23 +290,41 @@ export function listSessions(
  * Ends one of this person's sessions. Returns false when no such session is
  * theirs: another person's id is answered exactly like an unknown one.
  */
-export function revokeSession(userId: number, publicId: string): boolean {
+export async function revokeSession(
+  userId: number,
+  publicId: string,
+): Promise<boolean> {
   return (
-    db
-      .delete(sessions)
-      .where(and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)))
-      .run().changes > 0
+    changedRows(
+      await immediate(
+        (tx) =>
+          tx
+            .delete(sessions)
+            .where(
+              and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)),
+            ),
+        { bookkeeping: true },
+      ),
+    ) > 0
   );
 }
 
 /** Ends every session of this person except `keepId` (all when null). */
-export function revokeOtherSessions(userId: number, keepId: string | null) {
-  return db
-    .delete(sessions)
-    .where(
-      keepId
-        ? and(eq(sessions.userId, userId), ne(sessions.publicId, keepId))
-        : eq(sessions.userId, userId),
-    )
-    .run().changes;
+export async function revokeOtherSessions(
+  userId: number,
+  keepId: string | null,
+) {
+  return changedRows(
+    await immediate(
+      (tx) =>
+        tx
+          .delete(sessions)
+          .where(
+            keepId
+              ? and(eq(sessions.userId, userId), ne(sessions.publicId, keepId))
+              : eq(sessions.userId, userId),
+          ),
+      { bookkeeping: true },
+    ),
+  );
 }

@@ -47,7 +47,7 @@ export async function signIn({
   user: User;
   deviceCookie: string;
 }> {
-  authAttempts.take([clientAddress]);
+  await authAttempts.take([clientAddress]);
   const parsed = LoginSchema.safeParse(input);
   if (!parsed.success)
     throw invalid(
@@ -70,8 +70,8 @@ export async function signUp({
   input,
   clientAddress,
 }: From & { input: unknown }): Promise<User> {
-  authAttempts.take([clientAddress]);
+  await authAttempts.take([clientAddress]);
   const user = await registerUser(input);
-  sendVerificationEmail(user);
+  await sendVerificationEmail(user);
   return user;
 }

@@ -8,7 +8,7 @@ import {
   SESSION_TTL_MS,
 } from "~/models/accounts/session.server";
 import { isDomainError } from "~/utils/errors";
-import { sqlite } from "~/db/client.server";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 async function expectDomainError(
   promise: Promise<unknown>,
@@ -105,19 +105,21 @@ describe("sessions", () => {
     });
     const { token } = await createSession(user.id);
     expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
-    expect(findUserBySessionToken(token)?.id).toBe(user.id);
-    const stored = sqlite.prepare("SELECT id_hash FROM sessions").all() as {
+    expect((await findUserBySessionToken(token))?.id).toBe(user.id);
+    const stored = (await sqlite
+      .prepare("SELECT id_hash FROM sessions")
+      .all()) as {
       id_hash: string;
     }[];
     expect(stored.some((r) => r.id_hash === token)).toBe(false);
 
-    revokeSessionToken(token);
-    expect(findUserBySessionToken(token)).toBeNull();
+    await revokeSessionToken(token);
+    expect(await findUserBySessionToken(token)).toBeNull();
 
     const past = Date.now() - SESSION_TTL_MS - 1000;
     const { token: old } = await createSession(user.id, { now: past });
-    expect(findUserBySessionToken(old)).toBeNull();
-    expect(deleteExpiredSessions()).toBeGreaterThanOrEqual(1);
+    expect(await findUserBySessionToken(old)).toBeNull();
+    expect(await deleteExpiredSessions()).toBeGreaterThanOrEqual(1);
   });
 
   it("lasts 30 days", async () => {
@@ -128,11 +130,11 @@ describe("sessions", () => {
     });
     const now = Date.now();
     const { token } = await createSession(user.id, { now });
-    expect(findUserBySessionToken(token, now + SESSION_TTL_MS - 1000)?.id).toBe(
-      user.id,
-    );
     expect(
-      findUserBySessionToken(token, now + SESSION_TTL_MS + 1000),
+      (await findUserBySessionToken(token, now + SESSION_TTL_MS - 1000))?.id,
+    ).toBe(user.id);
+    expect(
+      await findUserBySessionToken(token, now + SESSION_TTL_MS + 1000),
     ).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, type Tx } from "~/db/client.server";
+import { db, type Tx, immediate } from "~/db/client.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import type { PublicUser } from "~/domain/user";
@@ -112,37 +112,45 @@ export function toPublicUser(
   };
 }
 
-export function getUserById(id: number): User | null {
-  return db.select().from(users).where(eq(users.id, id)).get() ?? null;
-}
-
-export function getPublicUser(id: number): PublicUser | null {
-  const user = getUserById(id);
-  return user ? toPublicUser(user) : null;
-}
-
-export function findUserByUsername(username: string): User | null {
+export async function getUserById(id: number): Promise<User | null> {
   return (
-    db
-      .select()
-      .from(users)
-      .where(
-        and(
-          sql`lower(${users.username}) = lower(${username})`,
-          // A closed account cannot be signed into, whatever its hash.
-          isNull(users.deletedAt),
-        ),
-      )
-      .get() ?? null
+    (await db.select().from(users).where(eq(users.id, id)).limit(1))[0] ?? null
   );
 }
 
-export function emailTaken(email: string, exceptUserId?: number) {
-  const row = db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`)
-    .get();
+export async function getPublicUser(id: number): Promise<PublicUser | null> {
+  const user = await getUserById(id);
+  return user ? toPublicUser(user) : null;
+}
+
+export async function findUserByUsername(
+  username: string,
+): Promise<User | null> {
+  return (
+    (
+      await db
+        .select()
+        .from(users)
+        .where(
+          and(
+            sql`lower(${users.username}) = lower(${username})`,
+            // A closed account cannot be signed into, whatever its hash.
+            isNull(users.deletedAt),
+          ),
+        )
+        .limit(1)
+    )[0] ?? null
+  );
+}
+
+export async function emailTaken(email: string, exceptUserId?: number) {
+  const row = (
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`)
+      .limit(1)
+  )[0];
   return row !== undefined && row.id !== exceptUserId;
 }
 
@@ -151,18 +159,18 @@ export const USERNAME_LOOKS_TAKEN =
   "This username looks too much like another user's. Please choose another.";
 
 /** Why `username` cannot be had (the same name in any case, or a look-alike), or null. */
-export function usernameRefusal(username: string, exceptUserId?: number) {
-  const row = db
-    .select({ id: users.id, username: users.username })
-    .from(users)
-    .where(
-      or(
-        sql`lower(${users.username}) = lower(${username})`,
-        eq(users.usernameSkeleton, usernameSkeleton(username)),
-      ),
-    )
-    .all()
-    .find((r) => r.id !== exceptUserId);
+export async function usernameRefusal(username: string, exceptUserId?: number) {
+  const row = (
+    await db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(
+        or(
+          sql`lower(${users.username}) = lower(${username})`,
+          eq(users.usernameSkeleton, usernameSkeleton(username)),
+        ),
+      )
+  ).find((r) => r.id !== exceptUserId);
   if (!row) return null;
   return row.username.toLowerCase() === username.toLowerCase()
     ? USERNAME_TAKEN
@@ -183,10 +191,10 @@ export function takenError(message: string): DomainError {
 }
 
 /** The database's unique indexes decide a race the checks above lost. */
-export function uniqueViolation(
+export async function uniqueViolation(
   error: unknown,
   wanted: { username?: string; userId?: number } = {},
-): DomainError | null {
+): Promise<DomainError | null> {
   switch (violatedUniqueIndex(error)) {
     case "users_username_unique":
       return takenError(USERNAME_TAKEN);
@@ -194,7 +202,8 @@ export function uniqueViolation(
       // The very same name shares the skeleton too: the winner of the race
       // is committed now, so say which of the two it is.
       return takenError(
-        (wanted.username && usernameRefusal(wanted.username, wanted.userId)) ||
+        (wanted.username &&
+          (await usernameRefusal(wanted.username, wanted.userId))) ||
           USERNAME_LOOKS_TAKEN,
       );
     case "users_email_unique":
@@ -208,22 +217,25 @@ export function uniqueViolation(
  * Rows written before skeletons existed get theirs at start-up. Two old
  * look-alikes keep their names; the second simply has none stored.
  */
-export function fillUsernameSkeletons() {
-  const rows = db
+export async function fillUsernameSkeletons() {
+  const rows = await db
     .select({ id: users.id, username: users.username })
     .from(users)
     // A closed account's `deleted-{id}` needs no skeleton: no new name may
     // start with 'deleted-'.
-    .where(and(isNull(users.usernameSkeleton), isNull(users.deletedAt)))
-    .all();
+    .where(and(isNull(users.usernameSkeleton), isNull(users.deletedAt)));
   for (const row of rows) {
     try {
-      db.update(users)
-        .set({ usernameSkeleton: usernameSkeleton(row.username) })
-        .where(eq(users.id, row.id))
-        .run();
+      await immediate(
+        (tx) =>
+          tx
+            .update(users)
+            .set({ usernameSkeleton: usernameSkeleton(row.username) })
+            .where(eq(users.id, row.id)),
+        { bookkeeping: true },
+      );
     } catch (error) {
-      if (!uniqueViolation(error)) throw error;
+      if (!(await uniqueViolation(error))) throw error;
     }
   }
 }
@@ -240,23 +252,28 @@ export async function registerUser(input: unknown): Promise<User> {
       fieldErrorsOf(parsed.error),
     );
   const { username, email, password } = parsed.data;
-  const refusal = usernameRefusal(username);
+  const refusal = await usernameRefusal(username);
   if (refusal) throw takenError(refusal);
-  if (emailTaken(email)) throw takenError(EMAIL_TAKEN);
+  if (await emailTaken(email)) throw takenError(EMAIL_TAKEN);
   const passwordHash = await hashPassword(password);
   try {
-    return db
-      .insert(users)
-      .values({
-        username,
-        usernameSkeleton: usernameSkeleton(username),
-        email,
-        passwordHash,
-      })
-      .returning()
-      .get();
+    return (
+      await immediate(
+        (tx) =>
+          tx
+            .insert(users)
+            .values({
+              username,
+              usernameSkeleton: usernameSkeleton(username),
+              email,
+              passwordHash,
+            })
+            .returning(),
+        { bookkeeping: true },
+      )
+    )[0]!;
   } catch (error) {
-    throw uniqueViolation(error, { username }) ?? error;
+    throw (await uniqueViolation(error, { username })) ?? error;
   }
 }
 
@@ -269,7 +286,7 @@ export async function verifyLogin(
   username: string,
   password: string,
 ): Promise<User | null> {
-  const user = findUserByUsername(username);
+  const user = await findUserByUsername(username);
   if (!user) {
     await verify(
       await (dummyHash ??= hashPassword("not-a-real-password")),
@@ -298,8 +315,9 @@ export async function passwordMatches(
  * Ends every reset link of the account that is still out (a password or an
  * address changed): for good, so changing back revives none.
  */
-export function voidResetLinks(tx: Tx, userId: number, now = Date.now()) {
-  tx.update(emailTokens)
+export async function voidResetLinks(tx: Tx, userId: number, now = Date.now()) {
+  await tx
+    .update(emailTokens)
     .set({ usedAt: now })
     .where(
       and(
@@ -307,8 +325,7 @@ export function voidResetLinks(tx: Tx, userId: number, now = Date.now()) {
         eq(emailTokens.purpose, "reset_password"),
         isNull(emailTokens.usedAt),
       ),
-    )
-    .run();
+    );
 }
 
 /** What a closed account stores instead of a hash: no password verifies. */
@@ -321,26 +338,27 @@ export const CLOSED_ACCOUNT_HASH = "!closed-account";
  * the last verified one, and verifies the account's address if it is that
  * one. A closed account is never given a password again.
  */
-export function writePasswordHash(
+export async function writePasswordHash(
   tx: Tx,
   userId: number,
   passwordHash: string,
   { provenEmail }: { provenEmail?: string } = {},
-): User | null {
-  voidResetLinks(tx, userId);
+): Promise<User | null> {
+  await voidResetLinks(tx, userId);
   return (
-    tx
-      .update(users)
-      .set({
-        passwordHash,
-        ...(provenEmail !== undefined && {
-          verifiedEmail: provenEmail,
-          emailVerified: sql`case when ${users.email} = ${provenEmail} then 1 else ${users.emailVerified} end`,
-        }),
-      })
-      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
-      .returning()
-      .get() ?? null
+    (
+      await tx
+        .update(users)
+        .set({
+          passwordHash,
+          ...(provenEmail !== undefined && {
+            verifiedEmail: provenEmail,
+            emailVerified: sql`case when ${users.email} = ${provenEmail} then 1 else ${users.emailVerified} end`,
+          }),
+        })
+        .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+        .returning()
+    )[0]! ?? null
   );
 }
 

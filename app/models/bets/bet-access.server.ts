@@ -1,7 +1,14 @@
 // Bets, reading and access: who may see a bet (a private one needs its code
 // or a seat), the view every page and the API render, and opening by code.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { db, preparedOnce, type Tx } from "~/db/client.server";
+import {
+  db,
+  idListParam,
+  immediate,
+  inIdList,
+  preparedOnce,
+  type Tx,
+} from "~/db/client.server";
 import { betAccess, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
 import { notFound } from "~/utils/errors";
@@ -50,17 +57,19 @@ export const participantsOfBets = preparedOnce(() =>
     })
     .from(betParticipants)
     .innerJoin(users, eq(users.id, betParticipants.userId))
-    .where(
-      sql`${betParticipants.betId} in (select value from json_each(${sql.placeholder("ids")}))`,
-    )
+    .where(inIdList(betParticipants.betId, "ids"))
     .orderBy(betParticipants.seat)
-    .prepare(),
+    .prepare("bet_access_participantsOfBets"),
 );
 
-export function participantsOf(betIds: number[]): Map<number, Participant[]> {
+export async function participantsOf(
+  betIds: number[],
+): Promise<Map<number, Participant[]>> {
   const map = new Map<number, Participant[]>();
   if (betIds.length === 0) return map;
-  const rows = participantsOfBets().all({ ids: JSON.stringify(betIds) });
+  const rows = await participantsOfBets().execute({
+    ids: idListParam(betIds),
+  });
   for (const { betId, ...p } of rows) {
     const list = map.get(betId) ?? [];
     list.push(p);
@@ -69,24 +78,27 @@ export function participantsOf(betIds: number[]): Map<number, Participant[]> {
   return map;
 }
 
-export function refereeNames(rows: Bet[]): Map<number, string> {
+export async function refereeNames(rows: Bet[]): Promise<Map<number, string>> {
   const ids = [
     ...new Set(rows.map((b) => b.refereeId).filter((id) => id !== null)),
   ];
   if (ids.length === 0) return new Map();
   return new Map(
-    db
-      .select({ id: users.id, username: displayNameSql() })
-      .from(users)
-      .where(inArray(users.id, ids))
-      .all()
-      .map((u) => [u.id, u.username]),
+    (
+      await db
+        .select({ id: users.id, username: displayNameSql() })
+        .from(users)
+        .where(inArray(users.id, ids))
+    ).map((u) => [u.id, u.username]),
   );
 }
 
-export function toViews(rows: Bet[], now = Date.now()): BetView[] {
-  const participants = participantsOf(rows.map((b) => b.id));
-  const referees = refereeNames(rows);
+export async function toViews(
+  rows: Bet[],
+  now = Date.now(),
+): Promise<BetView[]> {
+  const participants = await participantsOf(rows.map((b) => b.id));
+  const referees = await refereeNames(rows);
   return rows.map((bet) => {
     const list = participants.get(bet.id) ?? [];
     return {
@@ -105,34 +117,36 @@ export const betById = preparedOnce(() =>
     .select()
     .from(bets)
     .where(eq(bets.id, sql.placeholder("id")))
-    .prepare(),
+    .prepare("bet_access_betById"),
 );
 
-export function findBet(betId: number): Bet | undefined {
-  return betById().get({ id: betId });
+export async function findBet(betId: number): Promise<Bet | undefined> {
+  return (await betById().execute({ id: betId }))[0];
 }
 
-export function getBetView(betId: number): BetView | null {
-  const bet = findBet(betId);
-  return bet ? toViews([bet])[0]! : null;
+export async function getBetView(betId: number): Promise<BetView | null> {
+  const bet = await findBet(betId);
+  return bet ? (await toViews([bet]))[0]! : null;
 }
 
-export function isParticipant(
+export async function isParticipant(
   betId: number,
   userId: number,
   tx: Tx | typeof db = db,
 ) {
   return (
-    tx
-      .select({ u: betParticipants.userId })
-      .from(betParticipants)
-      .where(
-        and(
-          eq(betParticipants.betId, betId),
-          eq(betParticipants.userId, userId),
-        ),
-      )
-      .get() !== undefined
+    (
+      await tx
+        .select({ u: betParticipants.userId })
+        .from(betParticipants)
+        .where(
+          and(
+            eq(betParticipants.betId, betId),
+            eq(betParticipants.userId, userId),
+          ),
+        )
+        .limit(1)
+    )[0] !== undefined
   );
 }
 
@@ -140,47 +154,53 @@ export function isParticipant(
  * docs/product-rules.md#private-bets: a private bet is seen by its participants, its referee
  * (docs/product-rules.md#referee) and those who opened it by code.
  */
-export function canViewBet(
+export async function canViewBet(
   bet: Pick<Bet, "id" | "visibility"> & { refereeId?: number | null },
   userId: number | null,
-): boolean {
+): Promise<boolean> {
   if (bet.visibility === "public") return true;
   if (userId === null) return false;
   if (bet.refereeId === userId) return true;
-  if (isParticipant(bet.id, userId)) return true;
+  if (await isParticipant(bet.id, userId)) return true;
   return (
-    db
-      .select({ u: betAccess.userId })
-      .from(betAccess)
-      .where(and(eq(betAccess.betId, bet.id), eq(betAccess.userId, userId)))
-      .get() !== undefined
+    (
+      await db
+        .select({ u: betAccess.userId })
+        .from(betAccess)
+        .where(and(eq(betAccess.betId, bet.id), eq(betAccess.userId, userId)))
+        .limit(1)
+    )[0] !== undefined
   );
 }
 
 /** The bet as `userId` may see it; a private bet without access is a 404. */
-export function getBetForViewer({
+export async function getBetForViewer({
   betId,
   userId,
 }: {
   betId: number;
   userId: number | null;
-}): BetView {
-  const view = getBetView(betId);
-  if (!view || !canViewBet(view, userId)) throw notFound(BET_NOT_FOUND);
+}): Promise<BetView> {
+  const view = await getBetView(betId);
+  if (!view || !(await canViewBet(view, userId))) throw notFound(BET_NOT_FOUND);
   return view;
 }
 
-export function findBetByCode(code: string): Bet | null {
+export async function findBetByCode(code: string): Promise<Bet | null> {
   const normalized = normalizeCode(code);
   if (normalized.length !== CODE_LENGTH) return null;
-  return db.select().from(bets).where(eq(bets.code, normalized)).get() ?? null;
+  return (
+    (
+      await db.select().from(bets).where(eq(bets.code, normalized)).limit(1)
+    )[0] ?? null
+  );
 }
 
 /**
  * Opening a bet by its code (/join/{code}, the code search, a share link
  * with ?code=) grants access to a private bet from then on.
  */
-export function openBetByCode({
+export async function openBetByCode({
   code,
   userId,
   clientAddress,
@@ -188,21 +208,25 @@ export function openBetByCode({
   code: string;
   userId: number;
   clientAddress: string;
-}): BetView {
+}): Promise<BetView> {
   const guesser = { userId, clientAddress };
-  assertMayTryCode(guesser);
-  const bet = findBetByCode(code);
+  await assertMayTryCode(guesser);
+  const bet = await findBetByCode(code);
   if (!bet) {
-    recordCodeMiss(guesser);
+    await recordCodeMiss(guesser);
     throw notFound("No bet found with that code. Please check and try again.");
   }
   if (bet.visibility === "private") {
-    db.insert(betAccess)
-      .values({ betId: bet.id, userId })
-      .onConflictDoNothing()
-      .run();
+    await immediate(
+      (tx) =>
+        tx
+          .insert(betAccess)
+          .values({ betId: bet.id, userId })
+          .onConflictDoNothing(),
+      { bookkeeping: true },
+    );
   }
-  return toViews([bet])[0]!;
+  return (await toViews([bet]))[0]!;
 }
 
 /** A share link's `?code=` unlocks a private bet for whoever holds the link. */

@@ -170,27 +170,39 @@ export function parseRefereeId(value: unknown): number | null | undefined {
   return id;
 }
 
-export function areFriends(tx: Tx | typeof db, a: number, b: number) {
+export async function areFriends(tx: Tx | typeof db, a: number, b: number) {
   return (
-    tx
-      .select({ id: friendships.id })
-      .from(friendships)
-      .where(
-        and(
-          eq(friendships.status, "accepted"),
-          or(
-            and(eq(friendships.requesterId, a), eq(friendships.addresseeId, b)),
-            and(eq(friendships.requesterId, b), eq(friendships.addresseeId, a)),
+    (
+      await tx
+        .select({ id: friendships.id })
+        .from(friendships)
+        .where(
+          and(
+            eq(friendships.status, "accepted"),
+            or(
+              and(
+                eq(friendships.requesterId, a),
+                eq(friendships.addresseeId, b),
+              ),
+              and(
+                eq(friendships.requesterId, b),
+                eq(friendships.addresseeId, a),
+              ),
+            ),
           ),
-        ),
-      )
-      .get() !== undefined
+        )
+        .limit(1)
+    )[0] !== undefined
   );
 }
 
 /** docs/product-rules.md#referee: a friend of the creator, never a participant (nor the creator). */
-export function assertReferee(tx: Tx, creatorId: number, refereeId: number) {
-  if (refereeId === creatorId || !areFriends(tx, creatorId, refereeId))
+export async function assertReferee(
+  tx: Tx,
+  creatorId: number,
+  refereeId: number,
+) {
+  if (refereeId === creatorId || !(await areFriends(tx, creatorId, refereeId)))
     throw invalid(REFEREE_NOT_FRIEND, { refereeId: [REFEREE_NOT_FRIEND] });
 }
 

@@ -11,33 +11,43 @@ import {
 import { listPublicBets, listUserBets } from "./bet-lists.server";
 import { parseBetInput } from "./bet-input.server";
 import { getBetForViewer, openBetByCode } from "./bet-access.server";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
 
 describe("private bets (docs/product-rules.md#private-bets)", () => {
   it("are a 404 to strangers until opened by code, never in the public feed", async () => {
     const [alice, bob] = [await person(), await person()];
-    const bet = createBet({
+    const bet = await createBet({
       creatorId: alice.id,
       input: input({ visibility: "private" }),
     });
-    expectError(() => getBetForViewer({ betId: bet.id, userId: bob.id }), 404);
-    expectError(() => joinBet({ betId: bet.id, userId: bob.id }), 404);
-    expect(listPublicBets().some((b) => b.id === bet.id)).toBe(false);
-    openBetByCode({
+    await expectRejection(
+      async () => getBetForViewer({ betId: bet.id, userId: bob.id }),
+      404,
+    );
+    await expectRejection(
+      async () => joinBet({ betId: bet.id, userId: bob.id }),
+      404,
+    );
+    expect((await listPublicBets()).some((b) => b.id === bet.id)).toBe(false);
+    await openBetByCode({
       code: bet.code.toLowerCase(),
       userId: bob.id,
       clientAddress: "test",
     });
-    expect(getBetForViewer({ betId: bet.id, userId: bob.id }).id).toBe(bet.id);
-    expect(joinBet({ betId: bet.id, userId: bob.id }).status).toBe("active");
+    expect((await getBetForViewer({ betId: bet.id, userId: bob.id })).id).toBe(
+      bet.id,
+    );
+    expect((await joinBet({ betId: bet.id, userId: bob.id })).status).toBe(
+      "active",
+    );
   });
 });
 
 describe("edit and delete", () => {
   it("are the creator's alone, and only while nobody has joined", async () => {
     const [alice, bob] = [await person(), await person()];
-    const bet = createBet({ creatorId: alice.id, input: input() });
+    const bet = await createBet({ creatorId: alice.id, input: input() });
     const edit = parseBetInput(
       {
         title: "New title",
@@ -48,21 +58,25 @@ describe("edit and delete", () => {
       },
       "edit",
     );
-    const denied = expectError(
-      () => updateBet({ betId: bet.id, userId: bob.id, input: edit }),
+    const denied = await expectRejection(
+      async () => updateBet({ betId: bet.id, userId: bob.id, input: edit }),
       403,
       "You can only edit bets you've created.",
     );
     expect(denied.title).toBe("Access denied");
-    const updated = updateBet({ betId: bet.id, userId: alice.id, input: edit });
+    const updated = await updateBet({
+      betId: bet.id,
+      userId: alice.id,
+      input: edit,
+    });
     expect(updated.title).toBe("New title");
     expect(updated.amountCents).toBe(3000);
     expect(updated.updatedAt.getTime()).toBeGreaterThan(
       bet.updatedAt.getTime(),
     );
     // A join that saw the old terms is refused.
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         joinBet({
           betId: bet.id,
           userId: bob.id,
@@ -71,25 +85,28 @@ describe("edit and delete", () => {
       409,
       BET_CHANGED,
     );
-    joinBet({
+    await joinBet({
       betId: bet.id,
       userId: bob.id,
       version: updated.updatedAt.getTime(),
     });
-    const joined = expectError(
-      () => updateBet({ betId: bet.id, userId: alice.id, input: edit }),
+    const joined = await expectRejection(
+      async () => updateBet({ betId: bet.id, userId: alice.id, input: edit }),
       409,
     );
     expect(joined.title).toBe("Cannot edit");
-    expectError(() => deleteBet({ betId: bet.id, userId: alice.id }), 409);
+    await expectRejection(
+      async () => deleteBet({ betId: bet.id, userId: alice.id }),
+      409,
+    );
   });
 
   it("deletes a bet nobody joined", async () => {
     const alice = await person();
-    const bet = createBet({ creatorId: alice.id, input: input() });
-    deleteBet({ betId: bet.id, userId: alice.id });
-    expectError(
-      () => getBetForViewer({ betId: bet.id, userId: alice.id }),
+    const bet = await createBet({ creatorId: alice.id, input: input() });
+    await deleteBet({ betId: bet.id, userId: alice.id });
+    await expectRejection(
+      async () => getBetForViewer({ betId: bet.id, userId: alice.id }),
       404,
     );
   });
@@ -98,15 +115,19 @@ describe("edit and delete", () => {
 describe("lists", () => {
   it("splits created, joined and completed as docs/product-rules.md#statuses says", async () => {
     const [alice, bob] = [await person(), await person()];
-    const a = createBet({ creatorId: alice.id, input: input() });
-    const b = createBet({ creatorId: bob.id, input: input() });
-    joinBet({ betId: b.id, userId: alice.id });
-    expect(listUserBets(alice.id, "created").map((x) => x.id)).toContain(a.id);
-    expect(listUserBets(alice.id, "created").map((x) => x.id)).not.toContain(
+    const a = await createBet({ creatorId: alice.id, input: input() });
+    const b = await createBet({ creatorId: bob.id, input: input() });
+    await joinBet({ betId: b.id, userId: alice.id });
+    expect(
+      (await listUserBets(alice.id, "created")).map((x) => x.id),
+    ).toContain(a.id);
+    expect(
+      (await listUserBets(alice.id, "created")).map((x) => x.id),
+    ).not.toContain(b.id);
+    expect((await listUserBets(alice.id, "joined")).map((x) => x.id)).toEqual([
       b.id,
-    );
-    expect(listUserBets(alice.id, "joined").map((x) => x.id)).toEqual([b.id]);
-    expect(listUserBets(alice.id, "completed")).toEqual([]);
+    ]);
+    expect(await listUserBets(alice.id, "completed")).toEqual([]);
   });
 });
 
@@ -115,23 +136,23 @@ describe("getDashboard (docs/product-rules.md#statuses)", () => {
     const { getDashboard } = await import("./bet-lists.server");
     const me = await person();
     const other = await person();
-    const pendingMine = createBet({
+    const pendingMine = await createBet({
       creatorId: me.id,
       input: input({ amount: 10 }),
     });
-    const activeMine = createBet({
+    const activeMine = await createBet({
       creatorId: me.id,
       input: input({ amount: 30 }),
     });
-    joinBet({ betId: activeMine.id, userId: other.id });
-    const theirs = createBet({
+    await joinBet({ betId: activeMine.id, userId: other.id });
+    const theirs = await createBet({
       creatorId: other.id,
       input: input({ amount: 45 }),
     });
-    joinBet({ betId: theirs.id, userId: me.id });
-    createBet({ creatorId: other.id, input: input({ amount: 99 }) });
+    await joinBet({ betId: theirs.id, userId: me.id });
+    await createBet({ creatorId: other.id, input: input({ amount: 99 }) });
 
-    const d = getDashboard(me.id);
+    const d = await getDashboard(me.id);
     expect(d.createdCount).toBe(2);
     expect(d.joinedCount).toBe(1);
     expect(d.atStakeCount).toBe(2);
@@ -144,7 +165,7 @@ describe("getDashboard (docs/product-rules.md#statuses)", () => {
     ]);
     expect(d.recent[0]!.creatorName).toBe(other.username);
     // Only the newest rows are shown, but the counts cover every open bet.
-    const top = getDashboard(me.id, Date.now(), 1);
+    const top = await getDashboard(me.id, Date.now(), 1);
     expect(top.recent.map((b) => b.id)).toEqual([theirs.id]);
     expect([top.total, top.createdCount, top.joinedCount]).toEqual([3, 2, 1]);
   });
@@ -152,9 +173,9 @@ describe("getDashboard (docs/product-rules.md#statuses)", () => {
   it("leaves out a pending bet past its deadline (it reads as cancelled)", async () => {
     const { getDashboard } = await import("./bet-lists.server");
     const me = await person();
-    createBet({ creatorId: me.id, input: input() });
+    await createBet({ creatorId: me.id, input: input() });
     const later = Date.now() + 2 * DAY;
-    const d = getDashboard(me.id, later);
+    const d = await getDashboard(me.id, later);
     expect(d.createdCount).toBe(0);
     expect(d.atStakeCents).toBe(0);
   });
@@ -167,19 +188,18 @@ describe("history", () => {
     const { eq } = await import("drizzle-orm");
     const creator = await person();
     const joiner = await person();
-    const bet = createBet({ creatorId: creator.id, input: input() });
-    updateBet({
+    const bet = await createBet({ creatorId: creator.id, input: input() });
+    await updateBet({
       betId: bet.id,
       userId: creator.id,
       input: input({ title: "New title here" }),
     });
-    joinBet({ betId: bet.id, userId: joiner.id });
-    const events = db
+    await joinBet({ betId: bet.id, userId: joiner.id });
+    const events = await db
       .select()
       .from(betEvents)
       .where(eq(betEvents.betId, bet.id))
-      .orderBy(betEvents.id)
-      .all();
+      .orderBy(betEvents.id);
     expect(events.map((e) => [e.type, e.actorId])).toEqual([
       ["created", creator.id],
       ["edited", creator.id],

@@ -1,7 +1,7 @@
 // Bets, the lists: the public feed, my bets by tab, the dashboard, and the
 // sweep that stores what reads already show (expired pending bets cancelled).
 import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
-import { db, preparedOnce } from "~/db/client.server";
+import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
 import { betParticipants, bets } from "~/db/schema";
 
 import { effectiveStatus, toViews, type BetView } from "./bet-access.server";
@@ -10,11 +10,11 @@ import { effectiveStatus, toViews, type BetView } from "./bet-access.server";
 export const PUBLIC_FEED_LIMIT = 50;
 
 /** Public, pending, still open, newest first (docs/api.md). Never a private bet. */
-export function listPublicBets(
+export async function listPublicBets(
   now = Date.now(),
   limit = PUBLIC_FEED_LIMIT,
-): BetView[] {
-  const rows = db
+): Promise<BetView[]> {
+  const rows = await db
     .select()
     .from(bets)
     .where(
@@ -25,9 +25,8 @@ export function listPublicBets(
       ),
     )
     .orderBy(desc(bets.createdAt), desc(bets.id))
-    .limit(limit)
-    .all();
-  return toViews(rows, now);
+    .limit(limit);
+  return await toViews(rows, now);
 }
 
 export type BetListKind = "created" | "joined" | "completed";
@@ -43,7 +42,7 @@ const myBetIds = (seat?: number) =>
     .where(
       and(
         eq(betParticipants.userId, sql.placeholder("userId")),
-        seat === undefined ? sql`1` : eq(betParticipants.seat, seat),
+        seat === undefined ? undefined : eq(betParticipants.seat, seat),
       ),
     );
 const openAt = () =>
@@ -58,7 +57,7 @@ const userBetQueries = {
       .from(bets)
       .where(and(eq(bets.creatorId, sql.placeholder("userId")), openAt()))
       .orderBy(desc(bets.createdAt), desc(bets.id))
-      .prepare(),
+      .prepare("bet_lists_created"),
   ),
   joined: preparedOnce(() =>
     db
@@ -72,7 +71,7 @@ const userBetQueries = {
         ),
       )
       .orderBy(desc(bets.createdAt), desc(bets.id))
-      .prepare(),
+      .prepare("bet_lists_joined"),
   ),
   completed: preparedOnce(() =>
     db
@@ -80,7 +79,7 @@ const userBetQueries = {
       .from(bets)
       .where(and(inArray(bets.id, myBetIds()), eq(bets.status, "settled")))
       .orderBy(desc(bets.settledAt), desc(bets.id))
-      .prepare(),
+      .prepare("bet_lists_completed"),
   ),
   all: preparedOnce(() =>
     db
@@ -88,33 +87,43 @@ const userBetQueries = {
       .from(bets)
       .where(inArray(bets.id, myBetIds()))
       .orderBy(desc(bets.createdAt), desc(bets.id))
-      .prepare(),
+      .prepare("bet_lists_all"),
   ),
 };
 
-export function listUserBets(
+export async function listUserBets(
   userId: number,
   kind: BetListKind,
   now = Date.now(),
-): BetView[] {
-  const rows = userBetQueries[kind]().all({ userId, now });
-  return toViews(rows, now);
+): Promise<BetView[]> {
+  const rows = await userBetQueries[kind]().execute({ userId, now });
+  return await toViews(rows, now);
 }
 
 /** Every bet I am in, of any status, newest first (My Bets' All tab). */
-export function listAllUserBets(userId: number, now = Date.now()): BetView[] {
-  return toViews(userBetQueries.all().all({ userId }), now);
+export async function listAllUserBets(
+  userId: number,
+  now = Date.now(),
+): Promise<BetView[]> {
+  return await toViews(await userBetQueries.all().execute({ userId }), now);
 }
 
 // --- Background sweep -------------------------------------------------------
 
 /** Stores what reads already show: pending bets past their deadline are cancelled. */
-export function cancelExpiredBets(now = Date.now()): number {
-  return db
-    .update(bets)
-    .set({ status: "cancelled", updatedAt: new Date(now) })
-    .where(and(eq(bets.status, "pending"), lte(bets.deadline, new Date(now))))
-    .run().changes;
+export async function cancelExpiredBets(now = Date.now()): Promise<number> {
+  return changedRows(
+    await immediate(
+      (tx) =>
+        tx
+          .update(bets)
+          .set({ status: "cancelled", updatedAt: new Date(now) })
+          .where(
+            and(eq(bets.status, "pending"), lte(bets.deadline, new Date(now))),
+          ),
+      { bookkeeping: true },
+    ),
+  );
 }
 
 // --- Dashboard ----------------------------------------------------------------
@@ -139,7 +148,7 @@ const myOpenBets = preparedOnce(() =>
       ),
     )
     .orderBy(desc(bets.createdAt), desc(bets.id))
-    .prepare(),
+    .prepare("bet_lists_myOpenBets"),
 );
 
 export type Dashboard = {
@@ -154,17 +163,17 @@ export type Dashboard = {
   atStakeCount: number;
 };
 
-export function getDashboard(
+export async function getDashboard(
   userId: number,
   now = Date.now(),
   recentLimit = 3,
-): Dashboard {
-  const open = myOpenBets().all({ userId, now });
+): Promise<Dashboard> {
+  const open = await myOpenBets().execute({ userId, now });
   const createdCount = open.filter((b) => b.creatorId === userId).length;
   const active = open.filter((b) => effectiveStatus(b, now) === "active");
   return {
     // Names and seats are looked up only for the rows shown.
-    recent: toViews(open.slice(0, recentLimit), now).map((b) => ({
+    recent: (await toViews(open.slice(0, recentLimit), now)).map((b) => ({
       ...b,
       type: b.creatorId === userId ? "created" : "joined",
     })),

@@ -1,7 +1,6 @@
 // Bets: input, creating and joining (docs/product-rules.md#amounts-and-limits, #bets), the model rules.
 import { describe, expect, it } from "vitest";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
-import { sqlite } from "~/db/client.server";
 import { BET_CHANGED, BET_FULL, createBet, joinBet } from "./bet.server";
 import { cancelExpiredBets } from "./bet-lists.server";
 import { CODE_ALPHABET, parseBetInput } from "./bet-input.server";
@@ -12,12 +11,13 @@ import {
 } from "./bet-access.server";
 import { toBetJson } from "~/routes/api/json";
 import { countUnreadActivity } from "../social/activity.server";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 import { DAY, input, person } from "../../../tests/support/bettors";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 describe("parseBetInput", () => {
-  it("applies the product's create messages and its limits", () => {
-    const error = expectError(
+  it("applies the product's create messages and its limits", async () => {
+    const error = await expectRejection(
       () =>
         parseBetInput(
           {
@@ -39,21 +39,23 @@ describe("parseBetInput", () => {
       visibility: ["Please select visibility."],
     });
     expect(
-      expectError(() => input({ amount: 10.5 }), 400).fieldErrors?.amount,
+      (await expectRejection(() => input({ amount: 10.5 }), 400)).fieldErrors
+        ?.amount,
     ).toEqual(["Amount must be a whole number of dollars."]);
     expect(
-      expectError(() => input({ amount: 10_001 }), 400).fieldErrors?.amount,
+      (await expectRejection(() => input({ amount: 10_001 }), 400)).fieldErrors
+        ?.amount,
     ).toEqual(["Amount can be at most $10,000."]);
     expect(
-      expectError(() => input({ title: "x".repeat(101) }), 400).fieldErrors
-        ?.title,
+      (await expectRejection(() => input({ title: "x".repeat(101) }), 400))
+        .fieldErrors?.title,
     ).toEqual(["Title must be at most 100 characters."]);
     // Limits count code points: 100 emoji are 100 characters.
     expect(input({ title: "🎲".repeat(100) }).title).toBe("🎲".repeat(100));
   });
 
-  it("refuses a deadline in the past", () => {
-    const error = expectError(
+  it("refuses a deadline in the past", async () => {
+    const error = await expectRejection(
       () => input({ deadline: new Date(Date.now() - 1000).toISOString() }),
       400,
       "Deadline must be in the future",
@@ -63,8 +65,8 @@ describe("parseBetInput", () => {
     ]);
   });
 
-  it("applies the product's edit messages", () => {
-    const error = expectError(
+  it("applies the product's edit messages", async () => {
+    const error = await expectRejection(
       () =>
         parseBetInput(
           {
@@ -92,17 +94,17 @@ describe("createBet", () => {
     const alice = await person();
     const codes = new Set<string>();
     for (let i = 0; i < 30; i++) {
-      const bet = createBet({ creatorId: alice.id, input: input() });
+      const bet = await createBet({ creatorId: alice.id, input: input() });
       expect(bet.code).toMatch(new RegExp(`^[${CODE_ALPHABET}]{6}$`));
       codes.add(bet.code);
     }
     expect(codes.size).toBe(30);
-    const bet = createBet({
+    const bet = await createBet({
       creatorId: alice.id,
       input: input({ amount: 15 }),
     });
     const json = toBetJson(
-      getBetForViewer({ betId: bet.id, userId: alice.id }),
+      await getBetForViewer({ betId: bet.id, userId: alice.id }),
     );
     expect(json).toMatchObject({
       status: "pending",
@@ -111,19 +113,19 @@ describe("createBet", () => {
       amount: 15,
       winnerId: null,
     });
-    expect(findBetByCode(bet.code.toLowerCase())?.id).toBe(bet.id);
+    expect((await findBetByCode(bet.code.toLowerCase()))?.id).toBe(bet.id);
   });
 });
 
 describe("joinBet", () => {
   it("makes the bet active with two participants and tells the creator", async () => {
     const [alice, bob] = [await person(), await person()];
-    const bet = createBet({ creatorId: alice.id, input: input() });
-    const before = countUnreadActivity(alice.id);
-    const view = joinBet({ betId: bet.id, userId: bob.id });
+    const bet = await createBet({ creatorId: alice.id, input: input() });
+    const before = await countUnreadActivity(alice.id);
+    const view = await joinBet({ betId: bet.id, userId: bob.id });
     expect(view.status).toBe("active");
     expect(view.participants.map((p) => p.id)).toEqual([alice.id, bob.id]);
-    expect(countUnreadActivity(alice.id)).toBe(before + 1);
+    expect(await countUnreadActivity(alice.id)).toBe(before + 1);
   });
 
   it("refuses the creator, a second join, a third person, and a changed bet", async () => {
@@ -132,14 +134,14 @@ describe("joinBet", () => {
       await person(),
       await person(),
     ];
-    const bet = createBet({ creatorId: alice.id, input: input() });
-    expectError(
-      () => joinBet({ betId: bet.id, userId: alice.id }),
+    const bet = await createBet({ creatorId: alice.id, input: input() });
+    await expectRejection(
+      async () => joinBet({ betId: bet.id, userId: alice.id }),
       409,
       "You have already joined this bet.",
     );
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         joinBet({
           betId: bet.id,
           userId: bob.id,
@@ -148,18 +150,18 @@ describe("joinBet", () => {
       409,
       BET_CHANGED,
     );
-    joinBet({
+    await joinBet({
       betId: bet.id,
       userId: bob.id,
       version: bet.updatedAt.getTime(),
     });
-    expectError(
-      () => joinBet({ betId: bet.id, userId: bob.id }),
+    await expectRejection(
+      async () => joinBet({ betId: bet.id, userId: bob.id }),
       409,
       "You have already joined this bet.",
     );
-    expectError(
-      () => joinBet({ betId: bet.id, userId: carol.id }),
+    await expectRejection(
+      async () => joinBet({ betId: bet.id, userId: carol.id }),
       409,
       BET_FULL,
     );
@@ -167,19 +169,19 @@ describe("joinBet", () => {
 
   it("refuses after the deadline: the bet reads as cancelled, and the sweep stores it", async () => {
     const [alice, bob] = [await person(), await person()];
-    const bet = createBet({ creatorId: alice.id, input: input() });
+    const bet = await createBet({ creatorId: alice.id, input: input() });
     const later = Date.now() + 2 * DAY;
     expect(effectiveStatus(bet, later)).toBe("cancelled");
-    expectError(
-      () => joinBet({ betId: bet.id, userId: bob.id, now: later }),
+    await expectRejection(
+      async () => joinBet({ betId: bet.id, userId: bob.id, now: later }),
       409,
     );
     expect(
-      sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
+      await sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
     ).toEqual({ status: "pending" });
-    expect(cancelExpiredBets(later)).toBeGreaterThanOrEqual(1);
+    expect(await cancelExpiredBets(later)).toBeGreaterThanOrEqual(1);
     expect(
-      sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
+      await sqlite.prepare("SELECT status FROM bets WHERE id = ?").get(bet.id),
     ).toEqual({ status: "cancelled" });
   });
 
@@ -188,7 +190,7 @@ describe("joinBet", () => {
     { timeout: STORM_TIMEOUT_MS },
     async () => {
       const creator = await person();
-      const bet = createBet({ creatorId: creator.id, input: input() });
+      const bet = await createBet({ creatorId: creator.id, input: input() });
       const joiners = [];
       for (let i = 0; i < 20; i++) joiners.push(await person());
       const dbPath = process.env.DATABASE_PATH!;
@@ -202,9 +204,9 @@ describe("joinBet", () => {
           .filter((r) => !r.ok)
           .every((r) => r.status === 409 && r.message === BET_FULL),
       ).toBe(true);
-      const count = sqlite
+      const count = (await sqlite
         .prepare("SELECT count(*) AS n FROM bet_participants WHERE bet_id = ?")
-        .get(bet.id) as { n: number };
+        .get(bet.id)) as { n: number };
       expect(count.n).toBe(2);
     },
   );

@@ -1,7 +1,7 @@
 // Bets: create, join, edit, delete. Every rule about who may change a bet
 // lives here, shared by the pages and the /api routes.
 import { and, eq, gt, sql } from "drizzle-orm";
-import { immediate, type Tx } from "~/db/client.server";
+import { immediate, type Tx, changedRows } from "~/db/client.server";
 import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import { recordActivity } from "../social/activity.server";
@@ -27,43 +27,45 @@ import {
 import { announceBet } from "../notifications/live-events.server";
 // --- Creating ---------------------------------------------------------------
 
-export function createBet({
+export async function createBet({
   creatorId,
   input,
 }: {
   creatorId: number;
   input: BetInput;
-}): Bet {
+}): Promise<Bet> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const code = generateCode();
     try {
-      return immediate((tx) => {
+      return await immediate(async (tx) => {
         const now = new Date();
-        assertAccountOpen(tx, creatorId);
-        if (input.refereeId) assertReferee(tx, creatorId, input.refereeId);
-        const bet = tx
-          .insert(bets)
-          .values({
-            code,
-            title: input.title,
-            description: input.description,
-            amountCents: input.amountCents,
-            visibility: input.visibility,
-            deadline: new Date(input.deadline),
-            creatorId,
-            refereeId: input.refereeId ?? null,
-            status: "pending",
-            updatedAt: now,
-          })
-          .returning()
-          .get();
-        tx.insert(betParticipants)
-          .values({ betId: bet.id, userId: creatorId, seat: 1 })
-          .run();
-        tx.insert(betEvents)
-          .values({ betId: bet.id, actorId: creatorId, type: "created" })
-          .run();
-        announceBet(tx, bet.id);
+        await assertAccountOpen(tx, creatorId);
+        if (input.refereeId)
+          await assertReferee(tx, creatorId, input.refereeId);
+        const bet = (
+          await tx
+            .insert(bets)
+            .values({
+              code,
+              title: input.title,
+              description: input.description,
+              amountCents: input.amountCents,
+              visibility: input.visibility,
+              deadline: new Date(input.deadline),
+              creatorId,
+              refereeId: input.refereeId ?? null,
+              status: "pending",
+              updatedAt: now,
+            })
+            .returning()
+        )[0]!;
+        await tx
+          .insert(betParticipants)
+          .values({ betId: bet.id, userId: creatorId, seat: 1 });
+        await tx
+          .insert(betEvents)
+          .values({ betId: bet.id, actorId: creatorId, type: "created" });
+        await announceBet(tx, bet.id);
         return bet;
       });
     } catch (error) {
@@ -84,7 +86,7 @@ export const BET_CHANGED =
  * Joins a bet as its second participant, in one immediate transaction with a
  * conditional update: of any number of simultaneous joins exactly one wins.
  */
-export function joinBet({
+export async function joinBet({
   betId,
   userId,
   version,
@@ -95,11 +97,13 @@ export function joinBet({
   version?: number | null;
   now?: number;
 }) {
-  return immediate((tx) => {
-    assertAccountOpen(tx, userId);
-    const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
-    if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
-    if (isParticipant(betId, userId, tx))
+  return await immediate(async (tx) => {
+    await assertAccountOpen(tx, userId);
+    const bet = (
+      await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
+    )[0];
+    if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
+    if (await isParticipant(betId, userId, tx))
       throw conflict("You have already joined this bet.");
     if (bet.refereeId === userId) throw conflict(REFEREE_CANNOT_JOIN);
     const status = effectiveStatus(bet, now);
@@ -117,7 +121,7 @@ export function joinBet({
     )
       throw conflict(BET_CHANGED);
 
-    const updated = tx
+    const updated = await tx
       .update(bets)
       .set({
         status: "active",
@@ -129,57 +133,64 @@ export function joinBet({
           eq(bets.status, "pending"),
           gt(bets.deadline, new Date(now)),
         ),
-      )
-      .run();
-    if (updated.changes !== 1) throw conflict(BET_FULL);
-    tx.insert(betParticipants).values({ betId, userId, seat: 2 }).run();
-    tx.insert(betEvents)
-      .values({ betId, actorId: userId, type: "joined" })
-      .run();
-    announceBet(tx, betId);
-    const joiner = tx
-      .select({ username: users.username })
-      .from(users)
-      .where(eq(users.id, userId))
-      .get();
-    recordActivity(tx, {
+      );
+    if (changedRows(updated) !== 1) throw conflict(BET_FULL);
+    await tx.insert(betParticipants).values({ betId, userId, seat: 2 });
+    await tx
+      .insert(betEvents)
+      .values({ betId, actorId: userId, type: "joined" });
+    await announceBet(tx, betId);
+    const joiner = (
+      await tx
+        .select({ username: users.username })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1)
+    )[0];
+    await recordActivity(tx, {
       userId: bet.creatorId,
       actorId: userId,
       type: "bet_joined",
       message: `${joiner?.username ?? "Someone"} joined your bet "${bet.title}"`,
       betId,
     });
-    return getBetViewTx(tx, betId);
+    return await getBetViewTx(tx, betId);
   });
 }
 
-function getBetViewTx(tx: Tx, betId: number): BetView {
-  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get()!;
-  return toViews([bet])[0]!;
+async function getBetViewTx(tx: Tx, betId: number): Promise<BetView> {
+  const bet = (
+    await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
+  )[0]!;
+  return (await toViews([bet]))[0]!;
 }
 
 // --- Editing and deleting ----------------------------------------------------
 
 /** The edit and delete guard: `editRefusal`'s answer, at commit time. */
-function assertEditable(
+async function assertEditable(
   tx: Tx,
   betId: number,
   userId: number,
   now: number,
   verb: "edit" | "delete",
 ) {
-  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
-  if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
-  const others = tx
-    .select({ n: sql<number>`count(*)` })
-    .from(betParticipants)
-    .where(
-      and(
-        eq(betParticipants.betId, betId),
-        sql`${betParticipants.userId} <> ${userId}`,
-      ),
-    )
-    .get();
+  const bet = (
+    await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
+  )[0];
+  if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
+  const others = (
+    await tx
+      .select({ n: sql<number>`count(*)` })
+      .from(betParticipants)
+      .where(
+        and(
+          eq(betParticipants.betId, betId),
+          sql`${betParticipants.userId} <> ${userId}`,
+        ),
+      )
+      .limit(1)
+  )[0];
   const facts = {
     creatorId: bet.creatorId,
     status: effectiveStatus(bet, now),
@@ -197,7 +208,7 @@ const untouchedByOthers = (betId: number) =>
 const stillEditable = (betId: number) =>
   and(eq(bets.id, betId), eq(bets.status, "pending"), untouchedByOthers(betId));
 
-export function updateBet({
+export async function updateBet({
   betId,
   userId,
   input,
@@ -208,10 +219,10 @@ export function updateBet({
   input: BetInput;
   now?: number;
 }) {
-  return immediate((tx) => {
-    const bet = assertEditable(tx, betId, userId, now, "edit");
-    if (input.refereeId) assertReferee(tx, userId, input.refereeId);
-    const result = tx
+  return await immediate(async (tx) => {
+    const bet = await assertEditable(tx, betId, userId, now, "edit");
+    if (input.refereeId) await assertReferee(tx, userId, input.refereeId);
+    const result = await tx
       .update(bets)
       .set({
         title: input.title,
@@ -225,34 +236,35 @@ export function updateBet({
         // Strictly increasing, so a join that saw the old terms is refused.
         updatedAt: new Date(Math.max(now, bet.updatedAt.getTime() + 1)),
       })
-      .where(stillEditable(betId))
-      .run();
-    if (result.changes !== 1)
+      .where(stillEditable(betId));
+    if (changedRows(result) !== 1)
       throw conflict(
         "You cannot edit a bet that has been joined by others.",
         "Cannot edit",
       );
-    tx.insert(betEvents)
-      .values({
-        betId,
-        actorId: userId,
-        type: "edited",
-        data: { before: { title: bet.title, amountCents: bet.amountCents } },
-      })
-      .run();
+    await tx.insert(betEvents).values({
+      betId,
+      actorId: userId,
+      type: "edited",
+      data: { before: { title: bet.title, amountCents: bet.amountCents } },
+    });
     // A referee taken off the bet hears it too.
-    announceBet(tx, betId, [bet.refereeId]);
-    return getBetViewTx(tx, betId);
+    await announceBet(tx, betId, [bet.refereeId]);
+    return await getBetViewTx(tx, betId);
   });
 }
 
-export function deleteBet({ betId, userId, now = Date.now() }: BetCommand) {
-  immediate((tx) => {
-    assertEditable(tx, betId, userId, now, "delete");
+export async function deleteBet({
+  betId,
+  userId,
+  now = Date.now(),
+}: BetCommand) {
+  await immediate(async (tx) => {
+    await assertEditable(tx, betId, userId, now, "delete");
     // Before the delete: afterwards nobody is left to tell.
-    announceBet(tx, betId);
-    const result = tx.delete(bets).where(stillEditable(betId)).run();
-    if (result.changes !== 1)
+    await announceBet(tx, betId);
+    const result = await tx.delete(bets).where(stillEditable(betId));
+    if (changedRows(result) !== 1)
       throw conflict(
         "You cannot delete a bet that has been joined by others.",
         "Cannot edit",

@@ -25,16 +25,17 @@ const perAddress = new AbuseLimit({
 /** Who is trying a code: a signed-in user, or a visitor known by address. */
 export type CodeGuesser = { userId: number | null; clientAddress: string };
 
-function run(guesser: CodeGuesser, action: "check" | "record") {
-  if (guesser.userId !== null) perAccount[action]([`user:${guesser.userId}`]);
-  perAddress[action]([`address:${guesser.clientAddress}`]);
+async function run(guesser: CodeGuesser, action: "check" | "record") {
+  if (guesser.userId !== null)
+    await perAccount[action]([`user:${guesser.userId}`]);
+  await perAddress[action]([`address:${guesser.clientAddress}`]);
 }
 
 /** 429 before a lookup by code, once the misses are used up. */
-export function assertMayTryCode(guesser: CodeGuesser) {
-  run(guesser, "check");
+export async function assertMayTryCode(guesser: CodeGuesser) {
+  await run(guesser, "check");
 }
 
-export function recordCodeMiss(guesser: CodeGuesser) {
-  run(guesser, "record");
+export async function recordCodeMiss(guesser: CodeGuesser) {
+  await run(guesser, "record");
 }

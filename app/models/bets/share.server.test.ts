@@ -17,7 +17,7 @@ async function bet(visibility: "public" | "private") {
     email: `sharer${visibility}@example.com`,
     password: "secret123",
   });
-  return createBet({
+  return await createBet({
     creatorId: user.id,
     input: parseBetInput(
       {
@@ -35,7 +35,7 @@ async function bet(visibility: "public" | "private") {
 describe("share previews (docs/product-rules.md#private-bets)", () => {
   it("shows a public bet to anyone, with plain links", async () => {
     const b = await bet("public");
-    const preview = getSharePreview(b.id, null, visitor);
+    const preview = await getSharePreview(b.id, null, visitor);
     expect(preview?.title).toBe("Share me");
     const links = shareLinks(b);
     expect(links.shareUrl).toMatch(new RegExp(`/share/${b.id}$`));
@@ -53,9 +53,11 @@ describe("share previews (docs/product-rules.md#private-bets)", () => {
 
   it("shows a private bet only with its code, and its links carry the code", async () => {
     const b = await bet("private");
-    expect(getSharePreview(b.id, null, visitor)).toBeNull();
-    expect(getSharePreview(b.id, "WRONG1", visitor)).toBeNull();
-    expect(getSharePreview(b.id, b.code.toLowerCase(), visitor)?.id).toBe(b.id);
+    expect(await getSharePreview(b.id, null, visitor)).toBeNull();
+    expect(await getSharePreview(b.id, "WRONG1", visitor)).toBeNull();
+    expect(
+      (await getSharePreview(b.id, b.code.toLowerCase(), visitor))?.id,
+    ).toBe(b.id);
     const links = shareLinks(b);
     expect(links.shareUrl).toMatch(
       new RegExp(`/share/${b.id}\\?code=${b.code}$`),
@@ -65,7 +67,7 @@ describe("share previews (docs/product-rules.md#private-bets)", () => {
     );
   });
 
-  it("is null for a missing bet", () => {
-    expect(getSharePreview(987654, null, visitor)).toBeNull();
+  it("is null for a missing bet", async () => {
+    expect(await getSharePreview(987654, null, visitor)).toBeNull();
   });
 });

@@ -53,46 +53,48 @@ export type SharePreview = {
  * participant, the referee, someone who opened it by code: docs/product-rules.md#private-bets).
  * Anything else is null (a 404).
  */
-export function getSharePreview(
+export async function getSharePreview(
   betId: number,
   code: string | null,
   /** Who asks, for the limit on codes that miss. */
   guesser: CodeGuesser,
   /** A signed-in viewer who may see the bet without its code, if any. */
   viewerId: number | null = null,
-): SharePreview | null {
-  if (code === null) return findPreview(betId, null, viewerId);
+): Promise<SharePreview | null> {
+  if (code === null) return await findPreview(betId, null, viewerId);
   // A code that opens nothing is a guess, and counts as one.
-  assertMayTryCode(guesser);
-  const preview = findPreview(betId, code, viewerId);
-  if (!preview) recordCodeMiss(guesser);
+  await assertMayTryCode(guesser);
+  const preview = await findPreview(betId, code, viewerId);
+  if (!preview) await recordCodeMiss(guesser);
   return preview;
 }
 
-function findPreview(
+async function findPreview(
   betId: number,
   code: string | null,
   viewerId: number | null,
-): SharePreview | null {
-  const bet = db
-    .select({
-      id: bets.id,
-      code: bets.code,
-      title: bets.title,
-      description: bets.description,
-      amountCents: bets.amountCents,
-      visibility: bets.visibility,
-      updatedAt: bets.updatedAt,
-      refereeId: bets.refereeId,
-    })
-    .from(bets)
-    .where(and(eq(bets.id, betId)))
-    .get();
+): Promise<SharePreview | null> {
+  const bet = (
+    await db
+      .select({
+        id: bets.id,
+        code: bets.code,
+        title: bets.title,
+        description: bets.description,
+        amountCents: bets.amountCents,
+        visibility: bets.visibility,
+        updatedAt: bets.updatedAt,
+        refereeId: bets.refereeId,
+      })
+      .from(bets)
+      .where(and(eq(bets.id, betId)))
+      .limit(1)
+  )[0];
   if (!bet) return null;
   if (
     bet.visibility === "private" &&
     !codeMatches(bet, code) &&
-    !(viewerId !== null && canViewBet(bet, viewerId))
+    !(viewerId !== null && (await canViewBet(bet, viewerId)))
   )
     return null;
   const { refereeId: _referee, ...preview } = bet;

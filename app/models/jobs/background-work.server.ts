@@ -39,17 +39,17 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
 };
 
 /** One pass of the sweep; exported for tests and scripts. */
-export function sweepOnce(now = Date.now()) {
-  const duties: [string, () => void][] = [
-    ["sessions", () => deleteExpiredSessions()],
-    ["idempotency keys", () => void sweepIdempotencyKeys(now)],
-    ["abuse windows", () => void sweepAbuseWindows(now)],
-    ["expired bets", () => void cancelExpiredBets(now)],
-    ["live events", () => void sweepLiveEvents(now)],
+export async function sweepOnce(now = Date.now()) {
+  const duties: [string, () => Promise<void>][] = [
+    ["sessions", async () => void (await deleteExpiredSessions())],
+    ["idempotency keys", async () => void (await sweepIdempotencyKeys(now))],
+    ["abuse windows", async () => void (await sweepAbuseWindows(now))],
+    ["expired bets", async () => void (await cancelExpiredBets(now))],
+    ["live events", async () => void (await sweepLiveEvents(now))],
     [
       "jobs",
-      () => {
-        const report = runDueJobs({ handlers: JOB_HANDLERS, now });
+      async () => {
+        const report = await runDueJobs({ handlers: JOB_HANDLERS, now });
         setSweepLag(report.lagMs / 1000);
         if (report.failed > 0) throw new Error(`${report.failed} jobs failed`);
       },
@@ -58,7 +58,7 @@ export function sweepOnce(now = Date.now()) {
   let ok = true;
   for (const [name, duty] of duties) {
     try {
-      duty();
+      await duty();
     } catch (error) {
       ok = false;
       console.error(`sweep: ${name} failed`, error);
@@ -92,13 +92,20 @@ function deliverNotifications() {
 
 let started = false;
 
+// One sweep at a time: a slow one (a database that is waiting) is not joined
+// by the next tick's.
+let sweeping: Promise<void> | null = null;
+function sweepInTurn() {
+  sweeping ??= sweepOnce().finally(() => (sweeping = null));
+}
+
 export function startBackgroundJobs() {
   if (started || underVitest()) return;
   started = true;
   setTimeout(warmShareImageRenderer, 0).unref();
   // Once at start, so what fell due while the server was down runs now.
-  setTimeout(() => sweepOnce(), 0).unref();
-  const sweep = setInterval(() => sweepOnce(), sweepIntervalMs());
+  setTimeout(sweepInTurn, 0).unref();
+  const sweep = setInterval(sweepInTurn, sweepIntervalMs());
   sweep.unref();
   onNotificationsQueued(deliverNotifications);
   const poll = setInterval(deliverNotifications, OUTBOX_POLL_MS);

@@ -2,7 +2,7 @@
 // empty database, through the same model functions the app uses, so the
 // demo obeys every rule the app does.
 import { sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, immediate } from "~/db/client.server";
 import { bets, users } from "~/db/schema";
 import { registerUser } from "../accounts/user.server";
 import { createBet, joinBet } from "../bets/bet.server";
@@ -20,10 +20,12 @@ export const DEMO_USERS = ["alice", "bob", "carol"] as const;
 const DAY = 86_400_000;
 
 export async function seedDemoData() {
-  const existing = db
-    .select({ n: sql<number>`count(*)` })
-    .from(users)
-    .get();
+  const existing = (
+    await db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .limit(1)
+  )[0];
   if ((existing?.n ?? 0) > 0) return false;
   const [alice, bob, carol] = await Promise.all(
     DEMO_USERS.map((name) =>
@@ -35,11 +37,15 @@ export async function seedDemoData() {
     ),
   ).then((list) => list.sort((a, b) => a.username.localeCompare(b.username)));
   // docs/product-rules.md#accounts: the demo users are verified, so their notification mail goes out.
-  db.update(users)
-    .set({ emailVerified: true, verifiedEmail: sql`${users.email}` })
-    .run();
+  await immediate(
+    (tx) =>
+      tx
+        .update(users)
+        .set({ emailVerified: true, verifiedEmail: sql`${users.email}` }),
+    { bookkeeping: true },
+  );
   const deadline = (days: number) => Date.now() + days * DAY;
-  const bet = (
+  const bet = async (
     creatorId: number,
     title: string,
     description: string,
@@ -59,7 +65,7 @@ export async function seedDemoData() {
     });
 
   // #1 pending and public: anyone can join it from the feed.
-  bet(
+  await bet(
     alice!.id,
     "Lakers win tonight",
     "Lakers beat the Celtics in tonight's game. Final score counts.",
@@ -67,7 +73,7 @@ export async function seedDemoData() {
     3,
   );
   // #2 active: alice and bob are both in.
-  const two = bet(
+  const two = await bet(
     alice!.id,
     "First to run 5k under 25 min",
     "Whoever runs a 5k under 25 minutes first, with a watch screenshot.",
@@ -76,19 +82,23 @@ export async function seedDemoData() {
     "private",
   );
   // Private: bob opens it by its code first, as a friend given the code would.
-  openBetByCode({ code: two.code, userId: bob!.id, clientAddress: "seed" });
-  joinBet({ betId: two.id, userId: bob!.id });
+  await openBetByCode({
+    code: two.code,
+    userId: bob!.id,
+    clientAddress: "seed",
+  });
+  await joinBet({ betId: two.id, userId: bob!.id });
   // #3 will be settled, alice losing (docs/product-rules.md#bets), by the settlement seed below.
-  const three = bet(
+  const three = await bet(
     bob!.id,
     "It snows before December",
     "Any snow at all in the city before December 1st.",
     25,
     10,
   );
-  joinBet({ betId: three.id, userId: alice!.id });
+  await joinBet({ betId: three.id, userId: alice!.id });
   // #4 pending, carol's, public.
-  bet(
+  await bet(
     carol!.id,
     "Chess rematch",
     "Best of three, blitz 5+0. Loser sets up the board.",
@@ -96,17 +106,21 @@ export async function seedDemoData() {
     7,
   );
   // #5 cancelled: nobody joined before the deadline.
-  const five = bet(
+  const five = await bet(
     carol!.id,
     "Pancake eating contest",
     "Who eats more pancakes in ten minutes.",
     15,
     1,
   );
-  db.update(bets)
-    .set({ deadline: new Date(Date.now() - DAY), status: "cancelled" })
-    .where(sql`${bets.id} = ${five.id}`)
-    .run();
+  await immediate(
+    (tx) =>
+      tx
+        .update(bets)
+        .set({ deadline: new Date(Date.now() - DAY), status: "cancelled" })
+        .where(sql`${bets.id} = ${five.id}`),
+    { bookkeeping: true },
+  );
   await seedSettlements({
     alice: alice!.id,
     bob: bob!.id,
@@ -126,11 +140,11 @@ async function seedSettlements(ids: {
   carol: number;
   betThree: number;
 }) {
-  proposeSettlement({
+  await proposeSettlement({
     betId: ids.betThree,
     userId: ids.bob,
     winnerId: ids.bob,
     notes: "Flurries on the 20th: it snowed before December.",
   });
-  approveSettlement({ betId: ids.betThree, userId: ids.alice });
+  await approveSettlement({ betId: ids.betThree, userId: ids.alice });
 }

@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { jobs, type Job } from "~/db/schema";
 
-export type JobHandler = (tx: Tx, job: Job, now: number) => void;
+export type JobHandler = (tx: Tx, job: Job, now: number) => Promise<void>;
 
 /** A worker's name in `claimed_by`: process and a random tag. */
 export const WORKER_ID = `${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
@@ -28,7 +28,7 @@ export const retryDelayMs = (attempts: number) =>
  * Schedules a job in the caller's transaction (so it exists exactly when the
  * change that needs it commits). The same `key` twice is one job.
  */
-export function scheduleJob(
+export async function scheduleJob(
   tx: Tx | typeof db,
   job: {
     kind: string;
@@ -38,7 +38,8 @@ export function scheduleJob(
     payload?: Record<string, unknown> | null;
   },
 ) {
-  tx.insert(jobs)
+  await tx
+    .insert(jobs)
     .values({
       kind: job.kind,
       subjectId: job.subjectId,
@@ -46,8 +47,7 @@ export function scheduleJob(
       payload: job.payload ?? null,
       runAt: new Date(job.runAt),
     })
-    .onConflictDoNothing({ target: jobs.key })
-    .run();
+    .onConflictDoNothing({ target: jobs.key });
 }
 
 const claimable = (now: number) =>
@@ -69,7 +69,7 @@ export type SweepReport = {
  * Runs every due job whose kind has a handler, each in its own immediate
  * transaction with the claim and the done marker.
  */
-export function runDueJobs({
+export async function runDueJobs({
   handlers,
   now = Date.now(),
   limit = 200,
@@ -79,38 +79,38 @@ export function runDueJobs({
   now?: number;
   limit?: number;
   workerId?: string;
-}): SweepReport {
+}): Promise<SweepReport> {
   const kinds = Object.keys(handlers);
   const report: SweepReport = { ran: 0, skipped: 0, failed: 0, lagMs: 0 };
   if (kinds.length === 0) return report;
-  const due = db
+  const due = await db
     .select({ id: jobs.id, runAt: jobs.runAt })
     .from(jobs)
     .where(and(claimable(now), inArray(jobs.kind, kinds)))
     .orderBy(asc(jobs.runAt), asc(jobs.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
   if (due[0]) report.lagMs = Math.max(0, now - due[0].runAt.getTime());
   for (const { id } of due) {
     try {
-      const ran = immediate(
-        (tx) => {
-          const job = tx
-            .update(jobs)
-            .set({
-              claimedAt: new Date(now),
-              claimedBy: workerId,
-              attempts: sql`${jobs.attempts} + 1`,
-            })
-            .where(and(eq(jobs.id, id), claimable(now)))
-            .returning()
-            .get();
+      const ran = await immediate(
+        async (tx) => {
+          const job = (
+            await tx
+              .update(jobs)
+              .set({
+                claimedAt: new Date(now),
+                claimedBy: workerId,
+                attempts: sql`${jobs.attempts} + 1`,
+              })
+              .where(and(eq(jobs.id, id), claimable(now)))
+              .returning()
+          )[0]!;
           if (!job) return false; // another process took it first
-          handlers[job.kind]!(tx, job, now);
-          tx.update(jobs)
+          await handlers[job.kind]!(tx, job, now);
+          await tx
+            .update(jobs)
             .set({ doneAt: new Date(now) })
-            .where(eq(jobs.id, id))
-            .run();
+            .where(eq(jobs.id, id));
           return true;
         },
         { durable: true },
@@ -119,19 +119,22 @@ export function runDueJobs({
       else report.skipped += 1;
     } catch (error) {
       report.failed += 1;
-      recordFailure(id, error, now);
+      await recordFailure(id, error, now);
     }
   }
   return report;
 }
 
-function recordFailure(id: number, error: unknown, now: number) {
+async function recordFailure(id: number, error: unknown, now: number) {
   console.error(`job ${id} failed`, error);
-  immediate((tx) => {
-    const job = tx.select().from(jobs).where(eq(jobs.id, id)).get();
+  await immediate(async (tx) => {
+    const job = (
+      await tx.select().from(jobs).where(eq(jobs.id, id)).limit(1)
+    )[0];
     if (!job || job.doneAt) return;
     const attempts = job.attempts + 1;
-    tx.update(jobs)
+    await tx
+      .update(jobs)
       .set({
         attempts,
         lastError: String(error instanceof Error ? error.message : error).slice(
@@ -143,19 +146,20 @@ function recordFailure(id: number, error: unknown, now: number) {
         runAt: new Date(now + retryDelayMs(attempts)),
         doneAt: attempts >= MAX_ATTEMPTS ? new Date(now) : null,
       })
-      .where(and(eq(jobs.id, id), isNull(jobs.doneAt)))
-      .run();
+      .where(and(eq(jobs.id, id), isNull(jobs.doneAt)));
   });
 }
 
 /** Jobs of a subject, for tests and the bet's own screens. */
-export function listJobs(subjectId: number, kind?: string) {
-  return db
+export async function listJobs(subjectId: number, kind?: string) {
+  return await db
     .select()
     .from(jobs)
     .where(
-      and(eq(jobs.subjectId, subjectId), kind ? eq(jobs.kind, kind) : sql`1`),
+      and(
+        eq(jobs.subjectId, subjectId),
+        kind ? eq(jobs.kind, kind) : undefined,
+      ),
     )
-    .orderBy(asc(jobs.runAt), asc(jobs.id))
-    .all();
+    .orderBy(asc(jobs.runAt), asc(jobs.id));
 }

@@ -54,7 +54,7 @@ export async function rememberDemoAccount(
  * This browser's demo mail, newest first: about the signed-in account or an
  * account it was signed in to before. Nothing else, ever.
  */
-export function demoOutboxFor(
+export async function demoOutboxFor(
   cookieHeader: string | null,
   signedInId: number | null,
   limit = 50,
@@ -62,11 +62,10 @@ export function demoOutboxFor(
   const ids = new Set(accountsOf(cookieHeader));
   if (signedInId !== null) ids.add(signedInId);
   if (ids.size === 0) return [];
-  return db
+  return await db
     .select()
     .from(demoMails)
     .where(inArray(demoMails.userId, [...ids]))
     .orderBy(sql`${demoMails.id} desc`)
-    .limit(limit)
-    .all();
+    .limit(limit);
 }

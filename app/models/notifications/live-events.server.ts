@@ -6,7 +6,13 @@
 // passes them to its open streams. Plain Drizzle, no SQLite-only SQL: the
 // cursor query is the same on PostgreSQL (docs/decisions/1010).
 import { and, asc, desc, eq, gt, lt, lte, sql } from "drizzle-orm";
-import { db, preparedOnce, type Tx } from "~/db/client.server";
+import {
+  db,
+  preparedOnce,
+  type Tx,
+  changedRows,
+  immediate,
+} from "~/db/client.server";
 import { betParticipants, bets, liveEvents } from "~/db/schema";
 
 export type LiveEventType = "bet" | "friends" | "activity";
@@ -23,14 +29,14 @@ export const LIVE_EVENTS_KEEP_MS = 24 * 60 * 60_000;
 
 type Writer = Tx | typeof db;
 
-function tell(
+async function tell(
   tx: Writer,
   people: Iterable<number>,
   type: LiveEventType,
   betId: number | null = null,
 ) {
   const rows = [...new Set(people)].map((userId) => ({ userId, type, betId }));
-  if (rows.length > 0) tx.insert(liveEvents).values(rows).run();
+  if (rows.length > 0) await tx.insert(liveEvents).values(rows);
 }
 
 /**
@@ -40,39 +46,40 @@ function tell(
  * within its transaction, so someone who has just joined hears it too; for
  * a bet about to be deleted, before the delete.
  */
-export function announceBet(
+export async function announceBet(
   tx: Writer,
   betId: number,
   alsoTell: readonly (number | null | undefined)[] = [],
 ) {
   const people = new Set<number>();
   for (const id of alsoTell) if (typeof id === "number") people.add(id);
-  for (const row of tx
+  for (const row of await tx
     .select({ userId: betParticipants.userId })
     .from(betParticipants)
-    .where(eq(betParticipants.betId, betId))
-    .all())
+    .where(eq(betParticipants.betId, betId)))
     people.add(row.userId);
-  const bet = tx
-    .select({ creatorId: bets.creatorId, refereeId: bets.refereeId })
-    .from(bets)
-    .where(eq(bets.id, betId))
-    .get();
+  const bet = (
+    await tx
+      .select({ creatorId: bets.creatorId, refereeId: bets.refereeId })
+      .from(bets)
+      .where(eq(bets.id, betId))
+      .limit(1)
+  )[0];
   if (bet) {
     people.add(bet.creatorId);
     if (bet.refereeId !== null) people.add(bet.refereeId);
   }
-  tell(tx, people, "bet", betId);
+  await tell(tx, people, "bet", betId);
 }
 
 /** A friendship between these people was asked, accepted or declined. */
-export function announceFriends(tx: Writer, ...userIds: number[]) {
-  tell(tx, userIds, "friends");
+export async function announceFriends(tx: Writer, ...userIds: number[]) {
+  await tell(tx, userIds, "friends");
 }
 
 /** `userId`'s activity (and so the header's unread count) changed. */
-export function announceActivity(tx: Writer, userId: number) {
-  tell(tx, [userId], "activity");
+export async function announceActivity(tx: Writer, userId: number) {
+  await tell(tx, [userId], "activity");
 }
 
 const latest = preparedOnce(() =>
@@ -81,12 +88,12 @@ const latest = preparedOnce(() =>
     .from(liveEvents)
     .orderBy(desc(liveEvents.id))
     .limit(1)
-    .prepare(),
+    .prepare("live_events_latest"),
 );
 
 /** The newest row's id (0 with none): where a new cursor starts. */
-export function latestLiveEventId(): number {
-  return latest().get()?.id ?? 0;
+export async function latestLiveEventId(): Promise<number> {
+  return (await latest().execute())[0]?.id ?? 0;
 }
 
 /** The columns a stream is sent: one shape for the poll and the catch-up. */
@@ -104,15 +111,18 @@ const after = preparedOnce(() =>
     .where(gt(liveEvents.id, sql.placeholder("cursor")))
     .orderBy(asc(liveEvents.id))
     .limit(sql.placeholder("limit"))
-    .prepare(),
+    .prepare("live_events_after"),
 );
 
 /**
  * The cursor query each process runs every LIVE_POLL_MS while it has open
  * streams: the rows after `cursor`, oldest first (the primary key's order).
  */
-export function liveEventsAfter(cursor: number, limit = 1000): LiveEvent[] {
-  return after().all({ cursor, limit });
+export async function liveEventsAfter(
+  cursor: number,
+  limit = 1000,
+): Promise<LiveEvent[]> {
+  return await after().execute({ cursor, limit });
 }
 
 /**
@@ -120,13 +130,13 @@ export function liveEventsAfter(cursor: number, limit = 1000): LiveEvent[] {
  * with Last-Event-ID missed. At most `limit`: one is enough to make the page
  * reload its data.
  */
-export function liveEventsOfUser(
+export async function liveEventsOfUser(
   userId: number,
   afterId: number,
   upToId: number,
   limit = 100,
-): LiveEvent[] {
-  return db
+): Promise<LiveEvent[]> {
+  return await db
     .select(LIVE_EVENT_COLUMNS)
     .from(liveEvents)
     .where(
@@ -137,14 +147,18 @@ export function liveEventsOfUser(
       ),
     )
     .orderBy(asc(liveEvents.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
 /** Drops rows older than LIVE_EVENTS_KEEP_MS (the sweep calls it). */
-export function sweepLiveEvents(now = Date.now()): number {
-  return db
-    .delete(liveEvents)
-    .where(lt(liveEvents.createdAt, new Date(now - LIVE_EVENTS_KEEP_MS)))
-    .run().changes;
+export async function sweepLiveEvents(now = Date.now()): Promise<number> {
+  return changedRows(
+    await immediate(
+      (tx) =>
+        tx
+          .delete(liveEvents)
+          .where(lt(liveEvents.createdAt, new Date(now - LIVE_EVENTS_KEEP_MS))),
+      { bookkeeping: true },
+    ),
+  );
 }

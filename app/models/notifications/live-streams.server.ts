@@ -69,9 +69,9 @@ function deliver(events: LiveEvent[]) {
 }
 
 /** One read of the cursor query; exported for tests and the bench. */
-export function pollLiveEvents() {
+export async function pollLiveEvents() {
   for (;;) {
-    const rows = liveEventsAfter(cursor, BATCH);
+    const rows = await liveEventsAfter(cursor, BATCH);
     if (rows.length === 0) return;
     cursor = rows[rows.length - 1]!.id;
     deliver(rows);
@@ -79,12 +79,12 @@ export function pollLiveEvents() {
   }
 }
 
-function start() {
+async function start() {
   if (poll) return;
-  cursor = Math.max(cursor, latestLiveEventId());
-  poll = setInterval(() => {
+  cursor = Math.max(cursor, await latestLiveEventId());
+  poll = setInterval(async () => {
     try {
-      pollLiveEvents();
+      await pollLiveEvents();
     } catch (error) {
       console.error("live events: poll failed", error);
     }
@@ -116,20 +116,20 @@ export type OpenOutcome =
  * cursor) is where the person's view was: what they missed since is written
  * at once. Returns the function that closes it (the client went away).
  */
-export function openLiveStream(
+export async function openLiveStream(
   userId: number,
   afterId: number | null,
   sink: LiveSink,
-): OpenOutcome {
+): Promise<OpenOutcome> {
   if (stopping) return { ok: false, reason: "stopping" };
   const mine = byUser.get(userId);
   if (rateLimitsOn && mine && mine.size >= MAX_STREAMS_PER_USER)
     return { ok: false, reason: "too-many" };
-  start();
+  await start();
   const stream: Stream = { userId, seen: cursor, sink };
   sink.write(`retry: ${RETRY_MS}\n: open\n\n`);
   if (afterId !== null && afterId < cursor) {
-    const missed = liveEventsOfUser(userId, afterId, cursor);
+    const missed = await liveEventsOfUser(userId, afterId, cursor);
     let text = "";
     for (const event of missed) text += formatLiveEvent(event);
     if (text) sink.write(text);

@@ -23,16 +23,16 @@ export type NotificationPreferences = Record<
   Record<NotificationKind, boolean>
 >;
 
-export function getNotificationPreferences(
+export async function getNotificationPreferences(
   userId: number,
-): NotificationPreferences {
+): Promise<NotificationPreferences> {
   const off = new Set(
-    db
-      .select()
-      .from(notificationOptOuts)
-      .where(eq(notificationOptOuts.userId, userId))
-      .all()
-      .map((r) => `${r.channel}:${r.kind}`),
+    (
+      await db
+        .select()
+        .from(notificationOptOuts)
+        .where(eq(notificationOptOuts.userId, userId))
+    ).map((r) => `${r.channel}:${r.kind}`),
   );
   const channel = (c: NotificationChannel) =>
     Object.fromEntries(
@@ -41,22 +41,24 @@ export function getNotificationPreferences(
   return { email: channel("email"), push: channel("push") };
 }
 
-export function wantsNotification(
+export async function wantsNotification(
   userId: number,
   channel: NotificationChannel,
   kind: NotificationKind,
-): boolean {
-  return !db
-    .select({ kind: notificationOptOuts.kind })
-    .from(notificationOptOuts)
-    .where(
-      and(
-        eq(notificationOptOuts.userId, userId),
-        eq(notificationOptOuts.channel, channel),
-        eq(notificationOptOuts.kind, kind),
-      ),
-    )
-    .get();
+): Promise<boolean> {
+  return !(
+    await db
+      .select({ kind: notificationOptOuts.kind })
+      .from(notificationOptOuts)
+      .where(
+        and(
+          eq(notificationOptOuts.userId, userId),
+          eq(notificationOptOuts.channel, channel),
+          eq(notificationOptOuts.kind, kind),
+        ),
+      )
+      .limit(1)
+  )[0];
 }
 
 export const UNKNOWN_PREFERENCE = "Unknown notification kind or channel.";
@@ -65,10 +67,10 @@ export const UNKNOWN_PREFERENCE = "Unknown notification kind or channel.";
  * Applies `{email: {kind: bool}, push: {kind: bool}}`, any part of it.
  * 400 for an unknown channel or kind, or a value that is not true/false.
  */
-export function updateNotificationPreferences(
+export async function updateNotificationPreferences(
   userId: number,
   input: unknown,
-): NotificationPreferences {
+): Promise<NotificationPreferences> {
   if (typeof input !== "object" || input === null || Array.isArray(input))
     throw invalid(UNKNOWN_PREFERENCE);
   const changes: {
@@ -99,26 +101,26 @@ export function updateNotificationPreferences(
   }
   if (Object.keys(fieldErrors).length)
     throw invalid(UNKNOWN_PREFERENCE, fieldErrors);
-  immediate((tx) => {
+  await immediate(async (tx) => {
     for (const { channel, kind, on } of changes) {
       if (on)
-        tx.delete(notificationOptOuts)
+        await tx
+          .delete(notificationOptOuts)
           .where(
             and(
               eq(notificationOptOuts.userId, userId),
               eq(notificationOptOuts.channel, channel),
               eq(notificationOptOuts.kind, kind),
             ),
-          )
-          .run();
+          );
       else
-        tx.insert(notificationOptOuts)
+        await tx
+          .insert(notificationOptOuts)
           .values({ userId, channel, kind })
-          .onConflictDoNothing()
-          .run();
+          .onConflictDoNothing();
     }
   });
-  return getNotificationPreferences(userId);
+  return await getNotificationPreferences(userId);
 }
 
 /** The whole grid from a no-JS form: a checked box is on, a missing one off. */
@@ -168,18 +170,28 @@ export function verifyUnsubscribeToken(token: unknown): {
 }
 
 /** Switches one kind of mail off for the token's owner. 400 for a bad token. */
-export function unsubscribeByToken(token: unknown) {
+export async function unsubscribeByToken(token: unknown) {
   const target = verifyUnsubscribeToken(token);
   // An account deleted since has nothing left to switch off.
-  const exists = db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.id, target.userId))
-    .get();
+  const exists = (
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, target.userId))
+      .limit(1)
+  )[0];
   if (exists)
-    db.insert(notificationOptOuts)
-      .values({ userId: target.userId, channel: "email", kind: target.kind })
-      .onConflictDoNothing()
-      .run();
+    await immediate(
+      (tx) =>
+        tx
+          .insert(notificationOptOuts)
+          .values({
+            userId: target.userId,
+            channel: "email",
+            kind: target.kind,
+          })
+          .onConflictDoNothing(),
+      { bookkeeping: true },
+    );
   return target;
 }

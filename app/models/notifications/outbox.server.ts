@@ -6,7 +6,12 @@
 // retry after a growing delay. A row cut off mid-send (the process died while
 // talking to the mail server) is not sent again: at most once per channel.
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { db, type Tx } from "~/db/client.server";
+import {
+  db,
+  immediate,
+  outsideTransaction,
+  type Tx,
+} from "~/db/client.server";
 import {
   activityEvents,
   bets,
@@ -44,21 +49,19 @@ const MAX_ATTEMPTS = 8;
 const CLAIM_MS = 2 * 60_000;
 
 /** Called by recordActivity in the event's own transaction. */
-export function enqueueNotifications(
+export async function enqueueNotifications(
   tx: Tx | typeof db,
   event: { id: number; type: string },
   now = Date.now(),
 ) {
   if (!notificationKindOf(event.type)) return;
-  tx.insert(notificationDeliveries)
-    .values(
-      NOTIFICATION_CHANNELS.map((channel) => ({
-        eventId: event.id,
-        channel,
-        nextAttemptAt: now,
-      })),
-    )
-    .run();
+  await tx.insert(notificationDeliveries).values(
+    NOTIFICATION_CHANNELS.map((channel) => ({
+      eventId: event.id,
+      channel,
+      nextAttemptAt: now,
+    })),
+  );
   wakeWorker();
 }
 
@@ -71,42 +74,50 @@ export function onNotificationsQueued(fn: () => void) {
 }
 function wakeWorker() {
   // After the transaction that wrote the event has committed.
-  if (wake) setTimeout(wake, 0).unref?.();
+  // Run outside the transaction that queued the work: its delivery opens
+  // transactions of its own, which must not join this one.
+  if (wake) outsideTransaction(() => setTimeout(wake!, 0).unref?.());
 }
 
 type Claimed = typeof notificationDeliveries.$inferSelect;
 
-function claimNext(now: number): Claimed | null {
-  const due = db
-    .select({ id: notificationDeliveries.id })
-    .from(notificationDeliveries)
-    .where(
-      and(
-        eq(notificationDeliveries.status, "pending"),
-        lte(notificationDeliveries.nextAttemptAt, now),
-      ),
-    )
-    .orderBy(asc(notificationDeliveries.nextAttemptAt))
-    .limit(1)
-    .get();
+async function claimNext(now: number): Promise<Claimed | null> {
+  const due = (
+    await db
+      .select({ id: notificationDeliveries.id })
+      .from(notificationDeliveries)
+      .where(
+        and(
+          eq(notificationDeliveries.status, "pending"),
+          lte(notificationDeliveries.nextAttemptAt, now),
+        ),
+      )
+      .orderBy(asc(notificationDeliveries.nextAttemptAt))
+      .limit(1)
+  )[0];
   if (!due) return null;
   // Conditional: of several processes reaching for one row, one wins.
   return (
-    db
-      .update(notificationDeliveries)
-      .set({
-        status: "sending",
-        attempts: sql`${notificationDeliveries.attempts} + 1`,
-        claimedUntil: now + CLAIM_MS,
-      })
-      .where(
-        and(
-          eq(notificationDeliveries.id, due.id),
-          eq(notificationDeliveries.status, "pending"),
-        ),
+    (
+      await immediate(
+        (tx) =>
+          tx
+            .update(notificationDeliveries)
+            .set({
+              status: "sending",
+              attempts: sql`${notificationDeliveries.attempts} + 1`,
+              claimedUntil: now + CLAIM_MS,
+            })
+            .where(
+              and(
+                eq(notificationDeliveries.id, due.id),
+                eq(notificationDeliveries.status, "pending"),
+              ),
+            )
+            .returning(),
+        { bookkeeping: true },
       )
-      .returning()
-      .get() ?? null
+    )[0]! ?? null
   );
 }
 
@@ -114,52 +125,64 @@ type Outcome =
   | { status: "sent" | "skipped"; note?: string }
   | { status: "retry"; error: string };
 
-function finish(row: Claimed, outcome: Outcome, now: number) {
+async function finish(row: Claimed, outcome: Outcome, now: number) {
   if (outcome.status === "retry") {
     const giveUp = row.attempts >= MAX_ATTEMPTS;
     const delay = Math.min(
       RETRY_BASE_MS * 4 ** (row.attempts - 1),
       RETRY_MAX_MS,
     );
-    db.update(notificationDeliveries)
-      .set({
-        status: giveUp ? "failed" : "pending",
-        nextAttemptAt: now + delay,
-        claimedUntil: null,
-        lastError: outcome.error.slice(0, 500),
-        doneAt: giveUp ? now : null,
-      })
-      .where(eq(notificationDeliveries.id, row.id))
-      .run();
+    await immediate(
+      (tx) =>
+        tx
+          .update(notificationDeliveries)
+          .set({
+            status: giveUp ? "failed" : "pending",
+            nextAttemptAt: now + delay,
+            claimedUntil: null,
+            lastError: outcome.error.slice(0, 500),
+            doneAt: giveUp ? now : null,
+          })
+          .where(eq(notificationDeliveries.id, row.id)),
+      { bookkeeping: true },
+    );
     return;
   }
-  db.update(notificationDeliveries)
-    .set({
-      status: outcome.status,
-      claimedUntil: null,
-      lastError: outcome.note ?? null,
-      doneAt: now,
-    })
-    .where(eq(notificationDeliveries.id, row.id))
-    .run();
+  await immediate(
+    (tx) =>
+      tx
+        .update(notificationDeliveries)
+        .set({
+          status: outcome.status,
+          claimedUntil: null,
+          lastError: outcome.note ?? null,
+          doneAt: now,
+        })
+        .where(eq(notificationDeliveries.id, row.id)),
+    { bookkeeping: true },
+  );
 }
 
 /** Rows a dead process left mid-send: given up, never sent twice. */
-function abandonInterrupted(now: number) {
-  db.update(notificationDeliveries)
-    .set({
-      status: "failed",
-      claimedUntil: null,
-      lastError: "interrupted while sending; not sent again (at most once)",
-      doneAt: now,
-    })
-    .where(
-      and(
-        eq(notificationDeliveries.status, "sending"),
-        lte(notificationDeliveries.claimedUntil, now),
-      ),
-    )
-    .run();
+async function abandonInterrupted(now: number) {
+  await immediate(
+    (tx) =>
+      tx
+        .update(notificationDeliveries)
+        .set({
+          status: "failed",
+          claimedUntil: null,
+          lastError: "interrupted while sending; not sent again (at most once)",
+          doneAt: now,
+        })
+        .where(
+          and(
+            eq(notificationDeliveries.status, "sending"),
+            lte(notificationDeliveries.claimedUntil, now),
+          ),
+        ),
+    { bookkeeping: true },
+  );
 }
 
 /** Delivers what is due, one row at a time, until none is. Returns how many rows were handled. */
@@ -167,10 +190,10 @@ export async function deliverDueNotifications(
   clock: () => number = Date.now,
   limit = 100,
 ): Promise<number> {
-  abandonInterrupted(clock());
+  await abandonInterrupted(clock());
   let handled = 0;
   for (; handled < limit; handled += 1) {
-    const row = claimNext(clock());
+    const row = await claimNext(clock());
     if (!row) break;
     let outcome: Outcome;
     try {
@@ -179,20 +202,22 @@ export async function deliverDueNotifications(
       outcome = { status: "retry", error: String(error) };
     }
     if (outcome.status === "retry") countOutboxFailure(row.channel);
-    finish(row, outcome, clock());
+    await finish(row, outcome, clock());
   }
-  setOutboxDepth(outboxDepth());
+  setOutboxDepth(await outboxDepth());
   return handled;
 }
 
 /** How many deliveries wait (for metrics and tests). */
-export function outboxDepth(): number {
+export async function outboxDepth(): Promise<number> {
   return (
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(notificationDeliveries)
-      .where(eq(notificationDeliveries.status, "pending"))
-      .get()?.n ?? 0
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(notificationDeliveries)
+        .where(eq(notificationDeliveries.status, "pending"))
+        .limit(1)
+    )[0]?.n ?? 0
   );
 }
 
@@ -206,26 +231,28 @@ type Message = {
   user: { id: number; email: string; emailVerified: boolean; username: string };
 };
 
-function messageFor(eventId: number): Message | null {
-  const row = db
-    .select({
-      type: activityEvents.type,
-      message: activityEvents.message,
-      betId: activityEvents.betId,
-      user: {
-        id: users.id,
-        email: users.email,
-        emailVerified: users.emailVerified,
-        username: users.username,
-      },
-      winnerId: bets.winnerId,
-      betStatus: bets.status,
-    })
-    .from(activityEvents)
-    .innerJoin(users, eq(users.id, activityEvents.userId))
-    .leftJoin(bets, eq(bets.id, activityEvents.betId))
-    .where(eq(activityEvents.id, eventId))
-    .get();
+async function messageFor(eventId: number): Promise<Message | null> {
+  const row = (
+    await db
+      .select({
+        type: activityEvents.type,
+        message: activityEvents.message,
+        betId: activityEvents.betId,
+        user: {
+          id: users.id,
+          email: users.email,
+          emailVerified: users.emailVerified,
+          username: users.username,
+        },
+        winnerId: bets.winnerId,
+        betStatus: bets.status,
+      })
+      .from(activityEvents)
+      .innerJoin(users, eq(users.id, activityEvents.userId))
+      .leftJoin(bets, eq(bets.id, activityEvents.betId))
+      .where(eq(activityEvents.id, eventId))
+      .limit(1)
+  )[0];
   const kind = row && notificationKindOf(row.type);
   if (!row || !kind) return null;
   const owes =
@@ -242,10 +269,10 @@ function messageFor(eventId: number): Message | null {
 }
 
 async function deliver(row: Claimed): Promise<Outcome> {
-  const message = messageFor(row.eventId);
+  const message = await messageFor(row.eventId);
   if (!message) return { status: "skipped", note: "nothing to say" };
   const channel = row.channel as NotificationChannel;
-  if (!wantsNotification(message.user.id, channel, message.kind))
+  if (!(await wantsNotification(message.user.id, channel, message.kind)))
     return { status: "skipped", note: "switched off" };
   return channel === "email" ? deliverMail(message) : deliverPush(message);
 }
@@ -295,15 +322,17 @@ export async function sendAccountMail(
     return { status: "sent" };
   }
   if (isDemoMode) {
-    db.insert(demoMails)
-      .values({
-        userId,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      })
-      .run();
+    await immediate(
+      (tx) =>
+        tx.insert(demoMails).values({
+          userId,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        }),
+      { bookkeeping: true },
+    );
     return { status: "sent", note: "demo outbox" };
   }
   console.info(

@@ -3,7 +3,7 @@
 // (404/410) is deleted the first time it says so.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { db } from "~/db/client.server";
+import { db, changedRows, immediate } from "~/db/client.server";
 import { pushSubscriptions } from "~/db/schema";
 import {
   isAllowedPushEndpoint,
@@ -41,10 +41,10 @@ export function pushPublicKey(): string | null {
 }
 
 /** Saves a subscription. `created`: false when this endpoint was known (it moves to this user). */
-export function savePushSubscription(
+export async function savePushSubscription(
   userId: number,
   input: unknown,
-): { created: boolean } {
+): Promise<{ created: boolean }> {
   const parsed = SubscriptionSchema.safeParse(input);
   if (!parsed.success)
     throw invalid(
@@ -52,33 +52,47 @@ export function savePushSubscription(
       fieldErrorsOf(parsed.error),
     );
   const { endpoint, keys } = parsed.data;
-  const existing = db
-    .select({ id: pushSubscriptions.id })
-    .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.endpoint, endpoint))
-    .get();
-  db.insert(pushSubscriptions)
-    .values({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
-    .onConflictDoUpdate({
-      target: pushSubscriptions.endpoint,
-      set: { userId, p256dh: keys.p256dh, auth: keys.auth },
-    })
-    .run();
+  const existing = (
+    await db
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.endpoint, endpoint))
+      .limit(1)
+  )[0];
+  await immediate(
+    (tx) =>
+      tx
+        .insert(pushSubscriptions)
+        .values({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
+        .onConflictDoUpdate({
+          target: pushSubscriptions.endpoint,
+          set: { userId, p256dh: keys.p256dh, auth: keys.auth },
+        }),
+    { bookkeeping: true },
+  );
   return { created: !existing };
 }
 
-export function deletePushSubscription(userId: number, endpoint: unknown) {
+export async function deletePushSubscription(
+  userId: number,
+  endpoint: unknown,
+) {
   const removed =
     typeof endpoint === "string"
-      ? db
-          .delete(pushSubscriptions)
-          .where(
-            and(
-              eq(pushSubscriptions.userId, userId),
-              eq(pushSubscriptions.endpoint, endpoint),
-            ),
-          )
-          .run().changes
+      ? changedRows(
+          await immediate(
+            (tx) =>
+              tx
+                .delete(pushSubscriptions)
+                .where(
+                  and(
+                    eq(pushSubscriptions.userId, userId),
+                    eq(pushSubscriptions.endpoint, endpoint),
+                  ),
+                ),
+            { bookkeeping: true },
+          ),
+        )
       : 0;
   if (removed === 0) throw notFound("No such subscription.");
 }
@@ -92,11 +106,10 @@ export async function pushToUser(
   payload: PushPayload,
 ): Promise<"sent" | "none" | "off"> {
   if (!vapidKeys()) return "off";
-  const targets = db
+  const targets = await db
     .select()
     .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.userId, userId))
-    .all();
+    .where(eq(pushSubscriptions.userId, userId));
   if (targets.length === 0) return "none";
   const errors: unknown[] = [];
   for (const t of targets) {
@@ -106,9 +119,11 @@ export async function pushToUser(
         payload,
       );
       if (outcome === "gone")
-        db.delete(pushSubscriptions)
-          .where(eq(pushSubscriptions.id, t.id))
-          .run();
+        await immediate(
+          (tx) =>
+            tx.delete(pushSubscriptions).where(eq(pushSubscriptions.id, t.id)),
+          { bookkeeping: true },
+        );
     } catch (error) {
       errors.push(error);
     }

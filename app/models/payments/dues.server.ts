@@ -2,7 +2,13 @@
 // notice, the winner's nudge, and everyone's payment record. The due date
 // and its jobs are written when the bet settles (settlement.server.ts).
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
-import { db, immediate, preparedOnce, type Tx } from "~/db/client.server";
+import {
+  db,
+  immediate,
+  preparedOnce,
+  type Tx,
+  changedRows,
+} from "~/db/client.server";
 import {
   betEvents,
   betParticipants,
@@ -36,32 +42,36 @@ export class NudgeTooSoon extends DomainError {
   }
 }
 
-function nameOf(tx: Tx | typeof db, userId: number | null) {
+async function nameOf(tx: Tx | typeof db, userId: number | null) {
   if (userId === null) return "Someone";
   return (
-    tx
-      .select({ username: displayNameSql() })
-      .from(users)
-      .where(eq(users.id, userId))
-      .get()?.username ?? "Someone"
+    (
+      await tx
+        .select({ username: displayNameSql() })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1)
+    )[0]?.username ?? "Someone"
   );
 }
 
 /** The bet and its settlement (either may be missing). */
-function betAndSettlement(tx: Tx | typeof db, betId: number) {
+async function betAndSettlement(tx: Tx | typeof db, betId: number) {
   return {
-    bet: tx.select().from(bets).where(eq(bets.id, betId)).get(),
-    settlement: tx
-      .select()
-      .from(settlements)
-      .where(eq(settlements.betId, betId))
-      .get(),
+    bet: (await tx.select().from(bets).where(eq(bets.id, betId)).limit(1))[0],
+    settlement: (
+      await tx
+        .select()
+        .from(settlements)
+        .where(eq(settlements.betId, betId))
+        .limit(1)
+    )[0],
   };
 }
 
 /** A settled, unpaid bet with a loser, for the payment jobs; else null. */
-function owedBet(tx: Tx, betId: number) {
-  const { bet, settlement } = betAndSettlement(tx, betId);
+async function owedBet(tx: Tx, betId: number) {
+  const { bet, settlement } = await betAndSettlement(tx, betId);
   if (
     !bet ||
     bet.status !== "settled" ||
@@ -75,33 +85,33 @@ function owedBet(tx: Tx, betId: number) {
 }
 
 /** A third of the way to `paymentDueAt`: the loser is reminded. */
-export function remindPayment(tx: Tx, job: Job) {
-  const owed = owedBet(tx, job.subjectId);
+export async function remindPayment(tx: Tx, job: Job) {
+  const owed = await owedBet(tx, job.subjectId);
   if (!owed) return;
   const { bet, settlement } = owed;
-  recordActivity(tx, {
+  await recordActivity(tx, {
     userId: settlement.loserId!,
     actorId: settlement.winnerId,
     type: "payment_due",
-    message: `Reminder: you owe ${nameOf(tx, settlement.winnerId)} ${formatCents(bet.amountCents)} for "${bet.title}", due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    message: `Reminder: you owe ${await nameOf(tx, settlement.winnerId)} ${formatCents(bet.amountCents)} for "${bet.title}", due ${formatDateTime(bet.paymentDueAt!)} UTC`,
     betId: bet.id,
   });
 }
 
 /** At `paymentDueAt`, unpaid: the loser is told once that it is overdue. */
-export function markOverdue(tx: Tx, job: Job, now: number) {
-  const owed = owedBet(tx, job.subjectId);
+export async function markOverdue(tx: Tx, job: Job, now: number) {
+  const owed = await owedBet(tx, job.subjectId);
   if (!owed || owed.bet.paymentDueAt!.getTime() > now) return;
   const { bet, settlement } = owed;
-  tx.insert(betEvents)
-    .values({ betId: bet.id, actorId: null, type: "payment_overdue" })
-    .run();
-  announceBet(tx, bet.id);
-  recordActivity(tx, {
+  await tx
+    .insert(betEvents)
+    .values({ betId: bet.id, actorId: null, type: "payment_overdue" });
+  await announceBet(tx, bet.id);
+  await recordActivity(tx, {
     userId: settlement.loserId!,
     actorId: settlement.winnerId,
     type: "payment_overdue",
-    message: `Overdue: your ${formatCents(bet.amountCents)} payment to ${nameOf(tx, settlement.winnerId)} for "${bet.title}" was due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    message: `Overdue: your ${formatCents(bet.amountCents)} payment to ${await nameOf(tx, settlement.winnerId)} for "${bet.title}" was due ${formatDateTime(bet.paymentDueAt!)} UTC`,
     betId: bet.id,
   });
 }
@@ -116,24 +126,26 @@ export type NudgeState =
     };
 
 /** Whether `userId` may nudge the loser of this bet now (one rule, one place). */
-export function nudgeState(
+export async function nudgeState(
   betId: number,
   userId: number,
   now = Date.now(),
   tx: Tx | typeof db = db,
-): NudgeState {
-  const { bet, settlement } = betAndSettlement(tx, betId);
+): Promise<NudgeState> {
+  const { bet, settlement } = await betAndSettlement(tx, betId);
   const party =
-    tx
-      .select({ userId: betParticipants.userId })
-      .from(betParticipants)
-      .where(
-        and(
-          eq(betParticipants.betId, betId),
-          eq(betParticipants.userId, userId),
-        ),
-      )
-      .get() !== undefined;
+    (
+      await tx
+        .select({ userId: betParticipants.userId })
+        .from(betParticipants)
+        .where(
+          and(
+            eq(betParticipants.betId, betId),
+            eq(betParticipants.userId, userId),
+          ),
+        )
+        .limit(1)
+    )[0] !== undefined;
   if (!party) return { can: false, status: 403, message: NOT_WINNER };
   const settled =
     bet?.status === "settled" &&
@@ -159,11 +171,17 @@ export function nudgeState(
 }
 
 /** The winner nudges the loser, at most once per NUDGE_INTERVAL_S. */
-export function nudgePayment({ betId, userId, now = Date.now() }: BetCommand) {
-  immediate((tx) => {
-    const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
-    if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
-    const state = nudgeState(betId, userId, now, tx);
+export async function nudgePayment({
+  betId,
+  userId,
+  now = Date.now(),
+}: BetCommand) {
+  await immediate(async (tx) => {
+    const bet = (
+      await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
+    )[0];
+    if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
+    const state = await nudgeState(betId, userId, now, tx);
     if (!state.can) {
       if (state.status === 429)
         throw new NudgeTooSoon(state.retryAfterSeconds!);
@@ -171,7 +189,7 @@ export function nudgePayment({ betId, userId, now = Date.now() }: BetCommand) {
         ? forbidden(state.message)
         : conflict(state.message);
     }
-    const changed = tx
+    const changed = await tx
       .update(bets)
       .set({ lastNudgedAt: new Date(now) })
       .where(
@@ -182,24 +200,25 @@ export function nudgePayment({ betId, userId, now = Date.now() }: BetCommand) {
             lte(bets.lastNudgedAt, new Date(now - nudgeIntervalMs())),
           ),
         ),
-      )
-      .run();
-    if (changed.changes !== 1)
+      );
+    if (changedRows(changed) !== 1)
       throw new NudgeTooSoon(Math.ceil(nudgeIntervalMs() / 1000));
-    const settlement = tx
-      .select()
-      .from(settlements)
-      .where(eq(settlements.betId, betId))
-      .get()!;
-    tx.insert(betEvents)
-      .values({ betId, actorId: userId, type: "nudged" })
-      .run();
-    announceBet(tx, betId);
-    recordActivity(tx, {
+    const settlement = (
+      await tx
+        .select()
+        .from(settlements)
+        .where(eq(settlements.betId, betId))
+        .limit(1)
+    )[0]!;
+    await tx
+      .insert(betEvents)
+      .values({ betId, actorId: userId, type: "nudged" });
+    await announceBet(tx, betId);
+    await recordActivity(tx, {
       userId: settlement.loserId!,
       actorId: userId,
       type: "payment_nudge",
-      message: `${nameOf(tx, userId)} nudged you: please pay ${formatCents(bet.amountCents)} for "${bet.title}"`,
+      message: `${await nameOf(tx, userId)} nudged you: please pay ${formatCents(bet.amountCents)} for "${bet.title}"`,
       betId,
     });
   });
@@ -228,9 +247,9 @@ export const paymentRecordQuery = () =>
   db
     .select({
       owed: sql<number>`count(*)`,
-      paid: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed'), 0)`,
-      paidOnTime: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'completed' AND ${payments.completedAt} <= ${bets.paymentDueAt}), 0)`,
-      overdue: sql<number>`coalesce(sum(${settlements.paymentStatus} = 'pending' AND ${bets.paymentDueAt} <= ${sql.placeholder("now")}), 0)`,
+      paid: sql<number>`coalesce(sum(CASE WHEN ${settlements.paymentStatus} = 'completed' THEN 1 ELSE 0 END), 0)`,
+      paidOnTime: sql<number>`coalesce(sum(CASE WHEN ${settlements.paymentStatus} = 'completed' AND ${payments.completedAt} <= ${bets.paymentDueAt} THEN 1 ELSE 0 END), 0)`,
+      overdue: sql<number>`coalesce(sum(CASE WHEN ${settlements.paymentStatus} = 'pending' AND ${bets.paymentDueAt} <= ${sql.placeholder("now")} THEN 1 ELSE 0 END), 0)`,
     })
     .from(settlements)
     .innerJoin(bets, eq(bets.id, settlements.betId))
@@ -254,16 +273,18 @@ export const paymentRecordQuery = () =>
         eq(settlements.outcome, "winner"),
       ),
     );
-const paymentRecordRow = preparedOnce(() => paymentRecordQuery().prepare());
+const paymentRecordRow = preparedOnce(() =>
+  paymentRecordQuery().prepare("dues_paymentRecordRow"),
+);
 
 /** Settled bets lost, of those paid, paid by the due date, unpaid past it. */
-export function getPaymentRecords(
+export async function getPaymentRecords(
   userIds: number[],
   now = Date.now(),
-): Map<number, PaymentRecord> {
+): Promise<Map<number, PaymentRecord>> {
   const map = new Map<number, PaymentRecord>();
   for (const userId of new Set(userIds)) {
-    const row = paymentRecordRow().get({ userId, now });
+    const row = (await paymentRecordRow().execute({ userId, now }))[0];
     map.set(
       userId,
       row
@@ -279,8 +300,8 @@ export function getPaymentRecords(
   return map;
 }
 
-export function getPaymentRecord(userId: number, now = Date.now()) {
-  return getPaymentRecords([userId], now).get(userId) ?? { ...EMPTY };
+export async function getPaymentRecord(userId: number, now = Date.now()) {
+  return (await getPaymentRecords([userId], now)).get(userId) ?? { ...EMPTY };
 }
 
 /** "Paid 5 of 5 lost bets, all on time" — where people decide to bet. */
@@ -294,11 +315,11 @@ export function describePaymentRecord(record: PaymentRecord): string {
 }
 
 /** Public user objects gain `paymentRecord` (docs/product-rules.md#getting-paid), in one query. */
-export function withPaymentRecords<T extends { id: number }>(
+export async function withPaymentRecords<T extends { id: number }>(
   people: T[],
   now = Date.now(),
-): (T & { paymentRecord: PaymentRecord })[] {
-  const records = getPaymentRecords(
+): Promise<(T & { paymentRecord: PaymentRecord })[]> {
+  const records = await getPaymentRecords(
     people.map((p) => p.id),
     now,
   );
@@ -309,11 +330,10 @@ export function withPaymentRecords<T extends { id: number }>(
 }
 
 /** `[{id, friend}]` entries whose friend carries `paymentRecord`. */
-export function withFriendPaymentRecords<E extends { friend: { id: number } }>(
-  entries: E[],
-  now = Date.now(),
-) {
-  const records = getPaymentRecords(
+export async function withFriendPaymentRecords<
+  E extends { friend: { id: number } },
+>(entries: E[], now = Date.now()) {
+  const records = await getPaymentRecords(
     entries.map((e) => e.friend.id),
     now,
   );

@@ -1,7 +1,6 @@
 // The ledger (docs/product-rules.md#paying): immutable entries, history and summary, CSV, fees.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import { recordPayment } from "./payment.server";
 import {
   csvCell,
@@ -14,6 +13,7 @@ import {
 import { demoProvider, setPaymentProvider } from "./payment-provider.server";
 import { splitPayout } from "~/utils/money";
 import { entriesOf, pay, settledBet } from "../../../tests/support/paid-bets";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 beforeAll(() => setPaymentProvider(demoProvider));
 
@@ -23,15 +23,15 @@ describe("the ledger", () => {
     await pay(bet.id, loser.id).then((i) =>
       recordPayment({ betId: bet.id, userId: loser.id, intentId: i.intentId }),
     );
-    expect(() =>
+    await expect(
       sqlite
         .prepare("UPDATE ledger_entries SET amount_cents = 0 WHERE bet_id = ?")
         .run(bet.id),
-    ).toThrow("ledger entries are immutable");
-    expect(() =>
+    ).rejects.toThrow("ledger entries are immutable");
+    await expect(
       sqlite.prepare("DELETE FROM ledger_entries WHERE bet_id = ?").run(bet.id),
-    ).toThrow("ledger entries are immutable");
-    expect(entriesOf(bet.id)).toHaveLength(4);
+    ).rejects.toThrow("ledger entries are immutable");
+    expect(await entriesOf(bet.id)).toHaveLength(4);
   });
 
   it("derives history and summary from entries: transactions sum to net profit", async () => {
@@ -43,14 +43,14 @@ describe("the ledger", () => {
       intentId: i.intentId,
     });
     const range = { fromMs: Date.now() - 60_000, toMs: Date.now() + 60_000 };
-    const winnerTx = listTransactions({ userId: winner.id, ...range });
+    const winnerTx = await listTransactions({ userId: winner.id, ...range });
     expect(
       winnerTx.map(toTransactionJson).map((t) => [t.type, t.amount]),
     ).toEqual([
       ["payout", "100.00"],
       ["fee", "-2.50"],
     ]);
-    const loserTx = listTransactions({ userId: loser.id, ...range });
+    const loserTx = await listTransactions({ userId: loser.id, ...range });
     expect(loserTx.map(toTransactionJson)[0]).toMatchObject({
       type: "payment",
       amount: "-100.00",
@@ -70,9 +70,9 @@ describe("the ledger", () => {
       ws.netProfitCents,
     );
     expect(summarize(loserTx).netProfitCents).toBe(-10_000);
-    expect(listTransactions({ userId: winner.id, fromMs: 0, toMs: 1 })).toEqual(
-      [],
-    );
+    expect(
+      await listTransactions({ userId: winner.id, fromMs: 0, toMs: 1 }),
+    ).toEqual([]);
   });
 
   it("escapes CSV cells that a spreadsheet would run", () => {

@@ -13,7 +13,7 @@ import {
 } from "~/utils/money";
 
 /** loser −amount; winner +amount and −fee; platform (userId null) +fee. */
-export function writePaymentEntries(
+export async function writePaymentEntries(
   tx: Tx,
   p: {
     paymentId: number;
@@ -25,36 +25,38 @@ export function writePaymentEntries(
 ) {
   const { feeCents } = splitPayout(p.amountCents);
   const base = { paymentId: p.paymentId, betId: p.betId };
-  tx.insert(ledgerEntries)
-    .values([
-      {
-        ...base,
-        userId: p.loserId,
-        kind: "payment",
-        amountCents: -p.amountCents,
-      },
-      {
-        ...base,
-        userId: p.winnerId,
-        kind: "payout",
-        amountCents: p.amountCents,
-      },
-      { ...base, userId: p.winnerId, kind: "fee", amountCents: -feeCents },
-      { ...base, userId: null, kind: "fee", amountCents: feeCents },
-    ])
-    .run();
+  await tx.insert(ledgerEntries).values([
+    {
+      ...base,
+      userId: p.loserId,
+      kind: "payment",
+      amountCents: -p.amountCents,
+    },
+    {
+      ...base,
+      userId: p.winnerId,
+      kind: "payout",
+      amountCents: p.amountCents,
+    },
+    { ...base, userId: p.winnerId, kind: "fee", amountCents: -feeCents },
+    { ...base, userId: null, kind: "fee", amountCents: feeCents },
+  ]);
 }
 
-export function ledgerBalance(paymentId?: number): number {
-  const row = db
-    .select({
-      total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`,
-    })
-    .from(ledgerEntries)
-    .where(
-      paymentId === undefined ? sql`1` : eq(ledgerEntries.paymentId, paymentId),
-    )
-    .get();
+export async function ledgerBalance(paymentId?: number): Promise<number> {
+  const row = (
+    await db
+      .select({
+        total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`,
+      })
+      .from(ledgerEntries)
+      .where(
+        paymentId === undefined
+          ? undefined
+          : eq(ledgerEntries.paymentId, paymentId),
+      )
+      .limit(1)
+  )[0];
   return row?.total ?? 0;
 }
 
@@ -75,7 +77,7 @@ const DESCRIBE = {
 };
 
 /** A user's entries in [fromMs, toMs), oldest first. */
-export function listTransactions({
+export async function listTransactions({
   userId,
   fromMs,
   toMs,
@@ -83,29 +85,29 @@ export function listTransactions({
   userId: number;
   fromMs: number;
   toMs: number;
-}): Transaction[] {
-  return db
-    .select({ entry: ledgerEntries, title: bets.title })
-    .from(ledgerEntries)
-    .innerJoin(bets, eq(bets.id, ledgerEntries.betId))
-    .where(
-      and(
-        eq(ledgerEntries.userId, userId),
-        gte(ledgerEntries.createdAt, new Date(fromMs)),
-        lt(ledgerEntries.createdAt, new Date(toMs)),
-      ),
-    )
-    .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id))
-    .all()
-    .map(({ entry, title }) => ({
-      id: entry.id,
-      type: entry.kind,
-      description: DESCRIBE[entry.kind](title),
-      amountCents: entry.amountCents,
-      status: "completed" as const,
-      createdAt: entry.createdAt,
-      betId: entry.betId,
-    }));
+}): Promise<Transaction[]> {
+  return (
+    await db
+      .select({ entry: ledgerEntries, title: bets.title })
+      .from(ledgerEntries)
+      .innerJoin(bets, eq(bets.id, ledgerEntries.betId))
+      .where(
+        and(
+          eq(ledgerEntries.userId, userId),
+          gte(ledgerEntries.createdAt, new Date(fromMs)),
+          lt(ledgerEntries.createdAt, new Date(toMs)),
+        ),
+      )
+      .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id))
+  ).map(({ entry, title }) => ({
+    id: entry.id,
+    type: entry.kind,
+    description: DESCRIBE[entry.kind](title),
+    amountCents: entry.amountCents,
+    status: "completed" as const,
+    createdAt: entry.createdAt,
+    betId: entry.betId,
+  }));
 }
 
 /** Winnings gross, fees positive, net = winnings − losses − fees. */

@@ -3,7 +3,6 @@
 // Stripe is answered by MSW (no network).
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import { CARD_DECLINED } from "~/payments/demo.server";
 import { demoProvider } from "./payment-provider.server";
 import {
@@ -26,6 +25,7 @@ import {
   approveSettlement,
   proposeSettlement,
 } from "../settlements/settlement.server";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 const server = setupServer(...stripeHandlers);
 let stripe: ReturnType<typeof createStripeProvider>;
@@ -40,8 +40,12 @@ beforeEach(() => stripeState.reset());
 
 async function settledBet(amount = 100) {
   const { creator, joiner, bet } = await activeBet(amount);
-  proposeSettlement({ betId: bet.id, userId: joiner.id, winnerId: joiner.id });
-  approveSettlement({ betId: bet.id, userId: creator.id });
+  await proposeSettlement({
+    betId: bet.id,
+    userId: joiner.id,
+    winnerId: joiner.id,
+  });
+  await approveSettlement({ betId: bet.id, userId: creator.id });
   return { winner: joiner, loser: creator, bet };
 }
 
@@ -52,12 +56,12 @@ const form = (fields: Record<string, string>) => {
 };
 const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" };
 
-const entries = (betId: number) =>
-  sqlite
+const entries = async (betId: number) =>
+  (await sqlite
     .prepare(
       "SELECT count(*) AS n, coalesce(sum(amount_cents), 0) AS sum FROM ledger_entries WHERE bet_id = ?",
     )
-    .get(betId) as { n: number; sum: number };
+    .get(betId)) as { n: number; sum: number };
 
 describe("payBet with the demo provider", () => {
   it("pays by the card form: verified, recorded once, entries summing to zero", async () => {
@@ -80,10 +84,10 @@ describe("payBet with the demo provider", () => {
     expect(paid.kind).toBe("paid");
     if (paid.kind === "paid")
       expect(paid.settlement.paymentStatus).toBe("completed");
-    expect(entries(bet.id)).toEqual({ n: 4, sum: 0 });
+    expect(await entries(bet.id)).toEqual({ n: 4, sum: 0 });
     await expectRejection(pay, 409, ALREADY_PAID);
-    expect(entries(bet.id).n).toBe(4);
-    expect(ledgerBalance()).toBe(0);
+    expect((await entries(bet.id)).n).toBe(4);
+    expect(await ledgerBalance()).toBe(0);
   });
 
   it("refuses a declined card (402) and bad card fields (400) and records nothing", async () => {
@@ -111,7 +115,7 @@ describe("payBet with the demo provider", () => {
       400,
     );
     expect(bad.fieldErrors?.cvc).toBeDefined();
-    expect(entries(bet.id).n).toBe(0);
+    expect((await entries(bet.id)).n).toBe(0);
   });
 
   it("refuses with no provider (409), and the demo has no webhook (404)", async () => {
@@ -160,7 +164,7 @@ describe("payBet with Stripe", () => {
     if (go.kind === "redirect")
       expect(go.url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
     expect(stripeState.sessions).toHaveLength(1);
-    expect(entries(bet.id).n).toBe(0);
+    expect((await entries(bet.id)).n).toBe(0);
 
     const refused = await expectRejection(
       () =>
@@ -196,7 +200,7 @@ describe("payBet with Stripe", () => {
       provider: stripe,
     });
     expect(again.settlement.paymentStatus).toBe("completed");
-    expect(entries(bet.id)).toEqual({ n: 4, sum: 0 });
+    expect(await entries(bet.id)).toEqual({ n: 4, sum: 0 });
     expect(paymentOptions(stripe)).toEqual({
       provider: "stripe",
       publishableKey: "pk_test_fake",

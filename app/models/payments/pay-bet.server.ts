@@ -61,7 +61,7 @@ export async function payBet({
   if (by.kind === "intent") {
     ({ intentId, amountCents } = by);
   } else {
-    const payable = getPayableBet({ betId, userId });
+    const payable = await getPayableBet({ betId, userId });
     const p = requireProvider(provider);
     const step = await p.checkout({
       betId,
@@ -72,7 +72,7 @@ export async function payBet({
       fields: by.fields,
       openIntent: async () =>
         (await createPaymentIntent({ betId, userId, provider: p })).intentId,
-      isPayer: (id) => isIntentPayer(id, userId),
+      isPayer: async (id) => isIntentPayer(id, userId),
     });
     if (step.kind === "redirect") return step;
     intentId = step.intentId;
@@ -113,6 +113,6 @@ export function confirmDemoPayment({
   return confirmDemoIntent({
     intentId,
     card,
-    isPayer: (id) => isIntentPayer(id, userId),
+    isPayer: async (id) => isIntentPayer(id, userId),
   });
 }

@@ -18,52 +18,65 @@ import { isDemoMode, stripeKeys } from "~/utils/env.server";
 
 /** The demo processor's intents, in `demo_payment_intents`. */
 export const demoIntentStore: DemoIntentStore = {
-  openOrCreate({ betId, amountCents, newId }) {
-    return immediate((tx) => {
-      const open = tx
-        .select()
-        .from(demoPaymentIntents)
-        .where(
-          and(
-            eq(demoPaymentIntents.betId, betId),
-            eq(demoPaymentIntents.amountCents, amountCents),
-            eq(demoPaymentIntents.status, "requires_payment_method"),
-          ),
-        )
-        .get();
+  async openOrCreate({ betId, amountCents, newId }) {
+    return await immediate(async (tx) => {
+      const open = (
+        await tx
+          .select()
+          .from(demoPaymentIntents)
+          .where(
+            and(
+              eq(demoPaymentIntents.betId, betId),
+              eq(demoPaymentIntents.amountCents, amountCents),
+              eq(demoPaymentIntents.status, "requires_payment_method"),
+            ),
+          )
+          .limit(1)
+      )[0];
       if (open) return open;
-      return tx
-        .insert(demoPaymentIntents)
-        .values({ id: newId(), betId, amountCents })
-        .returning()
-        .get();
+      return (
+        await tx
+          .insert(demoPaymentIntents)
+          .values({ id: newId(), betId, amountCents })
+          .returning()
+      )[0]!;
     });
   },
-  find(id) {
+  async find(id) {
     return (
-      db
-        .select()
-        .from(demoPaymentIntents)
-        .where(eq(demoPaymentIntents.id, id))
-        .get() ?? null
+      (
+        await db
+          .select()
+          .from(demoPaymentIntents)
+          .where(eq(demoPaymentIntents.id, id))
+          .limit(1)
+      )[0] ?? null
     );
   },
-  recordDecline(id, message) {
-    db.update(demoPaymentIntents)
-      .set({ lastError: message })
-      .where(eq(demoPaymentIntents.id, id))
-      .run();
+  async recordDecline(id, message) {
+    await immediate(
+      (tx) =>
+        tx
+          .update(demoPaymentIntents)
+          .set({ lastError: message })
+          .where(eq(demoPaymentIntents.id, id)),
+      { bookkeeping: true },
+    );
   },
-  markSucceeded(id) {
-    db.update(demoPaymentIntents)
-      .set({ status: "succeeded", lastError: null })
-      .where(
-        and(
-          eq(demoPaymentIntents.id, id),
-          eq(demoPaymentIntents.status, "requires_payment_method"),
-        ),
-      )
-      .run();
+  async markSucceeded(id) {
+    await immediate(
+      (tx) =>
+        tx
+          .update(demoPaymentIntents)
+          .set({ status: "succeeded", lastError: null })
+          .where(
+            and(
+              eq(demoPaymentIntents.id, id),
+              eq(demoPaymentIntents.status, "requires_payment_method"),
+            ),
+          ),
+      { bookkeeping: true },
+    );
   },
 };
 

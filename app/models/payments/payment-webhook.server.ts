@@ -25,11 +25,11 @@ export async function handlePaymentWebhook(
     !intent.betId ||
     !intent.payerId
   ) {
-    const fresh = markEventProcessed(event);
+    const fresh = await markEventProcessed(event);
     return Response.json({ received: true, duplicate: !fresh });
   }
   try {
-    const { recorded } = completePayment({
+    const { recorded } = await completePayment({
       betId: intent.betId,
       payerId: intent.payerId,
       intentId: intent.id,
@@ -43,7 +43,7 @@ export async function handlePaymentWebhook(
     // A payment we cannot apply (already paid by another intent, wrong
     // amount): acknowledge it so Stripe stops retrying; it is logged for a person.
     console.warn(`payment webhook ${event.id}: ${error.message}`);
-    markEventProcessed(event);
+    await markEventProcessed(event);
     return Response.json({ received: true, recorded: false });
   }
 }

@@ -1,6 +1,5 @@
 // Payments (docs/product-rules.md#paying): the demo card and paying a settled bet, the model rules.
 import { beforeAll, describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   ALREADY_PAID,
   AMOUNT_MISMATCH,
@@ -35,6 +34,7 @@ import {
   pay,
   settledBet,
 } from "../../../tests/support/paid-bets";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 beforeAll(() => setPaymentProvider(demoProvider));
 
@@ -93,7 +93,7 @@ describe("paying a settled bet", () => {
         confirmDemoIntent({
           intentId: intent.intentId,
           card: { ...GOOD, cardNumber: "4000 0000 0000 0002" },
-          isPayer: (id) => isIntentPayer(id, loser.id),
+          isPayer: async (id) => isIntentPayer(id, loser.id),
         }),
       402,
       CARD_DECLINED,
@@ -104,14 +104,14 @@ describe("paying a settled bet", () => {
         confirmDemoIntent({
           intentId: intent.intentId,
           card: GOOD,
-          isPayer: (id) => isIntentPayer(id, winner.id),
+          isPayer: async (id) => isIntentPayer(id, winner.id),
         }),
       404,
     );
-    confirmDemoIntent({
+    await confirmDemoIntent({
       intentId: intent.intentId,
       card: GOOD,
-      isPayer: (id) => isIntentPayer(id, loser.id),
+      isPayer: async (id) => isIntentPayer(id, loser.id),
     });
     await expectRejection(
       () =>
@@ -137,13 +137,13 @@ describe("paying a settled bet", () => {
       userId: loser.id,
       intentId: intent.intentId,
     });
-    expect(entriesOf(bet.id)).toEqual([
+    expect(await entriesOf(bet.id)).toEqual([
       { userId: loser.id, kind: "payment", cents: -10_000 },
       { userId: winner.id, kind: "payout", cents: 10_000 },
       { userId: winner.id, kind: "fee", cents: -250 },
       { userId: null, kind: "fee", cents: 250 },
     ]);
-    expect(listActivity(winner.id)[0]).toMatchObject({
+    expect((await listActivity(winner.id))[0]).toMatchObject({
       type: "payment_received",
     });
     // Paying twice.
@@ -153,14 +153,14 @@ describe("paying a settled bet", () => {
       ALREADY_PAID,
     );
     const paymentId = (
-      sqlite
+      (await sqlite
         .prepare("SELECT id FROM payments WHERE intent_id = ?")
-        .get(intent.intentId) as {
+        .get(intent.intentId)) as {
         id: number;
       }
     ).id;
-    expect(ledgerBalance(paymentId)).toBe(0);
-    expect(ledgerBalance()).toBe(0);
+    expect(await ledgerBalance(paymentId)).toBe(0);
+    expect(await ledgerBalance()).toBe(0);
   });
 
   it("refuses the winner, strangers, unsettled bets, unknown intents and no provider", async () => {
@@ -240,14 +240,14 @@ describe("paying a settled bet", () => {
       );
       expect(results.every((r) => r.ok)).toBe(true);
       expect(
-        sqlite
+        await sqlite
           .prepare(
             "SELECT count(*) AS n FROM payments WHERE bet_id = ? AND status = 'completed'",
           )
           .get(bet.id),
       ).toEqual({ n: 1 });
-      expect(entriesOf(bet.id)).toHaveLength(4);
-      expect(ledgerBalance()).toBe(0);
+      expect(await entriesOf(bet.id)).toHaveLength(4);
+      expect(await ledgerBalance()).toBe(0);
     },
   );
 });

@@ -3,7 +3,7 @@
 // succeeded, idempotently by intent id, and the ledger entries are written
 // in the same immediate transaction as the status changes.
 import { and, eq } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate, changedRows } from "~/db/client.server";
 import {
   betEvents,
   bets,
@@ -61,7 +61,7 @@ export type PayableBet = {
  * What the loser may pay: 404 an unseen bet, 403 a stranger or the winner,
  * 409 not settled or already paid.
  */
-export function getPayableBet({
+export async function getPayableBet({
   betId,
   userId,
   allowPaid = false,
@@ -69,16 +69,18 @@ export function getPayableBet({
   betId: number;
   userId: number;
   allowPaid?: boolean;
-}): PayableBet {
-  const bet = getBetView(betId);
-  if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+}): Promise<PayableBet> {
+  const bet = await getBetView(betId);
+  if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
   if (!bet.participants.some((p) => p.id === userId))
     throw forbidden(NOT_LOSER);
-  const settlement = db
-    .select()
-    .from(settlements)
-    .where(eq(settlements.betId, betId))
-    .get();
+  const settlement = (
+    await db
+      .select()
+      .from(settlements)
+      .where(eq(settlements.betId, betId))
+      .limit(1)
+  )[0];
   if (bet.status !== "settled" || !settlement?.settledAt)
     throw conflict(NOT_SETTLED);
   if (settlement.loserId !== userId) throw forbidden(NOT_LOSER);
@@ -104,7 +106,7 @@ export async function createPaymentIntent({
   userId: number;
   provider?: PaymentProvider | null;
 }) {
-  const payable = getPayableBet({ betId, userId });
+  const payable = await getPayableBet({ betId, userId });
   const p = requireProvider(provider);
   const intent = await p.createIntent({
     betId,
@@ -112,18 +114,22 @@ export async function createPaymentIntent({
     amountCents: payable.amountCents,
     idempotencyKey: intentIdempotencyKey(betId, userId),
   });
-  db.insert(payments)
-    .values({
-      betId,
-      payerId: userId,
-      payeeId: payable.settlement.winnerId!,
-      provider: p.name,
-      intentId: intent.id,
-      amountCents: payable.amountCents,
-      status: "pending",
-    })
-    .onConflictDoNothing()
-    .run();
+  await immediate(
+    (tx) =>
+      tx
+        .insert(payments)
+        .values({
+          betId,
+          payerId: userId,
+          payeeId: payable.settlement.winnerId!,
+          provider: p.name,
+          intentId: intent.id,
+          amountCents: payable.amountCents,
+          status: "pending",
+        })
+        .onConflictDoNothing(),
+    { bookkeeping: true },
+  );
   return {
     intentId: intent.id,
     clientSecret: intent.clientSecret,
@@ -132,12 +138,14 @@ export async function createPaymentIntent({
 }
 
 /** Whether `userId` is the payer this intent was created for. */
-export function isIntentPayer(intentId: string, userId: number) {
-  const row = db
-    .select({ payerId: payments.payerId })
-    .from(payments)
-    .where(eq(payments.intentId, intentId))
-    .get();
+export async function isIntentPayer(intentId: string, userId: number) {
+  const row = (
+    await db
+      .select({ payerId: payments.payerId })
+      .from(payments)
+      .where(eq(payments.intentId, intentId))
+      .limit(1)
+  )[0];
   return row?.payerId === userId;
 }
 
@@ -158,12 +166,14 @@ export async function recordPayment({
   amountCents?: number;
   provider?: PaymentProvider | null;
 }): Promise<Settlement> {
-  const payable = getPayableBet({ betId, userId, allowPaid: true });
-  const existing = db
-    .select()
-    .from(payments)
-    .where(eq(payments.intentId, intentId))
-    .get();
+  const payable = await getPayableBet({ betId, userId, allowPaid: true });
+  const existing = (
+    await db
+      .select()
+      .from(payments)
+      .where(eq(payments.intentId, intentId))
+      .limit(1)
+  )[0];
   if (existing && (existing.betId !== betId || existing.payerId !== userId))
     throw conflict(INTENT_UNKNOWN);
   if (existing?.status === "completed") return payable.settlement;
@@ -181,13 +191,15 @@ export async function recordPayment({
     (amountCents !== undefined && amountCents !== payable.amountCents)
   )
     throw conflict(AMOUNT_MISMATCH);
-  return completePayment({
-    betId,
-    payerId: userId,
-    intentId,
-    amountCents: intent.amountCents,
-    provider: p.name,
-  }).settlement;
+  return (
+    await completePayment({
+      betId,
+      payerId: userId,
+      intentId,
+      amountCents: intent.amountCents,
+      provider: p.name,
+    })
+  ).settlement;
 }
 
 /**
@@ -196,7 +208,7 @@ export async function recordPayment({
  * written, or nothing happens. A webhook passes its event id so a replay
  * changes nothing.
  */
-export function completePayment({
+export async function completePayment({
   betId,
   payerId,
   intentId,
@@ -210,29 +222,36 @@ export function completePayment({
   amountCents: number;
   provider: "demo" | "stripe";
   event?: { id: string; type: string };
-}): { settlement: Settlement; recorded: boolean } {
-  return immediate(
-    (tx) => {
-      const current = () =>
-        tx.select().from(settlements).where(eq(settlements.betId, betId)).get();
+}): Promise<{ settlement: Settlement; recorded: boolean }> {
+  return await immediate(
+    async (tx) => {
+      const current = async () =>
+        (
+          await tx
+            .select()
+            .from(settlements)
+            .where(eq(settlements.betId, betId))
+            .limit(1)
+        )[0];
       if (event) {
-        const fresh = tx
+        const fresh = await tx
           .insert(processedWebhookEvents)
           .values(event)
-          .onConflictDoNothing()
-          .run();
-        if (fresh.changes === 0) {
-          const s = current();
+          .onConflictDoNothing();
+        if (changedRows(fresh) === 0) {
+          const s = await current();
           if (!s) throw notFound(BET_NOT_FOUND);
           return { settlement: s, recorded: false };
         }
       }
-      const existing = tx
-        .select()
-        .from(payments)
-        .where(eq(payments.intentId, intentId))
-        .get();
-      const settlement = current();
+      const existing = (
+        await tx
+          .select()
+          .from(payments)
+          .where(eq(payments.intentId, intentId))
+          .limit(1)
+      )[0];
+      const settlement = await current();
       if (!settlement?.settledAt || settlement.outcome === "void")
         throw conflict(NOT_SETTLED);
       if (existing?.status === "completed")
@@ -243,32 +262,34 @@ export function completePayment({
       )
         throw conflict(INTENT_UNKNOWN);
       if (settlement.loserId !== payerId) throw forbidden(NOT_LOSER);
-      const bet = tx.select().from(bets).where(eq(bets.id, betId)).get()!;
+      const bet = (
+        await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
+      )[0]!;
       if (amountCents !== bet.amountCents) throw conflict(AMOUNT_MISMATCH);
       if (settlement.paymentStatus === "completed")
         throw conflict(ALREADY_PAID);
 
       const paymentId =
         existing?.id ??
-        tx
-          .insert(payments)
-          .values({
-            betId,
-            payerId,
-            payeeId: settlement.winnerId!,
-            provider,
-            intentId,
-            amountCents,
-          })
-          .returning({ id: payments.id })
-          .get().id;
+        (
+          await tx
+            .insert(payments)
+            .values({
+              betId,
+              payerId,
+              payeeId: settlement.winnerId!,
+              provider,
+              intentId,
+              amountCents,
+            })
+            .returning({ id: payments.id })
+        )[0]!.id;
       const now = new Date();
-      const done = tx
+      const done = await tx
         .update(payments)
         .set({ status: "completed", completedAt: now })
-        .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")))
-        .run();
-      const paid = tx
+        .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")));
+      const paid = await tx
         .update(settlements)
         .set({ paymentStatus: "completed" })
         .where(
@@ -276,43 +297,49 @@ export function completePayment({
             eq(settlements.betId, betId),
             eq(settlements.paymentStatus, "pending"),
           ),
-        )
-        .run();
-      if (done.changes !== 1 || paid.changes !== 1)
+        );
+      if (changedRows(done) !== 1 || changedRows(paid) !== 1)
         throw conflict(ALREADY_PAID);
-      writePaymentEntries(tx, {
+      await writePaymentEntries(tx, {
         paymentId,
         betId,
         loserId: payerId,
         winnerId: settlement.winnerId!,
         amountCents,
       });
-      tx.insert(betEvents)
-        .values({ betId, actorId: payerId, type: "paid", data: { paymentId } })
-        .run();
-      announceBet(tx, betId);
-      const payer = tx
-        .select({ username: users.username })
-        .from(users)
-        .where(eq(users.id, payerId))
-        .get();
-      recordActivity(tx, {
+      await tx
+        .insert(betEvents)
+        .values({ betId, actorId: payerId, type: "paid", data: { paymentId } });
+      await announceBet(tx, betId);
+      const payer = (
+        await tx
+          .select({ username: users.username })
+          .from(users)
+          .where(eq(users.id, payerId))
+          .limit(1)
+      )[0];
+      await recordActivity(tx, {
         userId: settlement.winnerId!,
         actorId: payerId,
         type: "payment_received",
         message: `${payer?.username ?? "Someone"} paid ${formatCents(amountCents)} for "${bet.title}"`,
         betId,
       });
-      return { settlement: current()!, recorded: true };
+      return { settlement: (await current())!, recorded: true };
     },
     { durable: true },
   );
 }
 
 /** Marks a webhook event handled without acting on it; false if seen before. */
-export function markEventProcessed(event: { id: string; type: string }) {
+export async function markEventProcessed(event: { id: string; type: string }) {
   return (
-    db.insert(processedWebhookEvents).values(event).onConflictDoNothing().run()
-      .changes === 1
+    changedRows(
+      await immediate(
+        (tx) =>
+          tx.insert(processedWebhookEvents).values(event).onConflictDoNothing(),
+        { bookkeeping: true },
+      ),
+    ) === 1
   );
 }

@@ -5,7 +5,7 @@
 // machines on one database, share one count: a limit is the same however
 // many processes answer (docs/decisions/1002).
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate, changedRows } from "~/db/client.server";
 import { abuseWindows } from "~/db/schema";
 import { rateLimitsOn } from "~/utils/env.server";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
@@ -22,20 +22,22 @@ export class AbuseLimit {
   ) {}
 
   /** Throws 429 (with Retry-After) if any key has used up its window. */
-  check(keys: string[], now = Date.now()) {
+  async check(keys: string[], now = Date.now()) {
     if (!rateLimitsOn) return;
     for (const key of keys) {
-      const window = db
-        .select({ count: abuseWindows.count, resetAt: abuseWindows.resetAt })
-        .from(abuseWindows)
-        .where(
-          and(
-            eq(abuseWindows.limit, this.options.name),
-            eq(abuseWindows.key, key),
-            gt(abuseWindows.resetAt, new Date(now)),
-          ),
-        )
-        .get();
+      const window = (
+        await db
+          .select({ count: abuseWindows.count, resetAt: abuseWindows.resetAt })
+          .from(abuseWindows)
+          .where(
+            and(
+              eq(abuseWindows.limit, this.options.name),
+              eq(abuseWindows.key, key),
+              gt(abuseWindows.resetAt, new Date(now)),
+            ),
+          )
+          .limit(1)
+      )[0];
       if (window && window.count >= this.options.limit)
         throw new TooManyRequestsError(
           this.options.message,
@@ -45,40 +47,44 @@ export class AbuseLimit {
   }
 
   /** Counts one attempt against every key: one statement each, so no count is lost to a race. */
-  record(keys: string[], now = Date.now()) {
+  async record(keys: string[], now = Date.now()) {
     if (!rateLimitsOn) return;
     const resetAt = now + this.options.windowMs;
     for (const key of keys)
-      db.insert(abuseWindows)
-        .values({
-          limit: this.options.name,
-          key,
-          count: 1,
-          resetAt: new Date(resetAt),
-        })
-        .onConflictDoUpdate({
-          target: [abuseWindows.limit, abuseWindows.key],
-          // A window that is over starts again from this attempt.
-          set: {
-            count: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN 1 ELSE ${abuseWindows.count} + 1 END`,
-            resetAt: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN ${resetAt} ELSE ${abuseWindows.resetAt} END`,
-          },
-        })
-        .run();
+      await immediate(
+        (tx) =>
+          tx
+            .insert(abuseWindows)
+            .values({
+              limit: this.options.name,
+              key,
+              count: 1,
+              resetAt: new Date(resetAt),
+            })
+            .onConflictDoUpdate({
+              target: [abuseWindows.limit, abuseWindows.key],
+              // A window that is over starts again from this attempt.
+              set: {
+                count: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN 1 ELSE ${abuseWindows.count} + 1 END`,
+                resetAt: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN ${resetAt} ELSE ${abuseWindows.resetAt} END`,
+              },
+            }),
+        { bookkeeping: true },
+      );
   }
 
   /**
    * Check, then count, in one transaction: for attempts that count whatever
    * their outcome. Two processes cannot both take the last attempt.
    */
-  take(keys: string[], now = Date.now()) {
+  async take(keys: string[], now = Date.now()) {
     if (!rateLimitsOn) return;
     // Counting an attempt is not what a request is about: it does not
     // make a refused request's idempotency key "changed something".
-    immediate(
-      () => {
-        this.check(keys, now);
-        this.record(keys, now);
+    await immediate(
+      async () => {
+        await this.check(keys, now);
+        await this.record(keys, now);
       },
       { bookkeeping: true },
     );
@@ -86,9 +92,12 @@ export class AbuseLimit {
 }
 
 /** The sweep: windows that are over go. */
-export function sweepAbuseWindows(now = Date.now()) {
-  return db
-    .delete(abuseWindows)
-    .where(lte(abuseWindows.resetAt, new Date(now)))
-    .run().changes;
+export async function sweepAbuseWindows(now = Date.now()) {
+  return changedRows(
+    await immediate(
+      (tx) =>
+        tx.delete(abuseWindows).where(lte(abuseWindows.resetAt, new Date(now))),
+      { bookkeeping: true },
+    ),
+  );
 }

@@ -88,13 +88,13 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
     fingerprint: fingerprintOf(request.method, url.pathname, sent.body),
   };
 
-  let outcome = claimIdempotencyKey(claim);
+  let outcome = await claimIdempotencyKey(claim);
   // A browser's own resend (a double tap without JavaScript) shows whatever
   // the last copy answers: it waits for the first to finish and repeats it.
   for (
     const until = Date.now() + PAGE_WAIT_MS;
     outcome.outcome === "busy" && flavour !== "api" && Date.now() < until;
-    outcome = claimIdempotencyKey(claim)
+    outcome = await claimIdempotencyKey(claim)
   )
     await new Promise((resolve) => setTimeout(resolve, 100));
 
@@ -113,29 +113,30 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
 
   const claimId = outcome.id;
   const renew = setInterval(
-    () => renewIdempotencyClaim(claimId),
+    async () => renewIdempotencyClaim(claimId),
     CLAIM_RENEW_MS,
   );
   renew.unref();
   let response: Response;
   try {
     response = await withChangeWitness(
-      (tx: Parameters<typeof stampIdempotencyEffect>[0]) =>
+      async (tx: Parameters<typeof stampIdempotencyEffect>[0]) =>
         stampIdempotencyEffect(tx, claimId),
       () => next(),
     );
   } catch (error) {
     clearInterval(renew);
-    if (!idempotencyEffectMade(claimId)) releaseIdempotencyKey(claimId);
+    if (!(await idempotencyEffectMade(claimId)))
+      await releaseIdempotencyKey(claimId);
     throw error;
   }
   try {
-    if (response.status >= 400 && !idempotencyEffectMade(claimId)) {
-      releaseIdempotencyKey(claimId);
+    if (response.status >= 400 && !(await idempotencyEffectMade(claimId))) {
+      await releaseIdempotencyKey(claimId);
       return response;
     }
     const answer = await keptAnswerOf(response, flavour);
-    keepIdempotentAnswer(claimId, answer);
+    await keepIdempotentAnswer(claimId, answer);
     return responseOf(answer);
   } finally {
     clearInterval(renew);

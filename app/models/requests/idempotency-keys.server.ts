@@ -4,7 +4,7 @@
 // and the answer is kept after it. Everything here is a conditional write in
 // a BEGIN IMMEDIATE transaction, so two processes cannot both claim a key.
 import { and, eq, lt } from "drizzle-orm";
-import { db, immediate, type Tx } from "~/db/client.server";
+import { db, immediate, type Tx, changedRows } from "~/db/client.server";
 import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
 
 /**
@@ -44,34 +44,37 @@ function keptAnswerOf(row: IdempotencyKeyRow): KeptAnswer {
 }
 
 /** Claims `key` for `userId`'s request, or says how the request must be answered instead. */
-export function claimIdempotencyKey(
+export async function claimIdempotencyKey(
   claim: { userId: number; key: string; fingerprint: string },
   now = Date.now(),
-): Claim {
-  return immediate((tx) => {
-    const row = tx
-      .select()
-      .from(idempotencyKeys)
-      .where(
-        and(
-          eq(idempotencyKeys.userId, claim.userId),
-          eq(idempotencyKeys.key, claim.key),
-        ),
-      )
-      .get();
+): Promise<Claim> {
+  return await immediate(async (tx) => {
+    const row = (
+      await tx
+        .select()
+        .from(idempotencyKeys)
+        .where(
+          and(
+            eq(idempotencyKeys.userId, claim.userId),
+            eq(idempotencyKeys.key, claim.key),
+          ),
+        )
+        .limit(1)
+    )[0];
     const leaseUntil = new Date(now + CLAIM_LEASE_MS);
     if (!row) {
-      const { id } = tx
-        .insert(idempotencyKeys)
-        .values({
-          userId: claim.userId,
-          key: claim.key,
-          fingerprint: claim.fingerprint,
-          state: "running",
-          leaseUntil,
-        })
-        .returning({ id: idempotencyKeys.id })
-        .get();
+      const { id } = (
+        await tx
+          .insert(idempotencyKeys)
+          .values({
+            userId: claim.userId,
+            key: claim.key,
+            fingerprint: claim.fingerprint,
+            state: "running",
+            leaseUntil,
+          })
+          .returning({ id: idempotencyKeys.id })
+      )[0]!;
       return { outcome: "run", id };
     }
     if (row.fingerprint !== claim.fingerprint) return { outcome: "mismatch" };
@@ -80,70 +83,95 @@ export function claimIdempotencyKey(
     if (row.leaseUntil.getTime() > now) return { outcome: "busy" };
     if (row.effectAt) return { outcome: "answer-lost" };
     // A claim whose request died before changing anything: run it now.
-    tx.update(idempotencyKeys)
+    await tx
+      .update(idempotencyKeys)
       .set({ leaseUntil })
-      .where(eq(idempotencyKeys.id, row.id))
-      .run();
+      .where(eq(idempotencyKeys.id, row.id));
     return { outcome: "run", id: row.id };
   });
 }
 
 /** The request behind claim `id` is still running. */
-export function renewIdempotencyClaim(id: number, now = Date.now()) {
-  db.update(idempotencyKeys)
-    .set({ leaseUntil: new Date(now + CLAIM_LEASE_MS) })
-    .where(
-      and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
-    )
-    .run();
+export async function renewIdempotencyClaim(id: number, now = Date.now()) {
+  await immediate(
+    (tx) =>
+      tx
+        .update(idempotencyKeys)
+        .set({ leaseUntil: new Date(now + CLAIM_LEASE_MS) })
+        .where(
+          and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
+        ),
+    { bookkeeping: true },
+  );
 }
 
 /** Called inside the change's transaction: the work behind claim `id` committed. */
-export function stampIdempotencyEffect(tx: Tx, id: number, now = Date.now()) {
-  tx.update(idempotencyKeys)
+export async function stampIdempotencyEffect(
+  tx: Tx,
+  id: number,
+  now = Date.now(),
+) {
+  await tx
+    .update(idempotencyKeys)
     .set({ effectAt: new Date(now) })
-    .where(eq(idempotencyKeys.id, id))
-    .run();
+    .where(eq(idempotencyKeys.id, id));
 }
 
 /** Whether the work behind claim `id` changed something. */
-export function idempotencyEffectMade(id: number): boolean {
-  const row = db
-    .select({ effectAt: idempotencyKeys.effectAt })
-    .from(idempotencyKeys)
-    .where(eq(idempotencyKeys.id, id))
-    .get();
+export async function idempotencyEffectMade(id: number): Promise<boolean> {
+  const row = (
+    await db
+      .select({ effectAt: idempotencyKeys.effectAt })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.id, id))
+      .limit(1)
+  )[0];
   return Boolean(row?.effectAt);
 }
 
 /** Keeps the answer of claim `id`: from now on a repeat gets it. */
-export function keepIdempotentAnswer(id: number, answer: KeptAnswer) {
-  db.update(idempotencyKeys)
-    .set({
-      state: "done",
-      flavour: answer.flavour,
-      status: answer.status,
-      location: answer.location,
-      headers: JSON.stringify(answer.headers),
-      body: answer.body,
-    })
-    .where(eq(idempotencyKeys.id, id))
-    .run();
+export async function keepIdempotentAnswer(id: number, answer: KeptAnswer) {
+  await immediate(
+    (tx) =>
+      tx
+        .update(idempotencyKeys)
+        .set({
+          state: "done",
+          flavour: answer.flavour,
+          status: answer.status,
+          location: answer.location,
+          headers: JSON.stringify(answer.headers),
+          body: answer.body,
+        })
+        .where(eq(idempotencyKeys.id, id)),
+    { bookkeeping: true },
+  );
 }
 
 /** Frees claim `id` (nothing changed): the key may be sent again with any values. */
-export function releaseIdempotencyKey(id: number) {
-  db.delete(idempotencyKeys)
-    .where(
-      and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
-    )
-    .run();
+export async function releaseIdempotencyKey(id: number) {
+  await immediate(
+    (tx) =>
+      tx
+        .delete(idempotencyKeys)
+        .where(
+          and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
+        ),
+    { bookkeeping: true },
+  );
 }
 
 /** The sweep: keys older than the retention go. */
-export function sweepIdempotencyKeys(now = Date.now()) {
-  return db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.createdAt, new Date(now - KEY_RETENTION_MS)))
-    .run().changes;
+export async function sweepIdempotencyKeys(now = Date.now()) {
+  return changedRows(
+    await immediate(
+      (tx) =>
+        tx
+          .delete(idempotencyKeys)
+          .where(
+            lt(idempotencyKeys.createdAt, new Date(now - KEY_RETENTION_MS)),
+          ),
+      { bookkeeping: true },
+    ),
+  );
 }

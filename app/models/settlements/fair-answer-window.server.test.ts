@@ -22,7 +22,7 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
   it("approves for the silent side at respondBy through the settle path, once", async () => {
     const { creator, joiner, bet } = await activeBet(100);
     const t0 = Date.now();
-    const proposal = proposeSettlement({
+    const proposal = await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       winnerId: joiner.id,
@@ -37,83 +37,86 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
       feeAmount: 2.5,
       netAmount: 97.5,
     });
-    sweep(t0 + WINDOW - 1);
-    expect(getBetView(bet.id)!.status).toBe("active");
-    const report = sweep(t0 + WINDOW);
+    await sweep(t0 + WINDOW - 1);
+    expect((await getBetView(bet.id))!.status).toBe("active");
+    const report = await sweep(t0 + WINDOW);
     expect(report.failed).toBe(0);
-    const settled = getBetView(bet.id)!;
+    const settled = (await getBetView(bet.id))!;
     expect(settled).toMatchObject({ status: "settled", winnerId: joiner.id });
     expect(settled.paymentDueAt!.getTime()).toBe(t0 + WINDOW + WINDOW);
-    expect(getSettlement({ betId: bet.id, userId: creator.id })).toMatchObject({
+    expect(
+      await getSettlement({ betId: bet.id, userId: creator.id }),
+    ).toMatchObject({
       resolution: "timeout",
       creatorApproved: true,
       participantApproved: true,
       feeCents: 250,
       netCents: 9750,
     });
-    expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
-    expect(getUserById(creator.id)).toMatchObject({ lossCount: 1 });
-    expect(kinds(creator.id)[0]).toBe("bet_settled");
-    expect(kinds(joiner.id)[0]).toBe("bet_settled");
+    expect(await getUserById(joiner.id)).toMatchObject({ winCount: 1 });
+    expect(await getUserById(creator.id)).toMatchObject({ lossCount: 1 });
+    expect((await kinds(creator.id))[0]).toBe("bet_settled");
+    expect((await kinds(joiner.id))[0]).toBe("bet_settled");
     // A later sweep finds nothing to do again.
-    sweep(t0 + WINDOW + 1000);
+    await sweep(t0 + WINDOW + 1000);
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
         bet.id,
       ),
     ).toBe(1);
-    expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
+    expect(await getUserById(joiner.id)).toMatchObject({ winCount: 1 });
   });
 
   it("reminds the silent side a third in and a twelfth before, once each", async () => {
     const { creator, joiner, bet } = await activeBet();
     const t0 = Date.now();
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
       now: t0,
     });
-    const reminders = () =>
-      kinds(joiner.id).filter((k) => k === "settlement_reminder").length;
-    sweep(t0 + 24 * H - 1);
-    expect(reminders()).toBe(0);
-    sweep(t0 + 24 * H);
-    expect(reminders()).toBe(1);
-    sweep(t0 + 24 * H + 5);
-    expect(reminders()).toBe(1);
-    sweep(t0 + 66 * H);
-    expect(reminders()).toBe(2);
-    expect(listActivity(joiner.id)[0]!.message).toContain(
+    const reminders = async () =>
+      (await kinds(joiner.id)).filter((k) => k === "settlement_reminder")
+        .length;
+    await sweep(t0 + 24 * H - 1);
+    expect(await reminders()).toBe(0);
+    await sweep(t0 + 24 * H);
+    expect(await reminders()).toBe(1);
+    await sweep(t0 + 24 * H + 5);
+    expect(await reminders()).toBe(1);
+    await sweep(t0 + 66 * H);
+    expect(await reminders()).toBe(2);
+    expect((await listActivity(joiner.id))[0]!.message).toContain(
       "approved automatically",
     );
-    expect(kinds(creator.id)).not.toContain("settlement_reminder");
+    expect(await kinds(creator.id)).not.toContain("settlement_reminder");
   });
 
   it("does not time out or remind a proposal that was answered or replaced", async () => {
     const { creator, joiner, bet } = await activeBet();
     const t0 = Date.now();
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
       now: t0,
     });
-    rejectSettlement({ betId: bet.id, userId: joiner.id });
-    proposeSettlement({
+    await rejectSettlement({ betId: bet.id, userId: joiner.id });
+    await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       winnerId: joiner.id,
       now: t0 + 10 * H,
     });
     // The first proposal's timeout and reminders come due: nothing happens.
-    sweep(t0 + WINDOW);
-    expect(getBetView(bet.id)!.status).toBe("active");
-    expect(kinds(joiner.id)).not.toContain("settlement_reminder");
+    await sweep(t0 + WINDOW);
+    expect((await getBetView(bet.id))!.status).toBe("active");
+    expect(await kinds(joiner.id)).not.toContain("settlement_reminder");
     // The second one's do.
-    sweep(t0 + 10 * H + WINDOW);
-    expect(getBetView(bet.id)).toMatchObject({
+    await sweep(t0 + 10 * H + WINDOW);
+    expect(await getBetView(bet.id)).toMatchObject({
       status: "settled",
       winnerId: joiner.id,
     });
@@ -126,7 +129,7 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
       for (let round = 0; round < 2; round++) {
         const { creator, joiner, bet } = await activeBet();
         const t0 = Date.now() - WINDOW - 1000;
-        proposeSettlement({
+        await proposeSettlement({
           betId: bet.id,
           userId: joiner.id,
           winnerId: joiner.id,
@@ -157,23 +160,25 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
           approvals.filter((r) => !r.ok).every((r) => r.status === 409),
         ).toBe(true);
         expect(
-          count(
+          await count(
             "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
             bet.id,
           ),
         ).toBe(1);
-        expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
-        expect(getUserById(creator.id)).toMatchObject({ lossCount: 1 });
-        const resolution = getSettlement({
-          betId: bet.id,
-          userId: creator.id,
-        }).resolution;
+        expect(await getUserById(joiner.id)).toMatchObject({ winCount: 1 });
+        expect(await getUserById(creator.id)).toMatchObject({ lossCount: 1 });
+        const resolution = (
+          await getSettlement({
+            betId: bet.id,
+            userId: creator.id,
+          })
+        ).resolution;
         // At respondBy the window has closed: whichever came first, the
         // approval or the sweep, settled it as the timeout does.
         expect(resolution).toBe("timeout");
         expect(approvals.filter((r) => r.ok).length).toBeLessThanOrEqual(1);
         // Each job ran once, whichever process claimed it.
-        const timeout = listJobs(bet.id, "settlement_timeout");
+        const timeout = await listJobs(bet.id, "settlement_timeout");
         expect(timeout).toHaveLength(1);
         expect(timeout[0]!.doneAt).not.toBeNull();
         expect(sweeps.reduce((sum, r) => sum + r.ran, 0)).toBeGreaterThan(0);

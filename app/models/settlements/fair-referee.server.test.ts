@@ -1,6 +1,5 @@
 // Fair to the end (docs/product-rules.md#referee): the referee, with time passed as `now`.
 import { describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import {
   ALREADY_REFERRED,
   ALREADY_SETTLED,
@@ -37,12 +36,13 @@ import {
   sendFriendRequest,
 } from "../social/friend.server";
 import { activeBet, person } from "../../../tests/support/factories";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 import { WINDOW, kinds, sweep } from "../../../tests/support/fair-clock";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 async function friends(a: number, b: number) {
-  sendFriendRequest({ userId: a, friendId: b });
-  acceptFriendRequest({ userId: b, requesterId: a });
+  await sendFriendRequest({ userId: a, friendId: b });
+  await acceptFriendRequest({ userId: b, requesterId: a });
 }
 
 async function refereedBet(visibility: "public" | "private" = "public") {
@@ -50,7 +50,7 @@ async function refereedBet(visibility: "public" | "private" = "public") {
   const joiner = await person("rj");
   const referee = await person("rr");
   await friends(creator.id, referee.id);
-  const bet = createBet({
+  const bet = await createBet({
     creatorId: creator.id,
     input: {
       ...parseBetInput(
@@ -85,21 +85,23 @@ describe("the referee (docs/product-rules.md#referee)", () => {
         },
         "create",
       );
-    expectError(
-      () => createBet({ creatorId: creator.id, input: input(stranger.id) }),
+    await expectRejection(
+      async () =>
+        createBet({ creatorId: creator.id, input: input(stranger.id) }),
       400,
       REFEREE_NOT_FRIEND,
     );
-    expectError(
-      () => createBet({ creatorId: creator.id, input: input(creator.id) }),
+    await expectRejection(
+      async () =>
+        createBet({ creatorId: creator.id, input: input(creator.id) }),
       400,
       REFEREE_NOT_FRIEND,
     );
-    expectError(() => input("abc"), 400, REFEREE_NOT_FRIEND);
-    const bet = createBet({ creatorId: creator.id, input: input(null) });
+    await expectRejection(() => input("abc"), 400, REFEREE_NOT_FRIEND);
+    const bet = await createBet({ creatorId: creator.id, input: input(null) });
     expect(bet.refereeId).toBeNull();
     await friends(creator.id, stranger.id);
-    const edited = updateBet({
+    const edited = await updateBet({
       betId: bet.id,
       userId: creator.id,
       input: parseBetInput(
@@ -120,25 +122,25 @@ describe("the referee (docs/product-rules.md#referee)", () => {
 
   it("reads a private bet, cannot join, and rules after a referral", async () => {
     const { creator, joiner, referee, bet } = await refereedBet("private");
-    expect(getBetForViewer({ betId: bet.id, userId: referee.id }).id).toBe(
-      bet.id,
-    );
-    expectError(
-      () => joinBet({ betId: bet.id, userId: referee.id }),
+    expect(
+      (await getBetForViewer({ betId: bet.id, userId: referee.id })).id,
+    ).toBe(bet.id);
+    await expectRejection(
+      async () => joinBet({ betId: bet.id, userId: referee.id }),
       409,
       REFEREE_CANNOT_JOIN,
     );
-    sqlite
+    await sqlite
       .prepare("INSERT INTO bet_access (bet_id, user_id) VALUES (?, ?)")
       .run(bet.id, joiner.id);
-    joinBet({ betId: bet.id, userId: joiner.id });
-    expectError(
-      () => referDispute({ betId: bet.id, userId: creator.id }),
+    await joinBet({ betId: bet.id, userId: joiner.id });
+    await expectRejection(
+      async () => referDispute({ betId: bet.id, userId: creator.id }),
       409,
       REFER_NOTHING_REJECTED,
     );
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         ruleDispute({
           betId: bet.id,
           userId: referee.id,
@@ -148,38 +150,41 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       409,
       NOT_REFERRED,
     );
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
     });
-    expectError(
-      () => referDispute({ betId: bet.id, userId: creator.id }),
+    await expectRejection(
+      async () => referDispute({ betId: bet.id, userId: creator.id }),
       409,
       REFER_LIVE_PROPOSAL,
     );
     // The referee cannot approve for a side.
-    expectError(
-      () => approveSettlement({ betId: bet.id, userId: referee.id }),
+    await expectRejection(
+      async () => approveSettlement({ betId: bet.id, userId: referee.id }),
       403,
     );
-    rejectSettlement({ betId: bet.id, userId: joiner.id });
-    expectError(() => referDispute({ betId: bet.id, userId: referee.id }), 403);
-    const referred = referDispute({ betId: bet.id, userId: joiner.id });
+    await rejectSettlement({ betId: bet.id, userId: joiner.id });
+    await expectRejection(
+      async () => referDispute({ betId: bet.id, userId: referee.id }),
+      403,
+    );
+    const referred = await referDispute({ betId: bet.id, userId: joiner.id });
     expect(toBetJson(referred).dispute).toMatchObject({
       referredBy: joiner.id,
     });
-    expect(listActivity(referee.id)[0]).toMatchObject({
+    expect((await listActivity(referee.id))[0]).toMatchObject({
       type: "referee_requested",
       betId: bet.id,
     });
-    expectError(
-      () => referDispute({ betId: bet.id, userId: creator.id }),
+    await expectRejection(
+      async () => referDispute({ betId: bet.id, userId: creator.id }),
       409,
       ALREADY_REFERRED,
     );
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         ruleDispute({
           betId: bet.id,
           userId: creator.id,
@@ -189,8 +194,8 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       403,
       NOT_REFEREE,
     );
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         ruleDispute({
           betId: bet.id,
           userId: referee.id,
@@ -199,7 +204,7 @@ describe("the referee (docs/product-rules.md#referee)", () => {
         }),
       400,
     );
-    const { bet: ruled, settlement } = ruleDispute({
+    const { bet: ruled, settlement } = await ruleDispute({
       betId: bet.id,
       userId: referee.id,
       outcome: "winner",
@@ -210,11 +215,11 @@ describe("the referee (docs/product-rules.md#referee)", () => {
       resolution: "referee",
       loserId: creator.id,
     });
-    expect(kinds(creator.id)[0]).toBe("referee_ruled");
-    expect(kinds(joiner.id)[0]).toBe("referee_ruled");
-    expect(getUserById(joiner.id)?.winCount).toBe(1);
-    expectError(
-      () =>
+    expect((await kinds(creator.id))[0]).toBe("referee_ruled");
+    expect((await kinds(joiner.id))[0]).toBe("referee_ruled");
+    expect((await getUserById(joiner.id))?.winCount).toBe(1);
+    await expectRejection(
+      async () =>
         ruleDispute({
           betId: bet.id,
           userId: referee.id,
@@ -230,53 +235,56 @@ describe("the referee (docs/product-rules.md#referee)", () => {
     const { creator, joiner, referee, bet } = await refereedBet();
     const stranger = await person("rx");
     const people = [creator, joiner, referee, stranger];
-    const agree = () => {
+    const agree = async () => {
       for (const who of people) {
-        const view = getBetForViewer({ betId: bet.id, userId: who.id });
-        const live = settlementViewOf(view, who.id) !== null;
-        const row = getBetView(bet.id)!;
-        expect(referralBlockForPage(view, who.id, live), who.username).toEqual(
-          referralBlock(row, who.id),
-        );
+        const view = await getBetForViewer({ betId: bet.id, userId: who.id });
+        const live = (await settlementViewOf(view, who.id)) !== null;
+        const row = (await getBetView(bet.id))!;
+        expect(
+          await referralBlockForPage(view, who.id, live),
+          who.username,
+        ).toEqual(await referralBlock(row, who.id));
       }
     };
-    agree(); // pending
-    joinBet({ betId: bet.id, userId: joiner.id });
-    agree(); // active, nothing rejected
-    proposeSettlement({
+    await agree(); // pending
+    await joinBet({ betId: bet.id, userId: joiner.id });
+    await agree(); // active, nothing rejected
+    await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
     });
-    agree(); // a live proposal
-    rejectSettlement({ betId: bet.id, userId: joiner.id });
-    agree(); // rejected: the parties may refer
-    expect(referralBlock(getBetView(bet.id)!, joiner.id)).toBeNull();
-    referDispute({ betId: bet.id, userId: joiner.id });
-    agree(); // referred
+    await agree(); // a live proposal
+    await rejectSettlement({ betId: bet.id, userId: joiner.id });
+    await agree(); // rejected: the parties may refer
+    expect(
+      await referralBlock((await getBetView(bet.id))!, joiner.id),
+    ).toBeNull();
+    await referDispute({ betId: bet.id, userId: joiner.id });
+    await agree(); // referred
   });
 
   it("a referral has no timeout; agreeing meanwhile closes it; a bet without a referee cannot refer", async () => {
     const { creator, joiner, bet } = await refereedBet();
-    joinBet({ betId: bet.id, userId: joiner.id });
-    proposeSettlement({
+    await joinBet({ betId: bet.id, userId: joiner.id });
+    await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
     });
-    rejectSettlement({ betId: bet.id, userId: joiner.id });
-    referDispute({ betId: bet.id, userId: creator.id });
+    await rejectSettlement({ betId: bet.id, userId: joiner.id });
+    await referDispute({ betId: bet.id, userId: creator.id });
     const t0 = Date.now();
-    const meanwhile = proposeSettlement({
+    const meanwhile = await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       outcome: "void",
       now: t0,
     });
     expect(meanwhile.respondBy).toBeNull();
-    sweep(t0 + 10 * WINDOW);
-    expect(getBetView(bet.id)!.status).toBe("active");
-    const { bet: after } = approveSettlement({
+    await sweep(t0 + 10 * WINDOW);
+    expect((await getBetView(bet.id))!.status).toBe("active");
+    const { bet: after } = await approveSettlement({
       betId: bet.id,
       userId: creator.id,
     });
@@ -284,14 +292,15 @@ describe("the referee (docs/product-rules.md#referee)", () => {
     expect(toBetJson(after).dispute).toBeNull();
 
     const plain = await activeBet();
-    proposeSettlement({
+    await proposeSettlement({
       betId: plain.bet.id,
       userId: plain.creator.id,
       winnerId: plain.creator.id,
     });
-    rejectSettlement({ betId: plain.bet.id, userId: plain.joiner.id });
-    expectError(
-      () => referDispute({ betId: plain.bet.id, userId: plain.creator.id }),
+    await rejectSettlement({ betId: plain.bet.id, userId: plain.joiner.id });
+    await expectRejection(
+      async () =>
+        referDispute({ betId: plain.bet.id, userId: plain.creator.id }),
       409,
       NO_REFEREE,
     );

@@ -1,19 +1,19 @@
 // Settlements: the creator's direct settle (docs/product-rules.md#settlement) and concurrent
 // approvals, the model rules.
 import { describe, expect, it } from "vitest";
-import { sqlite } from "~/db/client.server";
 import { LIVE_PROPOSAL, NOT_CREATOR } from "./settlement-rules.server";
 import { proposeSettlement, settleBet } from "./settlement.server";
 import { getUserById } from "../accounts/user.server";
 import { listActivity } from "../social/activity.server";
 import { activeBet } from "../../../tests/support/factories";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
+import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 
 describe("direct settle by the creator (docs/product-rules.md#settlement)", () => {
   it("settles at once when the creator concedes", async () => {
     const { creator, joiner, bet } = await activeBet(40);
-    const result = settleBet({
+    const result = await settleBet({
       betId: bet.id,
       userId: creator.id,
       winnerId: joiner.id,
@@ -27,33 +27,35 @@ describe("direct settle by the creator (docs/product-rules.md#settlement)", () =
       feeCents: 100,
       netCents: 3900,
     });
-    expect(getUserById(joiner.id)?.winCount).toBe(1);
-    expect(listActivity(joiner.id)[0]).toMatchObject({ type: "bet_settled" });
+    expect((await getUserById(joiner.id))?.winCount).toBe(1);
+    expect((await listActivity(joiner.id))[0]).toMatchObject({
+      type: "bet_settled",
+    });
   });
 
   it("only proposes when the creator names themself, and refuses others", async () => {
     const { creator, joiner, bet } = await activeBet();
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         settleBet({ betId: bet.id, userId: joiner.id, winnerId: joiner.id }),
       403,
       NOT_CREATOR,
     );
-    const result = settleBet({
+    const result = await settleBet({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
     });
     expect(result.kind).toBe("proposed");
-    expect(getUserById(creator.id)?.winCount).toBe(0);
-    expectError(
-      () =>
+    expect((await getUserById(creator.id))?.winCount).toBe(0);
+    await expectRejection(
+      async () =>
         settleBet({ betId: bet.id, userId: creator.id, winnerId: joiner.id }),
       409,
       LIVE_PROPOSAL,
     );
-    expectError(
-      () => settleBet({ betId: bet.id, userId: creator.id, winnerId: 0 }),
+    await expectRejection(
+      async () => settleBet({ betId: bet.id, userId: creator.id, winnerId: 0 }),
       409,
     );
   });
@@ -65,7 +67,7 @@ describe("concurrency", () => {
     { timeout: STORM_TIMEOUT_MS },
     async () => {
       const { creator, joiner, bet } = await activeBet();
-      proposeSettlement({
+      await proposeSettlement({
         betId: bet.id,
         userId: joiner.id,
         winnerId: joiner.id,
@@ -82,10 +84,10 @@ describe("concurrency", () => {
       expect(results.filter((r) => !r.ok).every((r) => r.status === 409)).toBe(
         true,
       );
-      expect(getUserById(joiner.id)).toMatchObject({ winCount: 1 });
-      expect(getUserById(creator.id)).toMatchObject({ lossCount: 1 });
+      expect(await getUserById(joiner.id)).toMatchObject({ winCount: 1 });
+      expect(await getUserById(creator.id)).toMatchObject({ lossCount: 1 });
       expect(
-        sqlite
+        await sqlite
           .prepare(
             "SELECT count(*) AS n FROM bet_events WHERE bet_id = ? AND type = 'settled'",
           )

@@ -2,7 +2,7 @@
 // timeout and reminder jobs) and the one settle path (docs/product-rules.md#settlement), so an
 // agreement, a concession, a silence and a referee's ruling settle alike.
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import type { Tx } from "~/db/client.server";
+import { changedRows, type Tx } from "~/db/client.server";
 import {
   betEvents,
   bets,
@@ -29,18 +29,20 @@ import {
 import { announceBet } from "../notifications/live-events.server";
 
 /** How many proposals a bet has had: numbers each proposal's jobs. */
-function proposalNumber(tx: Tx, betId: number) {
+async function proposalNumber(tx: Tx, betId: number) {
   return (
-    tx
-      .select({ n: sql<number>`count(*)` })
-      .from(betEvents)
-      .where(
-        and(
-          eq(betEvents.betId, betId),
-          eq(betEvents.type, "settlement_proposed"),
-        ),
-      )
-      .get()?.n ?? 0
+    (
+      await tx
+        .select({ n: sql<number>`count(*)` })
+        .from(betEvents)
+        .where(
+          and(
+            eq(betEvents.betId, betId),
+            eq(betEvents.type, "settlement_proposed"),
+          ),
+        )
+        .limit(1)
+    )[0]?.n ?? 0
   );
 }
 
@@ -55,13 +57,13 @@ const PROPOSAL_WINDOW_MS = 60 * 60_000;
  * mail too. Counted in the proposal's own transaction; a product rule, so
  * RATE_LIMITS=off does not lift it. 429 with Retry-After past the cap.
  */
-function assertProposalAllowed(
+async function assertProposalAllowed(
   tx: Tx,
   betId: number,
   proposerId: number,
   now: number,
 ) {
-  const recent = tx
+  const recent = await tx
     .select({ at: betEvents.createdAt })
     .from(betEvents)
     .where(
@@ -72,8 +74,7 @@ function assertProposalAllowed(
         gt(betEvents.createdAt, new Date(now - PROPOSAL_WINDOW_MS)),
       ),
     )
-    .orderBy(asc(betEvents.createdAt))
-    .all();
+    .orderBy(asc(betEvents.createdAt));
   if (recent.length < PROPOSALS_PER_HOUR) return;
   const freeAt = recent[0]!.at.getTime() + PROPOSAL_WINDOW_MS;
   throw new TooManyRequestsError(
@@ -83,17 +84,17 @@ function assertProposalAllowed(
 }
 
 /** What a proposal says, in a sentence's words. */
-export function proposalWords(
+export async function proposalWords(
   tx: Tx,
   outcome: Outcome,
   winnerId: number | null,
   proposerId: number,
 ) {
   if (outcome === "void") return "calling it off (no winner)";
-  return `${winnerId === proposerId ? "themself" : usernameOf(tx, winnerId!)} as the winner`;
+  return `${winnerId === proposerId ? "themself" : await usernameOf(tx, winnerId!)} as the winner`;
 }
 
-export function insertProposal(
+export async function insertProposal(
   tx: Tx,
   bet: Bet,
   parties: Parties,
@@ -111,47 +112,46 @@ export function insertProposal(
     now: number;
   },
 ) {
-  assertProposalAllowed(tx, bet.id, proposerId, now);
+  await assertProposalAllowed(tx, bet.id, proposerId, now);
   const loserId = loserOf(parties, outcome, winnerId);
   const window = responseWindowMs();
   // A dispute with the referee has no timeout (docs/product-rules.md#referee): the referee, or
   // the two sides agreeing, decides.
   const respondBy = bet.disputeReferredAt ? null : now + window;
-  const number = proposalNumber(tx, bet.id) + 1;
+  const number = (await proposalNumber(tx, bet.id)) + 1;
   const split = outcome === "winner" ? splitPayout(bet.amountCents) : null;
-  const settlement = tx
-    .insert(settlements)
-    .values({
-      betId: bet.id,
-      outcome,
-      winnerId,
-      loserId,
-      proposedBy: proposerId,
-      notes,
-      creatorApproved: proposerId === parties.creatorId,
-      participantApproved: proposerId === parties.participantId,
-      proposedAt: new Date(now),
-      respondBy: respondBy === null ? null : new Date(respondBy),
-      // What the approve screen shows is what the API says (docs/api.md#shapes).
-      feeCents: split?.feeCents ?? null,
-      netCents: split?.netCents ?? null,
-      paymentStatus: "pending",
-    })
-    .returning()
-    .get();
-  tx.insert(betEvents)
-    .values({
-      betId: bet.id,
-      actorId: proposerId,
-      type: "settlement_proposed",
-      data: { outcome, winnerId, loserId, notes },
-    })
-    .run();
-  announceBet(tx, bet.id);
+  const settlement = (
+    await tx
+      .insert(settlements)
+      .values({
+        betId: bet.id,
+        outcome,
+        winnerId,
+        loserId,
+        proposedBy: proposerId,
+        notes,
+        creatorApproved: proposerId === parties.creatorId,
+        participantApproved: proposerId === parties.participantId,
+        proposedAt: new Date(now),
+        respondBy: respondBy === null ? null : new Date(respondBy),
+        // What the approve screen shows is what the API says (docs/api.md#shapes).
+        feeCents: split?.feeCents ?? null,
+        netCents: split?.netCents ?? null,
+        paymentStatus: "pending",
+      })
+      .returning()
+  )[0]!;
+  await tx.insert(betEvents).values({
+    betId: bet.id,
+    actorId: proposerId,
+    type: "settlement_proposed",
+    data: { outcome, winnerId, loserId, notes },
+  });
+  await announceBet(tx, bet.id);
   if (respondBy !== null) {
     const payload = { proposedAt: now };
     const tag = `${bet.id}:${number}`;
-    scheduleJob(tx, {
+    await scheduleJob(tx, {
       kind: "settlement_timeout",
       subjectId: bet.id,
       runAt: respondBy,
@@ -160,14 +160,14 @@ export function insertProposal(
     });
     // Reminders when a third of the window has passed and when a twelfth
     // remains (24 h and 66 h of 72 h).
-    scheduleJob(tx, {
+    await scheduleJob(tx, {
       kind: "settlement_reminder",
       subjectId: bet.id,
       runAt: now + Math.round(window / 3),
       key: `settlement_reminder:${tag}:first`,
       payload,
     });
-    scheduleJob(tx, {
+    await scheduleJob(tx, {
       kind: "settlement_reminder",
       subjectId: bet.id,
       runAt: respondBy - Math.round(window / 12),
@@ -183,7 +183,7 @@ export function insertProposal(
  * is settled — or, for a void outcome, cancelled — once, with counts,
  * history, the payment's due date and its jobs, and both sides told.
  */
-export function finalise(
+export async function finalise(
   tx: Tx,
   {
     bet,
@@ -206,7 +206,7 @@ export function finalise(
   const voided = settlement.outcome === "void";
   const split = voided ? null : splitPayout(bet.amountCents);
   const dueAt = voided ? null : now + paymentDueMs();
-  const updated = tx
+  const updated = await tx
     .update(bets)
     .set(
       voided
@@ -227,63 +227,64 @@ export function finalise(
             disputeReferredBy: null,
           },
     )
-    .where(and(eq(bets.id, bet.id), eq(bets.status, "active")))
-    .run();
-  if (updated.changes !== 1) throw conflict(ALREADY_SETTLED);
-  const final = tx
-    .update(settlements)
-    .set({
-      creatorApproved: true,
-      participantApproved: true,
-      settledAt: at,
-      resolution,
-      respondBy: null,
-      feeCents: split?.feeCents ?? null,
-      netCents: split?.netCents ?? null,
-    })
-    .where(
-      and(eq(settlements.betId, bet.id), sql`${settlements.settledAt} IS NULL`),
-    )
-    .returning()
-    .get();
+    .where(and(eq(bets.id, bet.id), eq(bets.status, "active")));
+  if (changedRows(updated) !== 1) throw conflict(ALREADY_SETTLED);
+  const final = (
+    await tx
+      .update(settlements)
+      .set({
+        creatorApproved: true,
+        participantApproved: true,
+        settledAt: at,
+        resolution,
+        respondBy: null,
+        feeCents: split?.feeCents ?? null,
+        netCents: split?.netCents ?? null,
+      })
+      .where(
+        and(
+          eq(settlements.betId, bet.id),
+          sql`${settlements.settledAt} IS NULL`,
+        ),
+      )
+      .returning()
+  )[0]!;
   if (!final) throw conflict(ALREADY_SETTLED);
   if (!voided) {
-    tx.update(users)
+    await tx
+      .update(users)
       .set({ winCount: sql`${users.winCount} + 1` })
-      .where(eq(users.id, final.winnerId!))
-      .run();
-    tx.update(users)
+      .where(eq(users.id, final.winnerId!));
+    await tx
+      .update(users)
       .set({ lossCount: sql`${users.lossCount} + 1` })
-      .where(eq(users.id, final.loserId!))
-      .run();
-    scheduleJob(tx, {
+      .where(eq(users.id, final.loserId!));
+    await scheduleJob(tx, {
       kind: "payment_due",
       subjectId: bet.id,
       runAt: now + Math.round(paymentDueMs() / 3),
       key: `payment_due:${bet.id}`,
     });
-    scheduleJob(tx, {
+    await scheduleJob(tx, {
       kind: "payment_overdue",
       subjectId: bet.id,
       runAt: dueAt!,
       key: `payment_overdue:${bet.id}`,
     });
   }
-  tx.insert(betEvents)
-    .values({
-      betId: bet.id,
-      actorId,
-      type: voided ? "voided" : "settled",
-      data: {
-        outcome: final.outcome,
-        winnerId: final.winnerId,
-        resolution,
-        feeCents: final.feeCents,
-        netCents: final.netCents,
-      },
-    })
-    .run();
-  announceBet(tx, bet.id);
+  await tx.insert(betEvents).values({
+    betId: bet.id,
+    actorId,
+    type: voided ? "voided" : "settled",
+    data: {
+      outcome: final.outcome,
+      winnerId: final.winnerId,
+      resolution,
+      feeCents: final.feeCents,
+      netCents: final.netCents,
+    },
+  });
+  await announceBet(tx, bet.id);
   const how: Record<Resolution, string> = {
     agreed: "both sides agreed",
     conceded: "conceded",
@@ -294,9 +295,9 @@ export function finalise(
     const result = voided
       ? `"${bet.title}" is called off (${how[resolution]}): no winner, no payment`
       : final.winnerId === userId
-        ? `You won "${bet.title}" (${how[resolution]}); ${usernameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
-        : `${usernameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
-    recordActivity(tx, {
+        ? `You won "${bet.title}" (${how[resolution]}); ${await usernameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
+        : `${await usernameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
+    await recordActivity(tx, {
       userId,
       actorId,
       type: resolution === "referee" ? "referee_ruled" : "bet_settled",

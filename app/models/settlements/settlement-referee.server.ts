@@ -1,7 +1,7 @@
 // Settlements, the referee (docs/product-rules.md#referee): after a rejection either party hands
 // the dispute to the bet's referee, whose ruling settles it at once.
 import { and, eq, sql } from "drizzle-orm";
-import { db, immediate, type Tx } from "~/db/client.server";
+import { db, immediate, type Tx, changedRows } from "~/db/client.server";
 import {
   betEvents,
   bets,
@@ -53,18 +53,20 @@ import {
 import { finalise } from "./settlement-finalise.server";
 import { announceBet } from "../notifications/live-events.server";
 
-function hasRejection(tx: Tx | typeof db, betId: number) {
+async function hasRejection(tx: Tx | typeof db, betId: number) {
   return (
-    tx
-      .select({ id: betEvents.id })
-      .from(betEvents)
-      .where(
-        and(
-          eq(betEvents.betId, betId),
-          eq(betEvents.type, "settlement_rejected"),
-        ),
-      )
-      .get() !== undefined
+    (
+      await tx
+        .select({ id: betEvents.id })
+        .from(betEvents)
+        .where(
+          and(
+            eq(betEvents.betId, betId),
+            eq(betEvents.type, "settlement_rejected"),
+          ),
+        )
+        .limit(1)
+    )[0] !== undefined
   );
 }
 
@@ -85,16 +87,16 @@ export function ruleFactsOf(bet: {
 /** What the referral policy reads beyond the bet, asked only if it gets that far. */
 type ReferralFacts = {
   parties: Parties | null;
-  liveProposal: () => boolean;
-  rejected: () => boolean;
+  liveProposal: () => Promise<boolean> | boolean;
+  rejected: () => Promise<boolean> | boolean;
 };
 
 /** The referral policy: what stops `userId` from asking the referee now, or null. */
-function referralRefusal(
+async function referralRefusal(
   bet: Bet,
   userId: number,
   { parties, liveProposal, rejected }: ReferralFacts,
-): { status: 403 | 409; message: string } | null {
+): Promise<{ status: 403 | 409; message: string } | null> {
   if (!isParty(parties, userId) && bet.creatorId !== userId)
     return { status: 403, message: NOT_A_PARTY_REFER };
   if (!bet.refereeId) return { status: 409, message: NO_REFEREE };
@@ -104,21 +106,23 @@ function referralRefusal(
       message: bet.status === "settled" ? ALREADY_SETTLED : NOT_ACTIVE,
     };
   if (bet.disputeReferredAt) return { status: 409, message: ALREADY_REFERRED };
-  if (liveProposal()) return { status: 409, message: REFER_LIVE_PROPOSAL };
-  if (!rejected()) return { status: 409, message: REFER_NOTHING_REJECTED };
+  if (await liveProposal())
+    return { status: 409, message: REFER_LIVE_PROPOSAL };
+  if (!(await rejected()))
+    return { status: 409, message: REFER_NOTHING_REJECTED };
   return null;
 }
 
 /** The referral policy over the database (the refer action, in its transaction). */
-export function referralBlock(
+export async function referralBlock(
   bet: Bet,
   userId: number,
   tx: Tx | typeof db = db,
 ) {
-  return referralRefusal(bet, userId, {
-    parties: partiesOf(tx, bet.id),
-    liveProposal: () => liveSettlement(tx, bet.id) !== undefined,
-    rejected: () => hasRejection(tx, bet.id),
+  return await referralRefusal(bet, userId, {
+    parties: await partiesOf(tx, bet.id),
+    liveProposal: async () => (await liveSettlement(tx, bet.id)) !== undefined,
+    rejected: async () => hasRejection(tx, bet.id),
   });
 }
 
@@ -126,32 +130,32 @@ export function referralBlock(
  * The same policy for a bet page, from what the page has already read: the
  * bet as the viewer sees it (its seats) and whether a proposal is live.
  */
-export function referralBlockForPage(
+export async function referralBlockForPage(
   bet: BetView,
   userId: number,
   liveProposal: boolean,
 ) {
-  return referralRefusal(bet, userId, {
+  return await referralRefusal(bet, userId, {
     parties: partiesOfView(bet),
     liveProposal: () => liveProposal,
-    rejected: () => hasRejection(db, bet.id),
+    rejected: async () => hasRejection(db, bet.id),
   });
 }
 
 /** After a rejection either party hands the dispute to the referee. */
-export function referDispute({
+export async function referDispute({
   betId,
   userId,
   now = Date.now(),
-}: BetCommand): BetView {
-  immediate((tx) => {
-    const { bet } = loadBet(tx, betId, userId);
-    const block = referralBlock(bet, userId, tx);
+}: BetCommand): Promise<BetView> {
+  await immediate(async (tx) => {
+    const { bet } = await loadBet(tx, betId, userId);
+    const block = await referralBlock(bet, userId, tx);
     if (block)
       throw block.status === 403
         ? forbidden(block.message)
         : conflict(block.message);
-    const changed = tx
+    const changed = await tx
       .update(bets)
       .set({ disputeReferredAt: new Date(now), disputeReferredBy: userId })
       .where(
@@ -160,18 +164,17 @@ export function referDispute({
           eq(bets.status, "active"),
           sql`${bets.disputeReferredAt} IS NULL`,
         ),
-      )
-      .run();
-    if (changed.changes !== 1) throw conflict(ALREADY_REFERRED);
-    tx.insert(betEvents)
-      .values({ betId, actorId: userId, type: "referred" })
-      .run();
-    announceBet(tx, betId);
-    recordActivity(tx, {
+      );
+    if (changedRows(changed) !== 1) throw conflict(ALREADY_REFERRED);
+    await tx
+      .insert(betEvents)
+      .values({ betId, actorId: userId, type: "referred" });
+    await announceBet(tx, betId);
+    await recordActivity(tx, {
       userId: bet.refereeId!,
       actorId: userId,
       type: "referee_requested",
-      message: `${usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
+      message: `${await usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
       betId,
     });
     // A referral has no timeout; the referee is reminded instead.
@@ -180,7 +183,7 @@ export function referDispute({
       [1, Math.round(window / 3)],
       [2, window],
     ] as const) {
-      scheduleJob(tx, {
+      await scheduleJob(tx, {
         kind: "referee_reminder",
         subjectId: betId,
         runAt: now + delay,
@@ -189,11 +192,13 @@ export function referDispute({
       });
     }
   });
-  return getBetView(betId)!;
+  return (await getBetView(betId))!;
 }
 
-export function remindReferee(tx: Tx, job: Job) {
-  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
+export async function remindReferee(tx: Tx, job: Job) {
+  const bet = (
+    await tx.select().from(bets).where(eq(bets.id, job.subjectId)).limit(1)
+  )[0];
   if (
     !bet ||
     bet.status !== "active" ||
@@ -201,7 +206,7 @@ export function remindReferee(tx: Tx, job: Job) {
     bet.disputeReferredAt?.getTime() !== Number(job.payload?.referredAt)
   )
     return;
-  recordActivity(tx, {
+  await recordActivity(tx, {
     userId: bet.refereeId,
     actorId: bet.disputeReferredBy,
     type: "referee_requested",
@@ -211,7 +216,7 @@ export function remindReferee(tx: Tx, job: Job) {
 }
 
 /** The referee's ruling settles (or calls off) at once, `resolution: "referee"`. */
-export function ruleDispute({
+export async function ruleDispute({
   betId,
   userId,
   outcome,
@@ -223,64 +228,64 @@ export function ruleDispute({
   outcome: Outcome;
   winnerId: number | null;
   now?: number;
-}): { bet: BetView; settlement: Settlement } {
-  const settlement = immediate(
-    (tx) => {
-      const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
-      if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
+}): Promise<{ bet: BetView; settlement: Settlement }> {
+  const settlement = await immediate(
+    async (tx) => {
+      const bet = (
+        await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
+      )[0];
+      if (!bet || !(await canViewBet(bet, userId)))
+        throw notFound(BET_NOT_FOUND);
       const refusal = ruleRefusal(ruleFactsOf(bet), userId);
       if (refusal) throw refused(refusal);
-      const parties = partiesOf(tx, betId)!;
+      const parties = (await partiesOf(tx, betId))!;
       if (outcome === "winner") assertWinner(parties, winnerId);
       else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
       // A proposal the sides made meanwhile gives way to the ruling; the
       // history keeps it.
-      const live = liveSettlement(tx, betId);
+      const live = await liveSettlement(tx, betId);
       if (live) {
-        tx.delete(settlements)
+        await tx
+          .delete(settlements)
           .where(
             and(
               eq(settlements.betId, betId),
               sql`${settlements.settledAt} IS NULL`,
             ),
-          )
-          .run();
-        tx.insert(betEvents)
-          .values({
-            betId,
-            actorId: userId,
-            type: "settlement_superseded",
-            data: { winnerId: live.winnerId, proposedBy: live.proposedBy },
-          })
-          .run();
-        announceBet(tx, betId);
-      }
-      const loserId = loserOf(parties, outcome, winnerId);
-      const ruling = tx
-        .insert(settlements)
-        .values({
-          betId,
-          outcome,
-          winnerId,
-          loserId,
-          proposedBy: userId,
-          creatorApproved: true,
-          participantApproved: true,
-          proposedAt: new Date(now),
-          paymentStatus: "pending",
-        })
-        .returning()
-        .get();
-      tx.insert(betEvents)
-        .values({
+          );
+        await tx.insert(betEvents).values({
           betId,
           actorId: userId,
-          type: "ruled",
-          data: { outcome, winnerId },
-        })
-        .run();
-      announceBet(tx, betId);
-      return finalise(tx, {
+          type: "settlement_superseded",
+          data: { winnerId: live.winnerId, proposedBy: live.proposedBy },
+        });
+        await announceBet(tx, betId);
+      }
+      const loserId = loserOf(parties, outcome, winnerId);
+      const ruling = (
+        await tx
+          .insert(settlements)
+          .values({
+            betId,
+            outcome,
+            winnerId,
+            loserId,
+            proposedBy: userId,
+            creatorApproved: true,
+            participantApproved: true,
+            proposedAt: new Date(now),
+            paymentStatus: "pending",
+          })
+          .returning()
+      )[0]!;
+      await tx.insert(betEvents).values({
+        betId,
+        actorId: userId,
+        type: "ruled",
+        data: { outcome, winnerId },
+      });
+      await announceBet(tx, betId);
+      return await finalise(tx, {
         bet,
         settlement: ruling,
         parties,
@@ -291,5 +296,5 @@ export function ruleDispute({
     },
     { durable: true },
   );
-  return { bet: getBetView(betId)!, settlement };
+  return { bet: (await getBetView(betId))!, settlement };
 }

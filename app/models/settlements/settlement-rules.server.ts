@@ -144,12 +144,14 @@ export function parseRejectionInput(input: unknown) {
 
 export type Parties = { creatorId: number; participantId: number };
 
-export function partiesOf(tx: Tx | typeof db, betId: number): Parties | null {
-  const rows = tx
+export async function partiesOf(
+  tx: Tx | typeof db,
+  betId: number,
+): Promise<Parties | null> {
+  const rows = await tx
     .select({ userId: betParticipants.userId, seat: betParticipants.seat })
     .from(betParticipants)
-    .where(eq(betParticipants.betId, betId))
-    .all();
+    .where(eq(betParticipants.betId, betId));
   const creator = rows.find((r) => r.seat === 1);
   const participant = rows.find((r) => r.seat === 2);
   return creator && participant
@@ -172,19 +174,23 @@ export const isParty = (p: Parties | null, userId: number) =>
   p !== null && (p.creatorId === userId || p.participantId === userId);
 
 /** The bet, visible to `userId` (else 404), and its two parties. */
-export function loadBet(tx: Tx, betId: number, userId: number) {
-  const bet = tx.select().from(bets).where(eq(bets.id, betId)).get();
-  if (!bet || !canViewBet(bet, userId)) throw notFound(BET_NOT_FOUND);
-  return { bet, parties: partiesOf(tx, betId) };
+export async function loadBet(tx: Tx, betId: number, userId: number) {
+  const bet = (
+    await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
+  )[0];
+  if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
+  return { bet, parties: await partiesOf(tx, betId) };
 }
 
-export function usernameOf(tx: Tx | typeof db, userId: number) {
+export async function usernameOf(tx: Tx | typeof db, userId: number) {
   return (
-    tx
-      .select({ username: displayNameSql() })
-      .from(users)
-      .where(eq(users.id, userId))
-      .get()?.username ?? "Someone"
+    (
+      await tx
+        .select({ username: displayNameSql() })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1)
+    )[0]?.username ?? "Someone"
   );
 }
 
@@ -211,12 +217,14 @@ export function loserOf(
 export const otherSide = (parties: Parties, userId: number) =>
   userId === parties.creatorId ? parties.participantId : parties.creatorId;
 
-export function liveSettlement(tx: Tx | typeof db, betId: number) {
-  return tx
-    .select()
-    .from(settlements)
-    .where(eq(settlements.betId, betId))
-    .get();
+export async function liveSettlement(tx: Tx | typeof db, betId: number) {
+  return (
+    await tx
+      .select()
+      .from(settlements)
+      .where(eq(settlements.betId, betId))
+      .limit(1)
+  )[0];
 }
 
 /** What the settle policies need to know of a bet, as a page or a guard reads it. */
@@ -345,17 +353,17 @@ export function ruleRefusal(facts: RuleFacts, userId: number): Refusal | null {
 }
 
 /** The facts, inside a transaction, for the guards. */
-export function settleFactsOf(
+export async function settleFactsOf(
   tx: Tx,
   bet: Bet,
   parties: Parties | null,
-): SettleFacts {
+): Promise<SettleFacts> {
   return {
     creatorId: bet.creatorId,
     status: effectiveStatus(bet),
     partyIds: parties
       ? [parties.creatorId, parties.participantId]
       : [bet.creatorId],
-    hasLiveProposal: liveSettlement(tx, bet.id) !== undefined,
+    hasLiveProposal: (await liveSettlement(tx, bet.id)) !== undefined,
   };
 }

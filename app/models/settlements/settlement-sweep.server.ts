@@ -14,8 +14,8 @@ import { finalise, proposalWords } from "./settlement-finalise.server";
 import { announceBet } from "../notifications/live-events.server";
 
 /** The job still concerns the proposal that is live now, unanswered. */
-function liveProposalFor(tx: Tx, job: Job) {
-  const live = liveSettlement(tx, job.subjectId);
+async function liveProposalFor(tx: Tx, job: Job) {
+  const live = await liveSettlement(tx, job.subjectId);
   const proposedAt = Number(job.payload?.proposedAt);
   if (!live || live.settledAt || live.proposedAt.getTime() !== proposedAt)
     return null;
@@ -27,9 +27,9 @@ function liveProposalFor(tx: Tx, job: Job) {
  * as an approval, `resolution: "timeout"`. A proposal already answered,
  * withdrawn or with the referee is left alone.
  */
-export function timeOutProposal(tx: Tx, job: Job, now: number) {
-  const live = liveProposalFor(tx, job);
-  if (live) timeOutIfDue(tx, live, now);
+export async function timeOutProposal(tx: Tx, job: Job, now: number) {
+  const live = await liveProposalFor(tx, job);
+  if (live) await timeOutIfDue(tx, live, now);
 }
 
 /**
@@ -38,30 +38,30 @@ export function timeOutProposal(tx: Tx, job: Job, now: number) {
  * meets the bet as the deadline left it. The settled row, or null when the
  * window is still open (or there is none: a referred dispute).
  */
-export function timeOutIfDue(
+export async function timeOutIfDue(
   tx: Tx,
   live: Settlement,
   now: number,
-): Settlement | null {
+): Promise<Settlement | null> {
   if (live.settledAt || live.respondBy === null) return null;
   if (live.respondBy.getTime() > now) return null;
-  const bet = tx.select().from(bets).where(eq(bets.id, live.betId)).get();
-  const parties = partiesOf(tx, live.betId);
+  const bet = (
+    await tx.select().from(bets).where(eq(bets.id, live.betId)).limit(1)
+  )[0];
+  const parties = await partiesOf(tx, live.betId);
   if (!bet || bet.status !== "active" || !parties || bet.disputeReferredAt)
     return null;
   const silent = live.creatorApproved
     ? parties.participantId
     : parties.creatorId;
-  tx.insert(betEvents)
-    .values({
-      betId: bet.id,
-      actorId: null,
-      type: "settlement_timed_out",
-      data: { silentId: silent },
-    })
-    .run();
-  announceBet(tx, bet.id);
-  return finalise(tx, {
+  await tx.insert(betEvents).values({
+    betId: bet.id,
+    actorId: null,
+    type: "settlement_timed_out",
+    data: { silentId: silent },
+  });
+  await announceBet(tx, bet.id);
+  return await finalise(tx, {
     bet,
     settlement: live,
     parties,
@@ -72,20 +72,22 @@ export function timeOutIfDue(
 }
 
 /** Reminds the side that has not answered (a third in, a twelfth left). */
-export function remindProposal(tx: Tx, job: Job) {
-  const live = liveProposalFor(tx, job);
+export async function remindProposal(tx: Tx, job: Job) {
+  const live = await liveProposalFor(tx, job);
   if (!live || live.respondBy === null) return;
-  const bet = tx.select().from(bets).where(eq(bets.id, job.subjectId)).get();
-  const parties = partiesOf(tx, job.subjectId);
+  const bet = (
+    await tx.select().from(bets).where(eq(bets.id, job.subjectId)).limit(1)
+  )[0];
+  const parties = await partiesOf(tx, job.subjectId);
   if (!bet || bet.status !== "active" || !parties) return;
   const silent = live.creatorApproved
     ? parties.participantId
     : parties.creatorId;
-  recordActivity(tx, {
+  await recordActivity(tx, {
     userId: silent,
     actorId: live.proposedBy,
     type: "settlement_reminder",
-    message: `Reminder: ${usernameOf(tx, live.proposedBy)} proposed ${proposalWords(tx, live.outcome, live.winnerId, live.proposedBy)} of "${bet.title}". It is approved automatically ${formatDateTime(live.respondBy)} UTC unless you reject it.`,
+    message: `Reminder: ${await usernameOf(tx, live.proposedBy)} proposed ${await proposalWords(tx, live.outcome, live.winnerId, live.proposedBy)} of "${bet.title}". It is approved automatically ${formatDateTime(live.respondBy)} UTC unless you reject it.`,
     betId: bet.id,
   });
 }

@@ -19,16 +19,19 @@ import {
 import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
 
 /** The live settlement, for anyone who may see the bet; else 404. */
-export function getSettlement({
+export async function getSettlement({
   betId,
   userId,
 }: {
   betId: number;
   userId: number;
-}): Settlement {
-  const bet = db.select().from(bets).where(eq(bets.id, betId)).get();
-  if (!bet || !canViewBet(bet, userId)) throw notFound(SETTLEMENT_NOT_FOUND);
-  const settlement = settlementOfBet().get({ betId });
+}): Promise<Settlement> {
+  const bet = (
+    await db.select().from(bets).where(eq(bets.id, betId)).limit(1)
+  )[0];
+  if (!bet || !(await canViewBet(bet, userId)))
+    throw notFound(SETTLEMENT_NOT_FOUND);
+  const settlement = (await settlementOfBet().execute({ betId }))[0];
   if (!settlement) throw notFound(SETTLEMENT_NOT_FOUND);
   return settlement;
 }
@@ -56,38 +59,38 @@ const settlementOfBet = preparedOnce(() =>
     .select()
     .from(settlements)
     .where(eq(settlements.betId, sql.placeholder("betId")))
-    .prepare(),
+    .prepare("settlement_view_settlementOfBet"),
 );
 
 /** What the settlement card and the approve screen show, or null if none is live. */
-export function getSettlementView({
+export async function getSettlementView({
   betId,
   userId,
 }: {
   betId: number;
   userId: number;
-}): SettlementView | null {
-  const bet = getBetView(betId);
-  if (!bet || !canViewBet(bet, userId)) return null;
-  return settlementViewOf(bet, userId);
+}): Promise<SettlementView | null> {
+  const bet = await getBetView(betId);
+  if (!bet || !(await canViewBet(bet, userId))) return null;
+  return await settlementViewOf(bet, userId);
 }
 
 /** The same view of a bet the caller has already read as `userId` may see it. */
-export function settlementViewOf(
+export async function settlementViewOf(
   bet: BetView,
   userId: number,
-): SettlementView | null {
-  const settlement = settlementOfBet().get({ betId: bet.id });
+): Promise<SettlementView | null> {
+  const settlement = (await settlementOfBet().execute({ betId: bet.id }))[0];
   if (!settlement) return null;
   const creator = bet.participants.find((p) => p.seat === 1);
   const participant = bet.participants.find((p) => p.seat === 2);
   if (!creator || !participant) return null;
-  const nameOf = (id: number) =>
+  const nameOf = async (id: number) =>
     id === creator.id
       ? creator.username
       : id === participant.id
         ? participant.username
-        : usernameOf(db, id); // the referee, who ruled
+        : await usernameOf(db, id); // the referee, who ruled
   const viewerSide =
     userId === creator.id
       ? "creator"
@@ -107,9 +110,10 @@ export function settlementViewOf(
     creator: { id: creator.id, username: creator.username },
     participant: { id: participant.id, username: participant.username },
     winnerName:
-      settlement.winnerId === null ? null : nameOf(settlement.winnerId),
-    loserName: settlement.loserId === null ? null : nameOf(settlement.loserId),
-    proposerName: nameOf(settlement.proposedBy),
+      settlement.winnerId === null ? null : await nameOf(settlement.winnerId),
+    loserName:
+      settlement.loserId === null ? null : await nameOf(settlement.loserId),
+    proposerName: await nameOf(settlement.proposedBy),
     viewerSide,
     viewerHasApproved,
     // The approve policy, as the guard asks it.
@@ -128,15 +132,14 @@ export function settlementViewOf(
 }
 
 /** Rejected proposals of a bet, oldest first (its history, docs/product-rules.md#settlement). */
-export function listSettlementHistory(betId: number) {
-  return db
+export async function listSettlementHistory(betId: number) {
+  return await db
     .select()
     .from(betEvents)
     .where(
       and(eq(betEvents.betId, betId), sql`${betEvents.type} LIKE 'settle%'`),
     )
-    .orderBy(betEvents.id)
-    .all();
+    .orderBy(betEvents.id);
 }
 
 /**

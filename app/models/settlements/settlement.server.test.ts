@@ -24,21 +24,33 @@ import { toSettlementJson } from "~/routes/api/json";
 import { getUserById } from "../accounts/user.server";
 import { listActivity } from "../social/activity.server";
 import { activeBet, makeBet, person } from "../../../tests/support/factories";
-import { expectError } from "../../../tests/support/expect-error";
+import { expectRejection } from "../../../tests/support/expect-error";
 
 describe("parsing", () => {
-  it("requires a winner with the product's message and trims optional notes", () => {
-    const e = expectError(() => parseProposalInput({}), 400, NO_WINNER);
+  it("requires a winner with the product's message and trims optional notes", async () => {
+    const e = await expectRejection(
+      () => parseProposalInput({}),
+      400,
+      NO_WINNER,
+    );
     expect(e.fieldErrors).toEqual({ winnerId: [NO_WINNER] });
-    expectError(() => parseProposalInput({ winnerId: "" }), 400, NO_WINNER);
-    expectError(() => parseProposalInput({ winnerId: "abc" }), 400, NO_WINNER);
+    await expectRejection(
+      () => parseProposalInput({ winnerId: "" }),
+      400,
+      NO_WINNER,
+    );
+    await expectRejection(
+      () => parseProposalInput({ winnerId: "abc" }),
+      400,
+      NO_WINNER,
+    );
     expect(
       parseProposalInput({ winnerId: "7", settlementNotes: "  fair  " }),
     ).toEqual({ outcome: "winner", winnerId: 7, notes: "fair" });
     expect(parseProposalInput({ winnerId: 7, settlementNotes: "   " })).toEqual(
       { outcome: "winner", winnerId: 7, notes: null },
     );
-    const long = expectError(
+    const long = await expectRejection(
       () =>
         parseProposalInput({ winnerId: 7, settlementNotes: "é".repeat(501) }),
       400,
@@ -53,7 +65,7 @@ describe("parsing", () => {
     expect(parseRejectionInput({ rejectionReason: "  no " })).toEqual({
       reason: "no",
     });
-    expectError(
+    await expectRejection(
       () => parseRejectionInput({ rejectionReason: "x".repeat(501) }),
       400,
     );
@@ -63,7 +75,7 @@ describe("parsing", () => {
 describe("propose, approve, reject", () => {
   it("settles only when the other side approves, once, with fee and counts", async () => {
     const { creator, joiner, bet } = await activeBet(100);
-    const proposal = proposeSettlement({
+    const proposal = await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       winnerId: joiner.id,
@@ -78,14 +90,14 @@ describe("propose, approve, reject", () => {
       settledAt: null,
     });
     // The proposer cannot approve their own proposal into a win.
-    expectError(
-      () => approveSettlement({ betId: bet.id, userId: joiner.id }),
+    await expectRejection(
+      async () => approveSettlement({ betId: bet.id, userId: joiner.id }),
       409,
       ALREADY_APPROVED,
     );
     // A second proposal while one is live.
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         proposeSettlement({
           betId: bet.id,
           userId: creator.id,
@@ -94,12 +106,12 @@ describe("propose, approve, reject", () => {
       409,
       LIVE_PROPOSAL,
     );
-    expect(listActivity(creator.id)[0]).toMatchObject({
+    expect((await listActivity(creator.id))[0]).toMatchObject({
       type: "settlement_proposed",
       actorId: joiner.id,
     });
 
-    const { bet: settled, settlement } = approveSettlement({
+    const { bet: settled, settlement } = await approveSettlement({
       betId: bet.id,
       userId: creator.id,
     });
@@ -119,28 +131,35 @@ describe("propose, approve, reject", () => {
       netAmount: 97.5,
       settlementNotes: "I won fair",
     });
-    expect(getUserById(joiner.id)).toMatchObject({ winCount: 1, lossCount: 0 });
-    expect(getUserById(creator.id)).toMatchObject({
+    expect(await getUserById(joiner.id)).toMatchObject({
+      winCount: 1,
+      lossCount: 0,
+    });
+    expect(await getUserById(creator.id)).toMatchObject({
       winCount: 0,
       lossCount: 1,
     });
     // docs/product-rules.md#notifications: both sides hear that the bet is settled.
-    expect(listActivity(joiner.id)[0]).toMatchObject({ type: "bet_settled" });
-    expect(listActivity(creator.id)[0]).toMatchObject({ type: "bet_settled" });
+    expect((await listActivity(joiner.id))[0]).toMatchObject({
+      type: "bet_settled",
+    });
+    expect((await listActivity(creator.id))[0]).toMatchObject({
+      type: "bet_settled",
+    });
     expect(settlement.resolution).toBe("agreed");
 
-    expectError(
-      () => approveSettlement({ betId: bet.id, userId: creator.id }),
+    await expectRejection(
+      async () => approveSettlement({ betId: bet.id, userId: creator.id }),
       409,
       ALREADY_SETTLED,
     );
-    expectError(
-      () => rejectSettlement({ betId: bet.id, userId: creator.id }),
+    await expectRejection(
+      async () => rejectSettlement({ betId: bet.id, userId: creator.id }),
       409,
       ALREADY_SETTLED,
     );
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         proposeSettlement({
           betId: bet.id,
           userId: creator.id,
@@ -148,14 +167,14 @@ describe("propose, approve, reject", () => {
         }),
       409,
     );
-    expect(getUserById(joiner.id)?.winCount).toBe(1);
+    expect((await getUserById(joiner.id))?.winCount).toBe(1);
   });
 
   it("refuses strangers, unknown winners, unseen bets and inactive bets", async () => {
     const { creator, joiner, bet } = await activeBet();
     const stranger = await person("s");
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         proposeSettlement({
           betId: bet.id,
           userId: stranger.id,
@@ -163,8 +182,8 @@ describe("propose, approve, reject", () => {
         }),
       403,
     );
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         proposeSettlement({
           betId: bet.id,
           userId: creator.id,
@@ -173,8 +192,8 @@ describe("propose, approve, reject", () => {
       400,
       NO_WINNER,
     );
-    expectError(
-      () =>
+    await expectRejection(
+      async () =>
         proposeSettlement({
           betId: 999_999,
           userId: creator.id,
@@ -182,9 +201,9 @@ describe("propose, approve, reject", () => {
         }),
       404,
     );
-    const pending = makeBet(creator.id);
-    expectError(
-      () =>
+    const pending = await makeBet(creator.id);
+    await expectRejection(
+      async () =>
         proposeSettlement({
           betId: pending.id,
           userId: creator.id,
@@ -193,32 +212,33 @@ describe("propose, approve, reject", () => {
       409,
       NOT_ACTIVE,
     );
-    expectError(
-      () => approveSettlement({ betId: bet.id, userId: creator.id }),
+    await expectRejection(
+      async () => approveSettlement({ betId: bet.id, userId: creator.id }),
       404,
       SETTLEMENT_NOT_FOUND,
     );
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
     });
-    expectError(
-      () => approveSettlement({ betId: bet.id, userId: stranger.id }),
+    await expectRejection(
+      async () => approveSettlement({ betId: bet.id, userId: stranger.id }),
       403,
     );
-    expectError(
-      () => rejectSettlement({ betId: bet.id, userId: stranger.id }),
+    await expectRejection(
+      async () => rejectSettlement({ betId: bet.id, userId: stranger.id }),
       403,
-    );
-    expect(getSettlement({ betId: bet.id, userId: joiner.id }).proposedBy).toBe(
-      creator.id,
     );
     expect(
-      getSettlementView({ betId: bet.id, userId: stranger.id })?.canRespond,
+      (await getSettlement({ betId: bet.id, userId: joiner.id })).proposedBy,
+    ).toBe(creator.id);
+    expect(
+      (await getSettlementView({ betId: bet.id, userId: stranger.id }))
+        ?.canRespond,
     ).toBe(false);
     expect(
-      getSettlementView({ betId: bet.id, userId: joiner.id }),
+      await getSettlementView({ betId: bet.id, userId: joiner.id }),
     ).toMatchObject({
       canRespond: true,
       viewerSide: "participant",
@@ -230,43 +250,50 @@ describe("propose, approve, reject", () => {
 
   it("rejecting deletes the live proposal, keeps its history and allows a new one", async () => {
     const { creator, joiner, bet } = await activeBet();
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: creator.id,
       winnerId: creator.id,
     });
-    rejectSettlement({ betId: bet.id, userId: joiner.id, reason: "Not true" });
-    expectError(() => getSettlement({ betId: bet.id, userId: joiner.id }), 404);
-    expectError(
-      () => rejectSettlement({ betId: bet.id, userId: joiner.id }),
+    await rejectSettlement({
+      betId: bet.id,
+      userId: joiner.id,
+      reason: "Not true",
+    });
+    await expectRejection(
+      async () => getSettlement({ betId: bet.id, userId: joiner.id }),
       404,
     );
-    expect(listActivity(creator.id)[0]).toMatchObject({
+    await expectRejection(
+      async () => rejectSettlement({ betId: bet.id, userId: joiner.id }),
+      404,
+    );
+    expect((await listActivity(creator.id))[0]).toMatchObject({
       type: "settlement_rejected",
     });
     // The proposer may withdraw too.
-    proposeSettlement({
+    await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       winnerId: creator.id,
     });
-    rejectSettlement({ betId: bet.id, userId: joiner.id });
-    const history = listSettlementHistory(bet.id).map((e) => e.type);
+    await rejectSettlement({ betId: bet.id, userId: joiner.id });
+    const history = (await listSettlementHistory(bet.id)).map((e) => e.type);
     expect(history).toEqual([
       "settlement_proposed",
       "settlement_rejected",
       "settlement_proposed",
       "settlement_rejected",
     ]);
-    expect(listSettlementHistory(bet.id)[1]?.data).toMatchObject({
+    expect((await listSettlementHistory(bet.id))[1]?.data).toMatchObject({
       reason: "Not true",
     });
-    const again = proposeSettlement({
+    const again = await proposeSettlement({
       betId: bet.id,
       userId: joiner.id,
       winnerId: joiner.id,
     });
     expect(again.winnerId).toBe(joiner.id);
-    expect(getUserById(creator.id)?.lossCount).toBe(0);
+    expect((await getUserById(creator.id))?.lossCount).toBe(0);
   });
 });

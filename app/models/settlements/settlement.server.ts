@@ -3,7 +3,7 @@
 // Every change runs in one BEGIN IMMEDIATE transaction with conditional
 // updates, so simultaneous approvals settle a bet once.
 import { and, eq, sql } from "drizzle-orm";
-import { immediate } from "~/db/client.server";
+import { immediate, changedRows } from "~/db/client.server";
 import {
   betEvents,
   settlements,
@@ -47,7 +47,7 @@ import { announceBet } from "../notifications/live-events.server";
 // --- Propose, approve, reject, settle -----------------------------------------
 
 /** Either party of an active bet with no live proposal names a winner or void. */
-export function proposeSettlement({
+export async function proposeSettlement({
   betId,
   userId,
   winnerId = null,
@@ -61,25 +61,28 @@ export function proposeSettlement({
   outcome?: Outcome;
   notes?: string | null;
   now?: number;
-}): Settlement {
-  return immediate((tx) => {
-    const { bet, parties } = loadBet(tx, betId, userId);
-    const refusal = proposeRefusal(settleFactsOf(tx, bet, parties), userId);
+}): Promise<Settlement> {
+  return await immediate(async (tx) => {
+    const { bet, parties } = await loadBet(tx, betId, userId);
+    const refusal = proposeRefusal(
+      await settleFactsOf(tx, bet, parties),
+      userId,
+    );
     if (refusal) throw refused(refusal);
     if (outcome === "winner") assertWinner(parties!, winnerId);
     else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
-    const settlement = insertProposal(tx, bet, parties!, {
+    const settlement = await insertProposal(tx, bet, parties!, {
       proposerId: userId,
       outcome,
       winnerId,
       notes,
       now,
     });
-    recordActivity(tx, {
+    await recordActivity(tx, {
       userId: otherSide(parties!, userId),
       actorId: userId,
       type: "settlement_proposed",
-      message: `${usernameOf(tx, userId)} proposed ${proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
+      message: `${await usernameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
       betId,
     });
     return settlement;
@@ -87,28 +90,28 @@ export function proposeSettlement({
 }
 
 /** The other side approves; with both sides in, the bet is settled. */
-export function approveSettlement({
+export async function approveSettlement({
   betId,
   userId,
   now = Date.now(),
-}: BetCommand): { bet: BetView; settlement: Settlement } {
-  const settlement = immediate(
-    (tx) => {
-      const { bet, parties } = loadBet(tx, betId, userId);
-      const live = liveSettlement(tx, betId);
+}: BetCommand): Promise<{ bet: BetView; settlement: Settlement }> {
+  const settlement = await immediate(
+    async (tx) => {
+      const { bet, parties } = await loadBet(tx, betId, userId);
+      const live = await liveSettlement(tx, betId);
       const refusal = approveRefusal(
         responseFactsOf(bet, parties, live),
         userId,
       );
       if (refusal) throw refused(refusal);
       // Past the window the proposal stands as its timeout settles it.
-      const timedOut = timeOutIfDue(tx, live!, now);
+      const timedOut = await timeOutIfDue(tx, live!, now);
       if (timedOut) return timedOut;
       const side =
         userId === parties!.creatorId
           ? "creatorApproved"
           : "participantApproved";
-      const changed = tx
+      const changed = await tx
         .update(settlements)
         .set({ [side]: true })
         .where(
@@ -117,18 +120,17 @@ export function approveSettlement({
             eq(settlements[side], false),
             sql`${settlements.settledAt} IS NULL`,
           ),
-        )
-        .run();
-      if (changed.changes !== 1) throw conflict(ALREADY_APPROVED);
-      tx.insert(betEvents)
-        .values({ betId, actorId: userId, type: "settlement_approved" })
-        .run();
-      announceBet(tx, betId);
-      const current = liveSettlement(tx, betId)!;
+        );
+      if (changedRows(changed) !== 1) throw conflict(ALREADY_APPROVED);
+      await tx
+        .insert(betEvents)
+        .values({ betId, actorId: userId, type: "settlement_approved" });
+      await announceBet(tx, betId);
+      const current = (await liveSettlement(tx, betId))!;
       if (!(current.creatorApproved && current.participantApproved)) {
         return current;
       }
-      return finalise(tx, {
+      return await finalise(tx, {
         bet,
         settlement: current,
         parties: parties!,
@@ -139,11 +141,11 @@ export function approveSettlement({
     },
     { durable: true },
   );
-  return { bet: getBetView(betId)!, settlement };
+  return { bet: (await getBetView(betId))!, settlement };
 }
 
 /** Either party rejects (the proposer withdrawing); the history keeps it. */
-export function rejectSettlement({
+export async function rejectSettlement({
   betId,
   userId,
   reason = null,
@@ -154,48 +156,45 @@ export function rejectSettlement({
   reason?: string | null;
   now?: number;
 }) {
-  const outcome = immediate((tx) => {
-    const { bet, parties } = loadBet(tx, betId, userId);
-    const live = liveSettlement(tx, betId);
+  const outcome = await immediate(async (tx) => {
+    const { bet, parties } = await loadBet(tx, betId, userId);
+    const live = await liveSettlement(tx, betId);
     const refusal = rejectRefusal(responseFactsOf(bet, parties, live), userId);
     if (refusal) throw refused(refusal);
     const proposal = live!; // the policy refuses when there is none
     // Too late, whether or not the sweep has run: the timeout's settlement
     // is written (and kept: the 409 comes after the commit).
-    if (timeOutIfDue(tx, proposal, now)) return "window closed";
-    const removed = tx
+    if (await timeOutIfDue(tx, proposal, now)) return "window closed";
+    const removed = await tx
       .delete(settlements)
       .where(
         and(
           eq(settlements.betId, betId),
           sql`${settlements.settledAt} IS NULL`,
         ),
-      )
-      .run();
-    if (removed.changes !== 1) throw conflict(ALREADY_SETTLED);
-    tx.insert(betEvents)
-      .values({
-        betId,
-        actorId: userId,
-        type: "settlement_rejected",
-        data: {
-          outcome: proposal.outcome,
-          winnerId: proposal.winnerId,
-          proposedBy: proposal.proposedBy,
-          notes: proposal.notes,
-          reason,
-        },
-      })
-      .run();
-    announceBet(tx, betId);
-    recordActivity(tx, {
+      );
+    if (changedRows(removed) !== 1) throw conflict(ALREADY_SETTLED);
+    await tx.insert(betEvents).values({
+      betId,
+      actorId: userId,
+      type: "settlement_rejected",
+      data: {
+        outcome: proposal.outcome,
+        winnerId: proposal.winnerId,
+        proposedBy: proposal.proposedBy,
+        notes: proposal.notes,
+        reason,
+      },
+    });
+    await announceBet(tx, betId);
+    await recordActivity(tx, {
       userId: otherSide(parties!, userId),
       actorId: userId,
       type: "settlement_rejected",
       message:
         proposal.proposedBy === userId
-          ? `${usernameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
-          : `${usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
+          ? `${await usernameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
+          : `${await usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
       betId,
     });
     return "rejected";
@@ -212,7 +211,7 @@ export type DirectSettleResult =
  * concession and settles at once; naming themself, or calling it off, is
  * only a proposal.
  */
-export function settleBet({
+export async function settleBet({
   betId,
   userId,
   winnerId = null,
@@ -224,16 +223,19 @@ export function settleBet({
   winnerId?: number | null;
   outcome?: Outcome;
   now?: number;
-}): DirectSettleResult {
-  const result = immediate(
-    (tx) => {
-      const { bet, parties } = loadBet(tx, betId, userId);
-      const refusal = settleRefusal(settleFactsOf(tx, bet, parties), userId);
+}): Promise<DirectSettleResult> {
+  const result = await immediate(
+    async (tx) => {
+      const { bet, parties } = await loadBet(tx, betId, userId);
+      const refusal = settleRefusal(
+        await settleFactsOf(tx, bet, parties),
+        userId,
+      );
       if (refusal) throw refused(refusal);
       if (!parties) throw conflict(NOT_ACTIVE);
       if (outcome === "winner") assertWinner(parties, winnerId);
       else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
-      const proposal = insertProposal(tx, bet, parties, {
+      const proposal = await insertProposal(tx, bet, parties, {
         proposerId: userId,
         outcome,
         winnerId,
@@ -241,16 +243,16 @@ export function settleBet({
         now,
       });
       if (outcome === "void" || winnerId === userId) {
-        recordActivity(tx, {
+        await recordActivity(tx, {
           userId: parties.participantId,
           actorId: userId,
           type: "settlement_proposed",
-          message: `${usernameOf(tx, userId)} proposed ${proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${proposal.respondBy ? `: approved automatically ${formatDateTime(proposal.respondBy)} UTC unless you reject it` : ""}`,
+          message: `${await usernameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${proposal.respondBy ? `: approved automatically ${formatDateTime(proposal.respondBy)} UTC unless you reject it` : ""}`,
           betId,
         });
         return { kind: "proposed" as const, settlement: proposal };
       }
-      const final = finalise(tx, {
+      const final = await finalise(tx, {
         bet,
         settlement: { ...proposal, participantApproved: true },
         parties,
@@ -263,6 +265,6 @@ export function settleBet({
     { durable: true },
   );
   return result.kind === "settled"
-    ? { ...result, bet: getBetView(betId)! }
+    ? { ...result, bet: (await getBetView(betId))! }
     : result;
 }

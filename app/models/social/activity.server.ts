@@ -2,7 +2,13 @@
 // change things (in the same transaction as the change), read by the
 // Activity tab and the header bell. Marking read is a POST, never a GET.
 import { and, desc, eq, sql } from "drizzle-orm";
-import { db, preparedOnce, type Tx } from "~/db/client.server";
+import {
+  changedRows,
+  db,
+  immediate,
+  preparedOnce,
+  type Tx,
+} from "~/db/client.server";
 import { activityEvents } from "~/db/schema";
 import { enqueueNotifications } from "../notifications/outbox.server";
 import { href } from "react-router";
@@ -24,7 +30,7 @@ export type ActivityType =
   | "friend_request_received"
   | "friend_request_accepted";
 
-export function recordActivity(
+export async function recordActivity(
   tx: Tx | typeof db,
   event: {
     userId: number;
@@ -34,15 +40,16 @@ export function recordActivity(
     betId?: number | null;
   },
 ) {
-  const written = tx
-    .insert(activityEvents)
-    .values({ ...event, betId: event.betId ?? null })
-    .returning({ id: activityEvents.id, type: activityEvents.type })
-    .get();
+  const written = (
+    await tx
+      .insert(activityEvents)
+      .values({ ...event, betId: event.betId ?? null })
+      .returning({ id: activityEvents.id, type: activityEvents.type })
+  )[0]!;
   // The outbox row is written with the event: both commit, or neither.
-  enqueueNotifications(tx, written);
+  await enqueueNotifications(tx, written);
   // The person's open pages hear it (the header's unread count, Activity).
-  announceActivity(tx, event.userId);
+  await announceActivity(tx, event.userId);
 }
 
 // The header bell asks on every page: one prepared statement, built once.
@@ -56,36 +63,42 @@ const unreadCount = preparedOnce(() =>
         eq(activityEvents.read, false),
       ),
     )
-    .prepare(),
+    .prepare("activity_unreadCount"),
 );
 
-export function countUnreadActivity(userId: number): number {
-  return unreadCount().get({ userId })?.n ?? 0;
+export async function countUnreadActivity(userId: number): Promise<number> {
+  return (await unreadCount().execute({ userId }))[0]?.n ?? 0;
 }
 
-export function listActivity(userId: number, limit = 50) {
-  return db
+export async function listActivity(userId: number, limit = 50) {
+  return await db
     .select()
     .from(activityEvents)
     .where(eq(activityEvents.userId, userId))
     .orderBy(desc(activityEvents.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
-export function markAllActivityRead(userId: number) {
-  return db.transaction((tx) => {
-    const changes = tx
-      .update(activityEvents)
-      .set({ read: true })
-      .where(
-        and(eq(activityEvents.userId, userId), eq(activityEvents.read, false)),
-      )
-      .run().changes;
-    // The person's other tabs drop their unread count too.
-    if (changes > 0) announceActivity(tx, userId);
-    return changes;
-  });
+export async function markAllActivityRead(userId: number) {
+  return await immediate(
+    async (tx) => {
+      const changes = changedRows(
+        await tx
+          .update(activityEvents)
+          .set({ read: true })
+          .where(
+            and(
+              eq(activityEvents.userId, userId),
+              eq(activityEvents.read, false),
+            ),
+          ),
+      );
+      // The person's other tabs drop their unread count too.
+      if (changes > 0) await announceActivity(tx, userId);
+      return changes;
+    },
+    { bookkeeping: true },
+  );
 }
 
 export function toActivityJson(event: typeof activityEvents.$inferSelect) {

@@ -1,7 +1,7 @@
 // Friends seen from one person: the friends list with the head-to-head
 // record, incoming requests, and search with each result's relation.
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db, selectRows, textPosition } from "~/db/client.server";
 import { friendships, users } from "~/db/schema";
 import { parseSearchQuery, SEARCH_LIMIT } from "./friend-input.server";
 import {
@@ -32,8 +32,16 @@ const publicColumns = {
  * For each other person, the settled bets the two of you were both in:
  * your wins and losses against them (beyond the product rules).
  */
-export function headToHead(userId: number): Map<number, HeadToHead> {
-  const rows = db.all<{ other: number; wins: number; losses: number }>(sql`
+export async function headToHead(
+  userId: number,
+): Promise<Map<number, HeadToHead>> {
+  const rows = await selectRows<{
+    other: number;
+    wins: number;
+    losses: number;
+  }>(
+    db,
+    sql`
     SELECT p2.user_id AS other,
            sum(CASE WHEN b.winner_id = ${userId} THEN 1 ELSE 0 END) AS wins,
            sum(CASE WHEN b.winner_id = p2.user_id THEN 1 ELSE 0 END) AS losses
@@ -41,22 +49,22 @@ export function headToHead(userId: number): Map<number, HeadToHead> {
     JOIN bet_participants p1 ON p1.bet_id = b.id AND p1.user_id = ${userId}
     JOIN bet_participants p2 ON p2.bet_id = b.id AND p2.user_id <> ${userId}
     WHERE b.status = 'settled'
-    GROUP BY p2.user_id`);
+    GROUP BY p2.user_id`,
+  );
   return new Map(
     rows.map((r) => [r.other, { wins: r.wins ?? 0, losses: r.losses ?? 0 }]),
   );
 }
 
 /** Accepted friends of `userId`, by username, with the head-to-head record. */
-export function listFriends(userId: number): FriendEntry[] {
-  const rows = db
+export async function listFriends(userId: number): Promise<FriendEntry[]> {
+  const rows = await db
     .select({ id: friendships.id, friend: publicColumns })
     .from(friendships)
     .innerJoin(users, otherSideOf(userId))
     .where(and(eq(friendships.status, "accepted"), friendshipsOf(userId)))
-    .orderBy(asc(sql`lower(${users.username})`))
-    .all();
-  const record = headToHead(userId);
+    .orderBy(asc(sql`lower(${users.username})`));
+  const record = await headToHead(userId);
   return rows.map((r) => ({
     id: r.id,
     friend: toPublicUser(r.friend),
@@ -65,46 +73,50 @@ export function listFriends(userId: number): FriendEntry[] {
 }
 
 /** Requests others sent to `userId`, still waiting for an answer; oldest first. */
-export function listIncomingRequests(userId: number): RequestEntry[] {
-  return db
-    .select({
-      id: friendships.id,
-      friend: publicColumns,
-      createdAt: friendships.createdAt,
-    })
-    .from(friendships)
-    .innerJoin(users, eq(users.id, friendships.requesterId))
-    .where(incomingRequestsOf(userId))
-    .orderBy(asc(friendships.id))
-    .all()
-    .map((r) => ({ ...r, friend: toPublicUser(r.friend) }));
+export async function listIncomingRequests(
+  userId: number,
+): Promise<RequestEntry[]> {
+  return (
+    await db
+      .select({
+        id: friendships.id,
+        friend: publicColumns,
+        createdAt: friendships.createdAt,
+      })
+      .from(friendships)
+      .innerJoin(users, eq(users.id, friendships.requesterId))
+      .where(incomingRequestsOf(userId))
+      .orderBy(asc(friendships.id))
+  ).map((r) => ({ ...r, friend: toPublicUser(r.friend) }));
 }
 
-export function countIncomingRequests(userId: number): number {
+export async function countIncomingRequests(userId: number): Promise<number> {
   return (
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(friendships)
-      .where(incomingRequestsOf(userId))
-      .get()?.n ?? 0
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(friendships)
+        .where(incomingRequestsOf(userId))
+        .limit(1)
+    )[0]?.n ?? 0
   );
 }
 
 /**
  * People whose username contains `query` (case-insensitive; prefix matches
- * first), never `userId` and never an email. instr() rather than LIKE, so
+ * first), never `userId` and never an email. A text position rather than LIKE, so
  * '%' and '_' in a query are plain characters.
  */
-export function searchUsers({
+export async function searchUsers({
   userId,
   query,
 }: {
   userId: number;
   query: string;
-}): SearchResult[] {
+}): Promise<SearchResult[]> {
   const q = parseSearchQuery(query).toLowerCase();
-  const position = sql`instr(lower(${users.username}), ${q})`;
-  const rows = db
+  const position = textPosition(sql`lower(${users.username})`, q);
+  const rows = await db
     .select(publicColumns)
     .from(users)
     .where(
@@ -114,15 +126,13 @@ export function searchUsers({
       asc(sql`CASE WHEN ${position} = 1 THEN 0 ELSE 1 END`),
       asc(sql`lower(${users.username})`),
     )
-    .limit(SEARCH_LIMIT)
-    .all();
+    .limit(SEARCH_LIMIT);
   const relations = new Map<number, Relation>();
   if (rows.length) {
-    const mine = db
+    const mine = await db
       .select()
       .from(friendships)
-      .where(friendshipsOf(userId))
-      .all();
+      .where(friendshipsOf(userId));
     for (const f of mine) {
       const other = f.requesterId === userId ? f.addresseeId : f.requesterId;
       relations.set(
@@ -164,8 +174,8 @@ export function toFriendJson(entry: {
 }
 
 /** The creator's friends by name: who may referee their bet (docs/product-rules.md#referee). */
-export function refereeChoices(userId: number) {
-  return listFriends(userId)
+export async function refereeChoices(userId: number) {
+  return (await listFriends(userId))
     .map((f) => ({ id: f.friend.id, username: f.friend.username }))
     .sort((a, b) => a.username.localeCompare(b.username));
 }

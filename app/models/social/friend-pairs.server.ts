@@ -6,17 +6,19 @@ import { db } from "~/db/client.server";
 import { friendships, users } from "~/db/schema";
 
 /** The pair's row, whoever asked whom. */
-export function pairRow(a: number, b: number) {
-  return db
-    .select()
-    .from(friendships)
-    .where(
-      or(
-        and(eq(friendships.requesterId, a), eq(friendships.addresseeId, b)),
-        and(eq(friendships.requesterId, b), eq(friendships.addresseeId, a)),
-      ),
-    )
-    .get();
+export async function pairRow(a: number, b: number) {
+  return (
+    await db
+      .select()
+      .from(friendships)
+      .where(
+        or(
+          and(eq(friendships.requesterId, a), eq(friendships.addresseeId, b)),
+          and(eq(friendships.requesterId, b), eq(friendships.addresseeId, a)),
+        ),
+      )
+      .limit(1)
+  )[0];
 }
 
 /** Rows in which `userId` is either side. */

@@ -14,7 +14,7 @@ import { conflict, invalid, notFound } from "~/utils/errors";
 import { announceFriends } from "../notifications/live-events.server";
 
 /** "{from's name} {did}" in `to`'s activity, in the same transaction. */
-function tellOther(
+async function tellOther(
   tx: Tx,
   {
     to,
@@ -28,12 +28,14 @@ function tellOther(
     did: string;
   },
 ) {
-  const actor = tx
-    .select({ username: users.username })
-    .from(users)
-    .where(eq(users.id, from))
-    .get();
-  recordActivity(tx, {
+  const actor = (
+    await tx
+      .select({ username: users.username })
+      .from(users)
+      .where(eq(users.id, from))
+      .limit(1)
+  )[0];
+  await recordActivity(tx, {
     userId: to,
     actorId: from,
     type,
@@ -42,7 +44,7 @@ function tellOther(
 }
 
 /** Sends a request from `userId` to `friendId`. 400 self, 404 unknown, 409 exists. */
-export function sendFriendRequest({
+export async function sendFriendRequest({
   userId,
   friendId,
 }: {
@@ -50,16 +52,18 @@ export function sendFriendRequest({
   friendId: number;
 }) {
   if (userId === friendId) throw invalid(FRIEND_MESSAGES.self);
-  return immediate((tx) => {
-    assertAccountOpen(tx, userId);
-    const target = tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, friendId), isNull(users.deletedAt)))
-      .get();
+  return await immediate(async (tx) => {
+    await assertAccountOpen(tx, userId);
+    const target = (
+      await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, friendId), isNull(users.deletedAt)))
+        .limit(1)
+    )[0];
     // A closed account (docs/product-rules.md#your-data) cannot be befriended.
     if (!target) throw notFound(FRIEND_MESSAGES.userNotFound);
-    const existing = pairRow(userId, friendId);
+    const existing = await pairRow(userId, friendId);
     if (existing) {
       if (existing.status === "accepted")
         throw conflict(FRIEND_MESSAGES.alreadyFriends);
@@ -67,18 +71,23 @@ export function sendFriendRequest({
         throw conflict(FRIEND_MESSAGES.alreadyRequested);
       throw conflict(FRIEND_MESSAGES.theyAsked);
     }
-    const row = tx
-      .insert(friendships)
-      .values({ requesterId: userId, addresseeId: friendId, status: "pending" })
-      .returning()
-      .get();
-    tellOther(tx, {
+    const row = (
+      await tx
+        .insert(friendships)
+        .values({
+          requesterId: userId,
+          addresseeId: friendId,
+          status: "pending",
+        })
+        .returning()
+    )[0]!;
+    await tellOther(tx, {
       to: friendId,
       from: userId,
       type: "friend_request_received",
       did: "sent you a friend request",
     });
-    announceFriends(tx, userId, friendId);
+    await announceFriends(tx, userId, friendId);
     return row;
   });
 }
@@ -87,36 +96,44 @@ export function sendFriendRequest({
 type PendingRequest = { userId: number; requesterId: number };
 
 /** Accepts the pending request that `requesterId` sent to `userId`. */
-export function acceptFriendRequest({ userId, requesterId }: PendingRequest) {
-  return immediate((tx) => {
-    const updated = tx
-      .update(friendships)
-      .set({ status: "accepted", respondedAt: new Date() })
-      .where(pendingRequest(requesterId, userId))
-      .returning()
-      .get();
+export async function acceptFriendRequest({
+  userId,
+  requesterId,
+}: PendingRequest) {
+  return await immediate(async (tx) => {
+    const updated = (
+      await tx
+        .update(friendships)
+        .set({ status: "accepted", respondedAt: new Date() })
+        .where(pendingRequest(requesterId, userId))
+        .returning()
+    )[0]!;
     if (!updated) throw notFound(FRIEND_MESSAGES.requestNotFound);
-    tellOther(tx, {
+    await tellOther(tx, {
       to: requesterId,
       from: userId,
       type: "friend_request_accepted",
       did: "accepted your friend request",
     });
-    announceFriends(tx, userId, requesterId);
+    await announceFriends(tx, userId, requesterId);
     return updated;
   });
 }
 
 /** Declines (deletes) the pending request `requesterId` sent to `userId`. */
-export function declineFriendRequest({ userId, requesterId }: PendingRequest) {
-  return immediate((tx) => {
-    const deleted = tx
-      .delete(friendships)
-      .where(pendingRequest(requesterId, userId))
-      .returning()
-      .get();
+export async function declineFriendRequest({
+  userId,
+  requesterId,
+}: PendingRequest) {
+  return await immediate(async (tx) => {
+    const deleted = (
+      await tx
+        .delete(friendships)
+        .where(pendingRequest(requesterId, userId))
+        .returning()
+    )[0]!;
     if (!deleted) throw notFound(FRIEND_MESSAGES.requestNotFound);
-    announceFriends(tx, userId, requesterId);
+    await announceFriends(tx, userId, requesterId);
     return deleted;
   });
 }

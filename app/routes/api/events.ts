@@ -35,7 +35,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
     let close = () => {};
     let refused: "stopping" | "too-many" | null = null;
     const body = new ReadableStream<Uint8Array>({
-      start(controller) {
+      async start(controller) {
         let ended = false;
         const end = () => {
           if (ended) return;
@@ -47,7 +47,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
             // already closed by a cancel
           }
         };
-        const outcome = openLiveStream(user.id, resumeFrom(request), {
+        const outcome = await openLiveStream(user.id, resumeFrom(request), {
           write: (text) => {
             if (!ended) controller.enqueue(encoder.encode(text));
           },

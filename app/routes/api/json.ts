@@ -39,7 +39,7 @@ export function toBetListJson(bet: BetView, userId: number) {
 }
 
 /** A settlement row, as the models read it. */
-type Settlement = ReturnType<typeof getSettlement>;
+type Settlement = NonNullable<Awaited<ReturnType<typeof getSettlement>>>;
 
 export function toSettlementJson(s: Settlement) {
   return {

@@ -11,7 +11,7 @@ import { requireApiUser } from "~/models/accounts/session.server";
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
-    const data = exportAccountData(user.id);
+    const data = await exportAccountData(user.id);
     return new Response(JSON.stringify(data, null, 2), {
       headers: {
         "Content-Type": "application/json; charset=utf-8",

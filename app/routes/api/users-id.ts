@@ -10,8 +10,11 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
   return api(async () => {
     await requireApiUser({ request, context });
     const id = parseId(params.id);
-    const user = id === null ? null : getPublicUser(id);
+    const user = id === null ? null : await getPublicUser(id);
     if (!user) throw notFound("User not found");
-    return Response.json({ ...user, paymentRecord: getPaymentRecord(user.id) });
+    return Response.json({
+      ...user,
+      paymentRecord: await getPaymentRecord(user.id),
+    });
   });
 }

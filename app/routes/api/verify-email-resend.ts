@@ -6,7 +6,7 @@ import { requireApiUser } from "~/models/accounts/session.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
-    resendVerificationEmail(await requireApiUser({ request, context }));
+    await resendVerificationEmail(await requireApiUser({ request, context }));
     return new Response(null, { status: 202 });
   });
 }

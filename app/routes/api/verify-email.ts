@@ -7,6 +7,6 @@ import { api, readJson } from "~/utils/api.server";
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {
     const { token } = await readJson(request);
-    return Response.json(toUserJson(verifyEmailToken(token)));
+    return Response.json(toUserJson(await verifyEmailToken(token)));
   });
 }

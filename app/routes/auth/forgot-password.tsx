@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const login = form.get("login");
   try {
-    requestPasswordReset({
+    await requestPasswordReset({
       login: typeof login === "string" ? login : undefined,
       clientAddress: context.get(clientAddressContext),
     });

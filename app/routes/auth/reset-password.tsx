@@ -19,16 +19,16 @@ import { redirectWithToast } from "~/utils/toast.server";
 // password, ends every session of the account and signs this browser in.
 export const handle = { hydrate: false };
 
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, live: resetLinkIsLive(token), badLink: BAD_RESET_LINK };
+  return { token, live: await resetLinkIsLive(token), badLink: BAD_RESET_LINK };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const token = form.get("token");
   const password = form.get("password");
-  if (!resetLinkIsLive(token)) return formFailure(badResetLink(), "");
+  if (!(await resetLinkIsLive(token))) return formFailure(badResetLink(), "");
   if (typeof password === "string" && password !== form.get("confirmPassword"))
     return formFailure(
       invalid("Passwords do not match", {

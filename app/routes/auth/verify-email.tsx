@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const user = await requireUser({ request, context });
     const back = safeRedirect(form.get("return_to"), "/");
     try {
-      resendVerificationEmail(user);
+      await resendVerificationEmail(user);
     } catch (error) {
       return redirectWithToast(back, {
         title: "Please wait",
@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === "verify") {
     try {
-      verifyEmailToken(form.get("token"));
+      await verifyEmailToken(form.get("token"));
     } catch (error) {
       return formFailure(error, "");
     }

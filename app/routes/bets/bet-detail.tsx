@@ -44,19 +44,19 @@ import { WaitingNotice } from "~/components/waiting-notice";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const bet = betForPage(params.id, user.id);
+  const bet = await betForPage(params.id, user.id);
   const links = shareLinks(bet, request);
   const qrSvg = await qrCodeSvg(links.joinUrl);
   const isCreator = bet.creatorId === user.id;
   const isParticipant = bet.participants.some((p) => p.id === user.id);
-  const settlementView = settlementViewOf(bet, user.id);
+  const settlementView = await settlementViewOf(bet, user.id);
   const timeZone = readTimeZone(request);
   const settlement = settlementView
     ? toSettlementCardData(settlementView, user.id, timeZone)
     : null;
   return {
     settlement,
-    ...loadFairState(bet, user.id, settlementView, timeZone),
+    ...(await loadFairState(bet, user.id, settlementView, timeZone)),
     bet: {
       id: bet.id,
       code: bet.code,
@@ -103,7 +103,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     if (betId === null) throw notFound(BET_NOT_FOUND);
     const version = parseVersion(form.get("version"));
-    const bet = joinBet({
+    const bet = await joinBet({
       betId,
       userId: user.id,
       version: version === "invalid" ? -1 : version,

@@ -19,7 +19,7 @@ import { formFailure } from "~/utils/page.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { href } from "react-router";
 
-export function loadFairState(
+export async function loadFairState(
   bet: BetView,
   userId: number,
   settlementView: SettlementView | null,
@@ -30,7 +30,9 @@ export function loadFairState(
     bet.status === "settled" &&
     settlementView?.settlement.paymentStatus === "pending";
   const nudge =
-    unpaid && bet.winnerId === userId ? nudgeState(bet.id, userId, now) : null;
+    unpaid && bet.winnerId === userId
+      ? await nudgeState(bet.id, userId, now)
+      : null;
   return {
     referee: bet.refereeId
       ? {
@@ -42,8 +44,11 @@ export function loadFairState(
         }
       : null,
     canRefer:
-      referralBlockForPage(bet, userId, settlementView !== null) === null,
-    creatorRecord: describePaymentRecord(getPaymentRecord(bet.creatorId, now)),
+      (await referralBlockForPage(bet, userId, settlementView !== null)) ===
+      null,
+    creatorRecord: describePaymentRecord(
+      await getPaymentRecord(bet.creatorId, now),
+    ),
     voided: bet.voidedAt !== null,
     payment:
       unpaid && bet.paymentDueAt
@@ -68,13 +73,13 @@ export async function fairAction(
   try {
     const betId = betIdOrNotFound(rawId);
     if (intent === "nudge") {
-      nudgePayment({ betId, userId });
+      await nudgePayment({ betId, userId });
       return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
         title: "Nudge sent",
         description: "We reminded them to pay, with a link to pay now.",
       });
     }
-    referDispute({ betId, userId });
+    await referDispute({ betId, userId });
     return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Sent to the referee",
       description: "The referee will rule on who won.",

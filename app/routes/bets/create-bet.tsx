@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     defaults,
     todayDate: utcToZonedParts(now, timeZone).date,
-    friends: refereeChoices(user.id),
+    friends: await refereeChoices(user.id),
   };
 }
 
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const values = readBetForm(await readFormData(request));
   try {
-    const bet = createBet({
+    const bet = await createBet({
       creatorId: user.id,
       input: parseBetForm(values, "create"),
     });

@@ -26,7 +26,7 @@ import { readFormData } from "~/utils/form-data.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const bet = betForPage(params.id, user.id);
+  const bet = await betForPage(params.id, user.id);
   // docs/product-rules.md#forms-and-messages: refusals toast and send the person to /my-bets.
   const refusal = editRefusal(editFactsOf(bet, user.id), user.id);
   if (refusal)
@@ -54,7 +54,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     title: bet.title,
     defaults,
     todayDate: utcToZonedParts(Date.now(), timeZone).date,
-    friends: refereeChoices(user.id),
+    friends: await refereeChoices(user.id),
   };
 }
 
@@ -65,7 +65,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "delete") {
     try {
-      deleteBet({ betId, userId: user.id });
+      await deleteBet({ betId, userId: user.id });
       return redirectWithToast(href("/my-bets"), {
         title: "Bet deleted",
         description: "Your bet has been deleted.",
@@ -76,7 +76,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const values = readBetForm(form);
   try {
-    const bet = updateBet({
+    const bet = await updateBet({
       betId,
       userId: user.id,
       input: parseBetForm(values, "edit"),

@@ -29,8 +29,8 @@ import { clientAddressContext } from "~/utils/request-context.server";
 
 export const handle = { hydrate: false };
 
-function open(code: string, userId: number, clientAddress: string) {
-  return page(() => openBetByCode({ code, userId, clientAddress }), {
+async function open(code: string, userId: number, clientAddress: string) {
+  return page(async () => openBetByCode({ code, userId, clientAddress }), {
     404: () => ({
       title: "Bet not found",
       message: "No bet found with that code. Please check and try again.",
@@ -41,7 +41,11 @@ function open(code: string, userId: number, clientAddress: string) {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const bet = open(params.code, user.id, context.get(clientAddressContext));
+  const bet = await open(
+    params.code,
+    user.id,
+    context.get(clientAddressContext),
+  );
   const isParticipant = bet.participants.some((p) => p.id === user.id);
   return {
     code: params.code.toUpperCase(),
@@ -53,7 +57,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       status: bet.status,
       count: bet.participants.length,
       creatorName: bet.creatorName,
-      creatorRecord: describePaymentRecord(getPaymentRecord(bet.creatorId)),
+      creatorRecord: describePaymentRecord(
+        await getPaymentRecord(bet.creatorId),
+      ),
       refereeName: bet.refereeName,
       version: bet.updatedAt.toISOString(),
     },
@@ -66,9 +72,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
   try {
-    const bet = open(params.code, user.id, context.get(clientAddressContext));
+    const bet = await open(
+      params.code,
+      user.id,
+      context.get(clientAddressContext),
+    );
     const version = parseVersion(form.get("version"));
-    joinBet({
+    await joinBet({
       betId: bet.id,
       userId: user.id,
       version: version === "invalid" ? -1 : version,

@@ -4,9 +4,9 @@ import { getBetForViewer } from "~/models/bets/bet-access.server";
 import { betIdOrNotFound } from "~/utils/api.server";
 import { page } from "~/utils/page.server";
 
-export function betForPage(rawId: string | undefined, userId: number) {
+export async function betForPage(rawId: string | undefined, userId: number) {
   return page(
-    () => getBetForViewer({ betId: betIdOrNotFound(rawId), userId }),
+    async () => getBetForViewer({ betId: betIdOrNotFound(rawId), userId }),
     { 404: () => "Bet not found" },
   );
 }

@@ -19,8 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = Date.now();
   const list: BetView[] =
     tab === "all"
-      ? listAllUserBets(user.id, now)
-      : listUserBets(user.id, tab, now);
+      ? await listAllUserBets(user.id, now)
+      : await listUserBets(user.id, tab, now);
   const timeZone = readTimeZone(request);
   const bets: BetCardData[] = list.map((b) => ({
     id: b.id,

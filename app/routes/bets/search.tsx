@@ -43,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const tab = params.get("tab") === "friends" ? "friends" : "bets";
   if (tab === "friends") {
-    const { view, status } = loadFriendsView(request, user.id, {
+    const { view, status } = await loadFriendsView(request, user.id, {
       tab: friendsSubTab(params),
       q: params.get("q"),
     });
@@ -53,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     );
   }
   try {
-    const publicBets = listPublicBets().map((b) => ({
+    const publicBets = (await listPublicBets()).map((b) => ({
       id: b.id,
       code: b.code,
       title: b.title,
@@ -95,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       "Bet codes must be exactly 6 characters",
     );
   try {
-    const bet = openBetByCode({
+    const bet = await openBetByCode({
       code,
       userId: user.id,
       clientAddress: context.get(clientAddressContext),

@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await getUser({ request, context });
   let preview: SharePreview | null;
   try {
-    preview = getSharePreview(id, code, {
+    preview = await getSharePreview(id, code, {
       userId: user?.id ?? null,
       clientAddress: context.get(clientAddressContext),
     });
@@ -68,7 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (user) {
     // The link's code opens a private bet for whoever follows it (docs/product-rules.md#private-bets).
     if (preview.visibility === "private")
-      openBetByCode({
+      await openBetByCode({
         code: preview.code,
         userId: user.id,
         clientAddress: context.get(clientAddressContext),

@@ -18,15 +18,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getUser({ request, context });
   return {
     signedIn: user !== null,
-    mails: demoOutboxFor(request.headers.get("Cookie"), user?.id ?? null).map(
-      (m) => ({
-        id: m.id,
-        to: m.to,
-        subject: m.subject,
-        text: m.text,
-        at: m.createdAt.toISOString(),
-      }),
-    ),
+    mails: (
+      await demoOutboxFor(request.headers.get("Cookie"), user?.id ?? null)
+    ).map((m) => ({
+      id: m.id,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      at: m.createdAt.toISOString(),
+    })),
   };
 }
 

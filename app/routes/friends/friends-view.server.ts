@@ -33,8 +33,8 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 
 /** docs/product-rules.md#getting-paid: each row says how its person pays their lost bets. */
-function withRecordText<T>(rows: T[], idOf: (row: T) => number) {
-  const records = getPaymentRecords(rows.map(idOf));
+async function withRecordText<T>(rows: T[], idOf: (row: T) => number) {
+  const records = await getPaymentRecords(rows.map(idOf));
   return rows.map((row) => ({
     ...row,
     recordText: describePaymentRecord(records.get(idOf(row))!),
@@ -55,11 +55,11 @@ function messageOf(error: unknown) {
  * Loads what the current tab needs. A query under 2 characters is a 400
  * (the page still renders, with the product's 'Search query too short').
  */
-export function loadFriendsView(
+export async function loadFriendsView(
   _request: Request,
   userId: number,
   params: { tab: FriendsTab; q: string | null },
-): { view: FriendsView; status: number } {
+): Promise<{ view: FriendsView; status: number }> {
   const view: FriendsView = {
     tab: params.tab,
     friends: [],
@@ -71,16 +71,19 @@ export function loadFriendsView(
   };
   let status = 200;
   try {
-    view.requestCount = countIncomingRequests(userId);
+    view.requestCount = await countIncomingRequests(userId);
     if (params.tab === "friends")
-      view.friends = withRecordText(listFriends(userId), (e) => e.friend.id);
+      view.friends = await withRecordText(
+        await listFriends(userId),
+        (e) => e.friend.id,
+      );
   } catch (error) {
     console.error(error);
     view.friendsError = messageOf(error);
   }
   if (params.tab === "requests") {
     try {
-      view.requests = listIncomingRequests(userId);
+      view.requests = await listIncomingRequests(userId);
     } catch (error) {
       console.error(error);
       view.requestsError = messageOf(error);
@@ -88,8 +91,8 @@ export function loadFriendsView(
   }
   if (params.tab === "find" && params.q !== null) {
     try {
-      view.search.results = withRecordText(
-        searchUsers({ userId, query: parseSearchQuery(params.q) }),
+      view.search.results = await withRecordText(
+        await searchUsers({ userId, query: parseSearchQuery(params.q) }),
         (u) => u.id,
       );
     } catch (error) {
@@ -143,17 +146,17 @@ export async function friendsAction(
   const texts = INTENTS[intent as keyof typeof INTENTS];
   try {
     const friendId = parseFriendId({ friendId: form.get("friendId") });
-    const other = getPublicUser(friendId);
+    const other = await getPublicUser(friendId);
     if (!other) throw new DomainError(404, FRIEND_MESSAGES.userNotFound);
     let description: string;
     if (intent === "send") {
-      sendFriendRequest({ userId, friendId });
+      await sendFriendRequest({ userId, friendId });
       description = `${other.username} will see your request.`;
     } else if (intent === "accept") {
-      acceptFriendRequest({ userId, requesterId: friendId });
+      await acceptFriendRequest({ userId, requesterId: friendId });
       description = `You and ${other.username} are now friends.`;
     } else {
-      declineFriendRequest({ userId, requesterId: friendId });
+      await declineFriendRequest({ userId, requesterId: friendId });
       description = `You declined ${other.username}'s request.`;
     }
     return redirectWithToast(returnTo, { title: texts.ok, description });

@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const params = new URL(request.url).searchParams;
   const tab = TAB_PARAM[params.get("tab") ?? ""] ?? "friends";
-  const { view, status } = loadFriendsView(request, user.id, {
+  const { view, status } = await loadFriendsView(request, user.id, {
     tab,
     q: params.get("q"),
   });

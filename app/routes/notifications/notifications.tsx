@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? "finances"
       : "activity";
   if (tab === "finances") {
-    const { finances, status } = loadFinances(request, user);
+    const { finances, status } = await loadFinances(request, user);
     const refreshed =
       new URL(request.url).searchParams.get("refreshed") === "1";
     return data(
@@ -36,8 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab,
     finances: null,
     refreshed: false,
-    unread: countUnreadActivity(user.id),
-    events: listActivity(user.id).map((e) => ({
+    unread: await countUnreadActivity(user.id),
+    events: (await listActivity(user.id)).map((e) => ({
       id: e.id,
       message: e.message,
       read: e.read,
@@ -56,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
-  if (form.get("intent") === "mark-read") markAllActivityRead(user.id);
+  if (form.get("intent") === "mark-read") await markAllActivityRead(user.id);
   if (form.get("background") === "1") return data({ marked: true });
   return redirect(href("/notifications"));
 }

@@ -35,7 +35,7 @@ export const REDIRECT_AFTER_PAYMENT_MS = 2000;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const payable = loadPayable(params.id, user.id);
+  const payable = await loadPayable(params.id, user.id);
   return data(
     {
       ...payable,
@@ -49,11 +49,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
-  let payable: ReturnType<typeof getPayable>;
+  let payable: Awaited<ReturnType<typeof getPayable>>;
   try {
     // The model's refusals (unseen, not the loser, not settled, already
     // paid, no provider, the card) in the model's order, through the page door.
-    payable = getPayable(params.id, user.id);
+    payable = await getPayable(params.id, user.id);
     const outcome = await payBet({
       betId: payable.betId,
       userId: user.id,

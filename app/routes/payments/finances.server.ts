@@ -21,16 +21,16 @@ const EMPTY: FinanceSummary = {
 };
 
 /** Never throws for bad input: the page shows the message and the form. */
-export function loadFinances(
+export async function loadFinances(
   request: Request,
   user: { id: number; createdAt: Date },
-): { finances: Finances; status: number } {
+): Promise<{ finances: Finances; status: number }> {
   const url = new URL(request.url);
   const timeZone = readTimeZone(request);
   const today = todayIn(timeZone);
   try {
     const { range } = rangeFromRequest(request, user.createdAt);
-    const tx = listTransactions({
+    const tx = await listTransactions({
       userId: user.id,
       fromMs: range.fromMs,
       toMs: range.toMs,

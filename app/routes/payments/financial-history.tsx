@@ -6,7 +6,7 @@ import { requireUser } from "~/models/accounts/session.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const { finances, status } = loadFinances(request, user);
+  const { finances, status } = await loadFinances(request, user);
   const refreshed = new URL(request.url).searchParams.get("refreshed") === "1";
   return data({ finances, refreshed }, { status });
 }

@@ -10,13 +10,13 @@ import { splitPayout } from "~/utils/money";
  * `allowPaid` reads a paid bet too (to show it paid); without it a paid bet
  * is the model's 409 ALREADY_PAID.
  */
-export function getPayable(
+export async function getPayable(
   rawId: string | undefined,
   userId: number,
   { allowPaid = false } = {},
 ) {
   const betId = betIdOrNotFound(rawId);
-  const p = getPayableBet({ betId, userId, allowPaid });
+  const p = await getPayableBet({ betId, userId, allowPaid });
   const { feeCents, netCents } = splitPayout(p.amountCents);
   return {
     betId,
@@ -35,9 +35,9 @@ export function getPayable(
  * The loaders' view: the bet (with the model's ALREADY_PAID as the refusal
  * when it is paid), or no bet and the refusal the page shows, with its status.
  */
-export function loadPayable(rawId: string | undefined, userId: number) {
+export async function loadPayable(rawId: string | undefined, userId: number) {
   try {
-    const payable = getPayable(rawId, userId, { allowPaid: true });
+    const payable = await getPayable(rawId, userId, { allowPaid: true });
     return {
       ...payable,
       status: 200,

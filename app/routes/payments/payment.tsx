@@ -34,7 +34,7 @@ const COMING_SOON = [
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const payable = loadPayable(params.id, user.id);
+  const payable = await loadPayable(params.id, user.id);
   return data(
     {
       ...payable,
@@ -48,9 +48,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
-  let payable: ReturnType<typeof getPayable>;
+  let payable: Awaited<ReturnType<typeof getPayable>>;
   try {
-    payable = getPayable(params.id, user.id);
+    payable = await getPayable(params.id, user.id);
     const method = (await readFormData(request)).get("method");
     if (method !== "card") throw ONLY_CARD;
   } catch (error) {

@@ -19,7 +19,7 @@ const CONFIRM_REQUIRED =
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  return { openBets: listOpenBets(user.id) };
+  return { openBets: await listOpenBets(user.id) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -23,7 +23,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   return {
-    preferences: getNotificationPreferences(user.id),
+    preferences: await getNotificationPreferences(user.id),
     email: user.email,
     emailVerified: user.emailVerified,
   };
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
-  updateNotificationPreferences(user.id, preferencesFromForm(form));
+  await updateNotificationPreferences(user.id, preferencesFromForm(form));
   return redirectWithToast(href("/profile/notifications"), {
     title: "Notification settings saved",
   });

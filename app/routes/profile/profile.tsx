@@ -33,10 +33,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       memberSince: format(user.createdAt, "MMMM yyyy"),
       wins: user.winCount,
       losses: user.lossCount,
-      paymentRecord: describePaymentRecord(getPaymentRecord(user.id)),
+      paymentRecord: describePaymentRecord(await getPaymentRecord(user.id)),
     },
     methods: paymentMethodsOf(user),
-    records: listFriends(user.id)
+    records: (await listFriends(user.id))
       .filter((f) => f.headToHead.wins + f.headToHead.losses > 0)
       .map((f) => ({ username: f.friend.username, ...f.headToHead })),
   };
@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const method = String(form.get("method") ?? "");
     const connected = form.get("connected") === "true";
-    setPaymentMethod({ userId: user.id, input: { method, connected } });
+    await setPaymentMethod({ userId: user.id, input: { method, connected } });
     const label = PAYMENT_METHOD_LABELS[method as PaymentMethod];
     return redirectWithToast(href("/profile"), {
       title: "Payment method updated",

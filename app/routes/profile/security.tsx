@@ -28,15 +28,15 @@ import { describeUserAgent } from "~/utils/user-agent";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const timeZone = readTimeZone(request);
-  const sessions = listSessions(user.id, await currentSessionId(request)).map(
-    (s) => ({
-      id: s.id,
-      device: describeUserAgent(s.userAgent),
-      createdAt: formatDateTime(s.createdAt, timeZone),
-      lastSeenAt: formatDateTime(s.lastSeenAt, timeZone),
-      current: s.current,
-    }),
-  );
+  const sessions = (
+    await listSessions(user.id, await currentSessionId(request))
+  ).map((s) => ({
+    id: s.id,
+    device: describeUserAgent(s.userAgent),
+    createdAt: formatDateTime(s.createdAt, timeZone),
+    lastSeenAt: formatDateTime(s.lastSeenAt, timeZone),
+    current: s.current,
+  }));
   return { sessions };
 }
 
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "revoke") {
     try {
-      signOutSession(user.id, form.get("sessionId"));
+      await signOutSession(user.id, form.get("sessionId"));
     } catch (error) {
       pageFailure(error); // anything but a refusal is a bug: rethrown
       return redirectWithToast(here, {
@@ -94,7 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "revoke-others") {
-    const ended = signOutOtherSessions(
+    const ended = await signOutOtherSessions(
       user.id,
       await currentSessionId(request),
     );

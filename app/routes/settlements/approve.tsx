@@ -28,8 +28,8 @@ import { WaitingNotice } from "~/components/waiting-notice";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
-  loadBetOr404(betId, user.id);
-  const view = getSettlementView({ betId, userId: user.id });
+  await loadBetOr404(betId, user.id);
+  const view = await getSettlementView({ betId, userId: user.id });
   if (!view) return data({ view: null, betId }, { status: 404 });
   return {
     betId,
@@ -41,7 +41,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   try {
-    const { settlement } = approveSettlement({ betId, userId: user.id });
+    const { settlement } = await approveSettlement({ betId, userId: user.id });
     const loser = settlement.loserId === user.id;
     return redirectWithToast(
       loser

@@ -17,8 +17,8 @@ export function betIdFrom(params: { id?: string }) {
   return page(() => betIdOrNotFound(params.id));
 }
 
-export function loadBetOr404(betId: number, userId: number) {
-  return page(() => getBetForViewer({ betId, userId }));
+export async function loadBetOr404(betId: number, userId: number) {
+  return page(async () => getBetForViewer({ betId, userId }));
 }
 
 /**
@@ -33,8 +33,8 @@ export async function settleFormLoader(
   const { params } = args;
   const user = await requireUser(args);
   const betId = betIdFrom(params);
-  const bet = loadBetOr404(betId, user.id);
-  const live = getSettlementView({ betId, userId: user.id }) !== null;
+  const bet = await loadBetOr404(betId, user.id);
+  const live = (await getSettlementView({ betId, userId: user.id })) !== null;
   const refusal = policy(settleFactsFor(bet, live), user.id);
   return data(
     {

@@ -26,7 +26,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = Object.fromEntries(await readFormData(request));
   try {
     const { winnerId, outcome, notes } = parseProposalInput(form);
-    proposeSettlement({ betId, userId: user.id, winnerId, outcome, notes });
+    await proposeSettlement({
+      betId,
+      userId: user.id,
+      winnerId,
+      outcome,
+      notes,
+    });
     return redirectWithToast(
       href("/settlements/:id/approve", { id: String(betId) }),
       {

@@ -25,8 +25,8 @@ import { readFormData } from "~/utils/form-data.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
-  const bet = loadBetOr404(betId, user.id);
-  const view = getSettlementView({ betId, userId: user.id });
+  const bet = await loadBetOr404(betId, user.id);
+  const view = await getSettlementView({ betId, userId: user.id });
   // The reject policy, as the action's guard asks it: an onlooker may not
   // reject at all (403); a party is only too late (409).
   const refusal = rejectRefusal(
@@ -57,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = Object.fromEntries(await readFormData(request));
   try {
     const { reason } = parseRejectionInput(form);
-    rejectSettlement({ betId, userId: user.id, reason });
+    await rejectSettlement({ betId, userId: user.id, reason });
     return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Settlement rejected",
       description: "A new settlement can be proposed.",

@@ -27,13 +27,13 @@ import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
-  const bet = loadBetOr404(betId, user.id);
+  const bet = await loadBetOr404(betId, user.id);
   const isReferee = bet.refereeId === user.id;
   // The referee policy, as the action's guard asks it.
   const refusal = ruleRefusal(ruleFactsOf(bet), user.id);
   const blocked = refusal ? (refusal.shown ?? refusal.message) : null;
   const history = isReferee
-    ? listSettlementHistory(betId)
+    ? (await listSettlementHistory(betId))
         .filter((e) => e.type === "settlement_rejected")
         .map((e) => ({
           id: e.id,
@@ -66,7 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { outcome, winnerId } = parseProposalInput({
       winnerId: form.winnerId,
     });
-    ruleDispute({ betId, userId: user.id, outcome, winnerId });
+    await ruleDispute({ betId, userId: user.id, outcome, winnerId });
     return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
       title: "Ruling recorded",
       description:

@@ -26,7 +26,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { winnerId, outcome } = parseProposalInput({
       winnerId: form.winnerId,
     });
-    const result = settleBet({ betId, userId: user.id, winnerId, outcome });
+    const result = await settleBet({
+      betId,
+      userId: user.id,
+      winnerId,
+      outcome,
+    });
     if (result.kind === "settled") {
       return redirectWithToast(href("/payment/:id", { id: String(betId) }), {
         title: "Bet settled",

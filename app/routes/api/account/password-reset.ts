@@ -8,7 +8,7 @@ import { clientAddressContext } from "~/utils/request-context.server";
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     const { login } = await readJson(request);
-    requestPasswordReset({
+    await requestPasswordReset({
       login,
       clientAddress: context.get(clientAddressContext),
     });

@@ -9,7 +9,7 @@ export function action({ request, context, params }: Route.ActionArgs) {
     const user = await requireApiUser({ request, context });
     if (request.method !== "DELETE") return methodNotAllowed();
     await readJson(request);
-    signOutSession(user.id, params.id);
+    await signOutSession(user.id, params.id);
     return new Response(null, { status: 204 });
   });
 }

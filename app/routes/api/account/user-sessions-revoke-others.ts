@@ -11,7 +11,7 @@ export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
     await readJson(request);
-    signOutOtherSessions(user.id, await currentSessionId(request));
+    await signOutOtherSessions(user.id, await currentSessionId(request));
     return new Response(null, { status: 204 });
   });
 }

@@ -11,7 +11,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
     return Response.json(
-      sessionsJson(user.id, await currentSessionId(request)),
+      await sessionsJson(user.id, await currentSessionId(request)),
     );
   });
 }

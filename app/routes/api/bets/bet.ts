@@ -10,7 +10,7 @@ import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 export function loader(args: Route.LoaderArgs) {
   return api(async () => {
     const { user, betId } = await requireBetRoute(args);
-    const bet = getBetForViewer({ betId, userId: user.id });
+    const bet = await getBetForViewer({ betId, userId: user.id });
     return Response.json(toBetJson(bet));
   });
 }
@@ -21,11 +21,11 @@ export function action(args: Route.ActionArgs) {
     const { user, betId } = await requireBetRoute(args);
     if (request.method === "PUT") {
       const input = parseBetInput(await readJson(request), "edit");
-      const bet = updateBet({ betId, userId: user.id, input });
+      const bet = await updateBet({ betId, userId: user.id, input });
       return Response.json(toBetJson(bet));
     }
     if (request.method === "DELETE") {
-      deleteBet({ betId, userId: user.id });
+      await deleteBet({ betId, userId: user.id });
       return new Response(null, { status: 204 });
     }
     return methodNotAllowed();

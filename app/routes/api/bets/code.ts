@@ -9,7 +9,7 @@ import { clientAddressContext } from "~/utils/request-context.server";
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
-    const bet = openBetByCode({
+    const bet = await openBetByCode({
       code: params.code ?? "",
       userId: user.id,
       clientAddress: context.get(clientAddressContext),

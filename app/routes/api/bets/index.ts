@@ -9,7 +9,9 @@ import { api, methodNotAllowed, readJson } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader() {
-  return api(() => Response.json(listPublicBets().map(toBetJson)));
+  return api(async () =>
+    Response.json((await listPublicBets()).map(toBetJson)),
+  );
 }
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -17,7 +19,9 @@ export function action({ request, context }: Route.ActionArgs) {
     if (request.method !== "POST") return methodNotAllowed();
     const user = await requireApiUser({ request, context });
     const input = parseBetInput(await readJson(request), "create");
-    const bet = createBet({ creatorId: user.id, input });
-    return Response.json(toBetJson(getBetView(bet.id)!), { status: 201 });
+    const bet = await createBet({ creatorId: user.id, input });
+    return Response.json(toBetJson((await getBetView(bet.id))!), {
+      status: 201,
+    });
   });
 }

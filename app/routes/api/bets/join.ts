@@ -17,7 +17,7 @@ export function action({ request, params, context }: Route.ActionArgs) {
       throw invalid("Invalid version", {
         version: ["Version must be the bet's updatedAt."],
       });
-    const bet = joinBet({ betId, userId: user.id, version });
+    const bet = await joinBet({ betId, userId: user.id, version });
     return Response.json(toBetJson(bet));
   });
 }

@@ -20,7 +20,7 @@ export async function requireSharePreview({
   const preview =
     id === null
       ? null
-      : getSharePreview(
+      : await getSharePreview(
           id,
           code,
           { userId: viewer?.id ?? null, clientAddress },

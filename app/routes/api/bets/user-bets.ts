@@ -14,7 +14,7 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     const kind = KINDS.find((k) => k === params.kind);
     if (!kind) throw notFound("Not found");
     return Response.json(
-      listUserBets(user.id, kind).map((b) => toBetListJson(b, user.id)),
+      (await listUserBets(user.id, kind)).map((b) => toBetListJson(b, user.id)),
     );
   });
 }

@@ -8,7 +8,7 @@ export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
     const { user, betId } = await requireBetRoute({ request, context, params });
     await readJson(request);
-    nudgePayment({ betId, userId: user.id });
+    await nudgePayment({ betId, userId: user.id });
     return new Response(null, { status: 204 });
   });
 }

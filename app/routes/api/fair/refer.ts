@@ -10,6 +10,8 @@ export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
     const { user, betId } = await requireBetRoute({ request, context, params });
     await readJson(request);
-    return Response.json(toBetJson(referDispute({ betId, userId: user.id })));
+    return Response.json(
+      toBetJson(await referDispute({ betId, userId: user.id })),
+    );
   });
 }

@@ -11,7 +11,7 @@ export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
     const { user, betId } = await requireBetRoute({ request, context, params });
     const { outcome, winnerId } = parseProposalInput(await readJson(request));
-    const { bet, settlement } = ruleDispute({
+    const { bet, settlement } = await ruleDispute({
       betId,
       userId: user.id,
       outcome,

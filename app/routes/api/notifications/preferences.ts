@@ -10,7 +10,7 @@ import { requireApiUser } from "~/models/accounts/session.server";
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
-    return Response.json(getNotificationPreferences(user.id));
+    return Response.json(await getNotificationPreferences(user.id));
   });
 }
 
@@ -19,7 +19,7 @@ export function action({ request, context }: Route.ActionArgs) {
     const user = await requireApiUser({ request, context });
     if (request.method !== "PUT") return methodNotAllowed();
     return Response.json(
-      updateNotificationPreferences(user.id, await readJson(request)),
+      await updateNotificationPreferences(user.id, await readJson(request)),
     );
   });
 }

@@ -13,11 +13,11 @@ export function action({ request, context }: Route.ActionArgs) {
     const user = await requireApiUser({ request, context });
     const body = await readJson(request);
     if (request.method === "POST") {
-      const { created } = savePushSubscription(user.id, body);
+      const { created } = await savePushSubscription(user.id, body);
       return Response.json({ ok: true }, { status: created ? 201 : 200 });
     }
     if (request.method === "DELETE") {
-      deletePushSubscription(user.id, body.endpoint);
+      await deletePushSubscription(user.id, body.endpoint);
       return new Response(null, { status: 204 });
     }
     return methodNotAllowed();

@@ -38,9 +38,9 @@ export function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export function action({ request }: Route.ActionArgs) {
+export async function action({ request }: Route.ActionArgs) {
   try {
-    const { kind } = unsubscribeByToken(tokenOf(request));
+    const { kind } = await unsubscribeByToken(tokenOf(request));
     return page(
       200,
       "Unsubscribed",

@@ -19,7 +19,7 @@ export function action({ request, context }: Route.ActionArgs) {
       throw invalid("paymentIntentId is required.", {
         paymentIntentId: ["paymentIntentId is required."],
       });
-    const result = confirmDemoPayment({
+    const result = await confirmDemoPayment({
       intentId,
       userId: user.id,
       card: body,

@@ -14,7 +14,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
     const { range, timeZone } = rangeFromRequest(request, user.createdAt);
-    const tx = listTransactions({
+    const tx = await listTransactions({
       userId: user.id,
       fromMs: range.fromMs,
       toMs: range.toMs,

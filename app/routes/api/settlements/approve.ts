@@ -13,7 +13,10 @@ export function action({ request, params, context }: Route.ActionArgs) {
       params,
     });
     await readJson(request);
-    const { bet, settlement } = approveSettlement({ betId, userId: user.id });
+    const { bet, settlement } = await approveSettlement({
+      betId,
+      userId: user.id,
+    });
     return Response.json({
       bet: toBetJson(bet),
       settlement: toSettlementJson(settlement),

@@ -12,7 +12,7 @@ export function action({ request, params, context }: Route.ActionArgs) {
     const { winnerId, outcome, notes } = parseProposalInput(
       await readJson(request),
     );
-    const settlement = proposeSettlement({
+    const settlement = await proposeSettlement({
       betId,
       userId: user.id,
       winnerId,

@@ -13,7 +13,7 @@ export function action({ request, params, context }: Route.ActionArgs) {
       params,
     });
     const { reason } = parseRejectionInput(await readJson(request));
-    rejectSettlement({ betId, userId: user.id, reason });
+    await rejectSettlement({ betId, userId: user.id, reason });
     return new Response(null, { status: 204 });
   });
 }

@@ -11,7 +11,12 @@ export function action({ request, params, context }: Route.ActionArgs) {
   return api(async () => {
     const { user, betId } = await requireBetRoute({ request, context, params });
     const { winnerId, outcome } = parseProposalInput(await readJson(request));
-    const result = settleBet({ betId, userId: user.id, winnerId, outcome });
+    const result = await settleBet({
+      betId,
+      userId: user.id,
+      winnerId,
+      outcome,
+    });
     if (result.kind === "settled")
       return Response.json({
         bet: toBetJson(result.bet),

@@ -13,7 +13,7 @@ export function loader({ request, params, context }: Route.LoaderArgs) {
       params,
     });
     return Response.json(
-      toSettlementJson(getSettlement({ betId, userId: user.id })),
+      toSettlementJson(await getSettlement({ betId, userId: user.id })),
     );
   });
 }

@@ -11,7 +11,7 @@ export function action({ request, context }: Route.ActionArgs) {
   return apiOnly("POST", request, async () => {
     const user = await requireApiUser({ request, context });
     await readJson(request);
-    markAllActivityRead(user.id);
+    await markAllActivityRead(user.id);
     return new Response(null, { status: 204 });
   });
 }

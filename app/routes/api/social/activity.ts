@@ -7,6 +7,6 @@ import { requireApiUser } from "~/models/accounts/session.server";
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
-    return Response.json(listActivity(user.id).map(toActivityJson));
+    return Response.json((await listActivity(user.id)).map(toActivityJson));
   });
 }

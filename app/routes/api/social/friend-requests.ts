@@ -12,7 +12,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
     return Response.json(
-      withFriendPaymentRecords(listIncomingRequests(user.id)).map(toFriendJson),
+      (await withFriendPaymentRecords(await listIncomingRequests(user.id))).map(
+        toFriendJson,
+      ),
     );
   });
 }

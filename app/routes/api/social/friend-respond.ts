@@ -24,10 +24,10 @@ export function action({ request, context, params }: Route.ActionArgs) {
       return jsonError(404, "Not found");
     const requesterId = parseFriendId(await readJson(request));
     if (params.decision === "accept") {
-      acceptFriendRequest({ userId: user.id, requesterId });
+      await acceptFriendRequest({ userId: user.id, requesterId });
       return Response.json({ friendId: requesterId, status: "accepted" });
     }
-    declineFriendRequest({ userId: user.id, requesterId });
+    await declineFriendRequest({ userId: user.id, requesterId });
     return Response.json({ friendId: requesterId, status: "declined" });
   });
 }

@@ -11,7 +11,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });
     return Response.json(
-      withFriendPaymentRecords(listFriends(user.id)).map(toFriendJson),
+      (await withFriendPaymentRecords(await listFriends(user.id))).map(
+        toFriendJson,
+      ),
     );
   });
 }
@@ -21,7 +23,7 @@ export function action({ request, context }: Route.ActionArgs) {
   return apiOnly("POST", request, async () => {
     const user = await requireApiUser({ request, context });
     const friendId = parseFriendId(await readJson(request));
-    const row = sendFriendRequest({ userId: user.id, friendId });
+    const row = await sendFriendRequest({ userId: user.id, friendId });
     return Response.json(
       { id: row.id, friendId, status: row.status },
       { status: 201 },

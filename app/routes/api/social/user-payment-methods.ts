@@ -13,7 +13,7 @@ export function action({ request, context }: Route.ActionArgs) {
     const user = await requireApiUser({ request, context });
     const input = await readJson(request);
     return Response.json(
-      toUserJson(setPaymentMethod({ userId: user.id, input })),
+      toUserJson(await setPaymentMethod({ userId: user.id, input })),
     );
   });
 }

@@ -12,8 +12,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
     const user = await requireApiUser({ request, context });
     const query = parseSearchQuery(new URL(request.url).searchParams.get("q"));
     return Response.json(
-      withPaymentRecords(
-        searchUsers({ userId: user.id, query }).map((u) => toPublicUser(u)),
+      await withPaymentRecords(
+        (await searchUsers({ userId: user.id, query })).map((u) =>
+          toPublicUser(u),
+        ),
       ),
     );
   });

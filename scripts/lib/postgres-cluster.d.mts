@@ -1,0 +1,16 @@
+export type Cluster = {
+  dir: string;
+  port: number;
+  adminUrl: string;
+  pause(): void;
+  resume(): void;
+  stop(): void;
+};
+export function postgresBin(): string;
+export function freePort(): Promise<number>;
+export function startCluster(options?: { port?: number }): Promise<Cluster>;
+export function createDatabase(
+  adminUrl: string,
+  name: string,
+  options?: { template?: string },
+): Promise<string>;

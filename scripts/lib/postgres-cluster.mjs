@@ -1,0 +1,149 @@
+// A throwaway PostgreSQL cluster for the tests: Debian's `postgresql`
+// (installed here when missing), run as the `postgres` user (initdb and
+// postgres refuse root) in a temp folder it owns, on a free port, with
+// fsync off — it holds nothing worth keeping. About a second to start.
+//
+//   const cluster = await startCluster();   // { url, adminUrl, stop() }
+//   await createDatabase(cluster.adminUrl, "name", { template })
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const ROOT = process.getuid?.() === 0;
+
+/** The folder of PostgreSQL's server binaries, installing the package if needed. */
+export function postgresBin() {
+  const found = findBin();
+  if (found) return found;
+  if (!ROOT)
+    throw new Error(
+      "PostgreSQL's server is not installed: apt-get install postgresql",
+    );
+  console.info("installing Debian's postgresql (once)…");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  run("apt-get", ["update"], env);
+  run(
+    "apt-get",
+    ["install", "-y", "--no-install-recommends", "postgresql"],
+    env,
+  );
+  const installed = findBin();
+  if (!installed) throw new Error("postgresql installed but no server found");
+  return installed;
+}
+
+function findBin() {
+  const base = "/usr/lib/postgresql";
+  if (!fs.existsSync(base)) return null;
+  const versions = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, "bin", "pg_ctl")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(base, versions[0], "bin") : null;
+}
+
+function run(cmd, args, env = process.env) {
+  const result = spawnSync(cmd, args, { stdio: "inherit", env });
+  if (result.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed`);
+}
+
+/** Runs a server binary as the `postgres` user when we are root. */
+function asPostgres(bin, args) {
+  const [cmd, argv] = ROOT
+    ? ["runuser", ["-u", "postgres", "--", bin, ...args]]
+    : [bin, args];
+  return execFileSync(cmd, argv, { stdio: ["ignore", "pipe", "pipe"] });
+}
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a cluster; `stop()` removes it. */
+export async function startCluster({ port } = {}) {
+  const bin = postgresBin();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-pg-"));
+  if (ROOT) execFileSync("chown", ["postgres:postgres", dir]);
+  const data = path.join(dir, "data");
+  asPostgres(path.join(bin, "initdb"), [
+    "-D",
+    data,
+    "-A",
+    "trust",
+    "-U",
+    "postgres",
+    "--no-sync",
+  ]);
+  port ??= await freePort();
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c max_connections=300",
+  ].join(" ");
+  const pgCtl = path.join(bin, "pg_ctl");
+  const start = () =>
+    asPostgres(pgCtl, [
+      "-D",
+      data,
+      "-w",
+      "-l",
+      path.join(dir, "log"),
+      "-o",
+      options,
+      "start",
+    ]);
+  start();
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let stopped = false;
+  return {
+    dir,
+    port,
+    adminUrl,
+    /** Stops the server, keeping its files (the fault tests start it again). */
+    pause() {
+      asPostgres(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+    },
+    resume: start,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        asPostgres(pgCtl, ["-D", data, "-m", "fast", "-w", "stop"]);
+      } catch {
+        // already stopped
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a database (from `template` if given) and returns its URL. */
+export async function createDatabase(adminUrl, name, { template } = {}) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`,
+    );
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
