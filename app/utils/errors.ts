@@ -81,6 +81,19 @@ export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }
 
+/**
+ * The DomainError inside `error`, when the database driver's wrapper
+ * carries one as its cause (a lost PostgreSQL connection is an
+ * UnavailableError wrapped in drizzle's query error); else `error` itself.
+ */
+export function unwrapDomainError(error: unknown): unknown {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof DomainError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return error;
+}
+
 /** Seconds to wait, for the errors that say so (rate limits). */
 export function retryAfterOf(error: DomainError): number | undefined {
   return "retryAfterSeconds" in error &&
