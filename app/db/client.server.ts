@@ -248,7 +248,7 @@ export async function immediate<T>(
     }
   };
   return engine === "postgres"
-    ? serializable(body, options)
+    ? serializable(body)
     : sqliteTransaction(body, options);
 }
 
@@ -317,18 +317,13 @@ async function beginImmediate() {
 // failure (a serialization failure caught and passed over ends up here).
 const RETRIABLE = new Set(["40001", "40P01", "25P02"]);
 
-async function serializable<T>(
-  body: (tx: Tx) => Promise<T>,
-  { bookkeeping = false }: ImmediateOptions,
-): Promise<T> {
+async function serializable<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
   const pgDb = readDb;
-  // Bookkeeping (claims, touches, sweeps) is one conditional statement at a
-  // time, safe under READ COMMITTED, where it does not make the money
-  // transactions beside it fail on predicate locks.
-  const isolationLevel = bookkeeping ? "read committed" : "serializable";
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pgDb.transaction(body, { isolationLevel });
+      return await pgDb.transaction(body, {
+        isolationLevel: "serializable",
+      });
     } catch (error) {
       const code = postgresCode(error);
       if (!code || !RETRIABLE.has(code) || attempt >= 20) throw error;
