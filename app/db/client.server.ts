@@ -29,7 +29,6 @@ import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
 import { databaseEngine, databasePath, databaseUrl } from "~/utils/env.server";
-import { UnavailableError } from "~/utils/errors";
 
 export type Db = NodePgDatabase<typeof pgSchema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -53,7 +52,12 @@ const LOST_CODES = new Set([
   "08006",
 ]);
 
-/** `error`, or UnavailableError when it says the server cannot be reached. */
+/**
+ * `error`, marked `databaseUnavailable` when it says the server cannot be
+ * reached: the doors answer it 503 (`unwrapDomainError`, app/utils/errors.ts).
+ * A mark, not an error class of ours: the server's two bundles share this
+ * pool, and an `instanceof` across them would fail.
+ */
 function lostOr(error: Error): Error {
   const e = error as { code?: string; message?: string };
   const lost =
@@ -61,10 +65,10 @@ function lostOr(error: Error): Error {
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
       e.message ?? "",
     );
-  return lost ? new UnavailableError() : error;
+  return lost ? Object.assign(error, { databaseUnavailable: true }) : error;
 }
 
-/** A pg client whose queries fail with UnavailableError when the server is gone. */
+/** A pg client whose failed queries are marked when the server is gone (`lostOr`). */
 class ClientThatSaysUnavailable extends pg.Client {
   // pg's query has many overloads; both of its forms (a promise, or a
   // callback as the last argument) are passed through.
@@ -248,7 +252,7 @@ export async function immediate<T>(
     }
   };
   return engine === "postgres"
-    ? serializable(body, options)
+    ? serializable(body)
     : sqliteTransaction(body, options);
 }
 
@@ -317,18 +321,13 @@ async function beginImmediate() {
 // failure (a serialization failure caught and passed over ends up here).
 const RETRIABLE = new Set(["40001", "40P01", "25P02"]);
 
-async function serializable<T>(
-  body: (tx: Tx) => Promise<T>,
-  { bookkeeping = false }: ImmediateOptions,
-): Promise<T> {
+async function serializable<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
   const pgDb = readDb;
-  // Bookkeeping (claims, touches, sweeps) is one conditional statement at a
-  // time, safe under READ COMMITTED, where it does not make the money
-  // transactions beside it fail on predicate locks.
-  const isolationLevel = bookkeeping ? "read committed" : "serializable";
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pgDb.transaction(body, { isolationLevel });
+      return await pgDb.transaction(body, {
+        isolationLevel: "serializable",
+      });
     } catch (error) {
       const code = postgresCode(error);
       if (!code || !RETRIABLE.has(code) || attempt >= 20) throw error;

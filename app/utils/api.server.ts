@@ -7,6 +7,7 @@ import {
   invalid,
   isDomainError,
   notFound,
+  unwrapDomainError,
   type FieldErrors,
 } from "./errors";
 import { BET_NOT_FOUND } from "~/domain/bet";
@@ -23,8 +24,9 @@ export function jsonError(
   return Response.json(body, { status, headers });
 }
 
-export function errorToResponse(error: unknown): Response {
-  if (error instanceof Response) return error;
+export function errorToResponse(thrown: unknown): Response {
+  if (thrown instanceof Response) return thrown;
+  const error = unwrapDomainError(thrown);
   if (isDomainError(error)) {
     const headers: Record<string, string> = {};
     if ("retryAfterSeconds" in error)

@@ -81,6 +81,22 @@ export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }
 
+/**
+ * The DomainError `error` stands for: itself, or one its cause chain
+ * carries, or UnavailableError for a driver error the database layer marked
+ * `databaseUnavailable` (a lost PostgreSQL connection, wrapped in drizzle's
+ * query error); else `error` itself.
+ */
+export function unwrapDomainError(error: unknown): unknown {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof DomainError) return e;
+    if ((e as { databaseUnavailable?: unknown }).databaseUnavailable === true)
+      return new UnavailableError();
+    e = (e as { cause?: unknown }).cause;
+  }
+  return error;
+}
+
 /** Seconds to wait, for the errors that say so (rate limits). */
 export function retryAfterOf(error: DomainError): number | undefined {
   return "retryAfterSeconds" in error &&

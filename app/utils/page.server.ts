@@ -15,6 +15,7 @@
 import { data } from "react-router";
 import {
   isDomainError,
+  unwrapDomainError,
   retryAfterOf,
   type DomainError,
   type FieldErrors,
@@ -36,8 +37,9 @@ export type PageFailure = {
 };
 
 /** The one mapping: a DomainError as a page answer. Rethrows anything else. */
-export function pageFailure(error: unknown): PageFailure {
-  if (!isDomainError(error)) throw error;
+export function pageFailure(thrown: unknown): PageFailure {
+  const error = unwrapDomainError(thrown);
+  if (!isDomainError(error)) throw thrown;
   const retryAfter = retryAfterOf(error);
   return {
     status: error.status,
@@ -63,7 +65,7 @@ export function pageFailureOr(
   error: unknown,
   fallback: { message: string; title?: string },
 ): PageFailure {
-  if (isDomainError(error)) return pageFailure(error);
+  if (isDomainError(unwrapDomainError(error))) return pageFailure(error);
   console.error(error);
   return { status: 500, code: "internal", ...fallback };
 }

@@ -353,7 +353,7 @@ export async function writePasswordHash(
           passwordHash,
           ...(provenEmail !== undefined && {
             verifiedEmail: provenEmail,
-            emailVerified: sql`case when ${users.email} = ${provenEmail} then 1 else ${users.emailVerified} end`,
+            emailVerified: sql`case when ${users.email} = ${provenEmail} then true else ${users.emailVerified} end`,
           }),
         })
         .where(and(eq(users.id, userId), isNull(users.deletedAt)))

@@ -6,12 +6,7 @@
 // retry after a growing delay. A row cut off mid-send (the process died while
 // talking to the mail server) is not sent again: at most once per channel.
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import {
-  db,
-  immediate,
-  outsideTransaction,
-  type Tx,
-} from "~/db/client.server";
+import { db, immediate, outsideTransaction, type Tx } from "~/db/client.server";
 import {
   activityEvents,
   bets,
