@@ -3,7 +3,6 @@
 // same answer and the same time for an unknown login, limits that hold
 // under a storm; change password; the sessions list and signing out.
 import { describe, expect, it } from "vitest";
-import { onPostgres } from "../support/test-database";
 import { useServers, useSmtp } from "../support/use-server";
 import { Client, uniqueName } from "../support/server";
 import { linkIn } from "../support/smtp";
