@@ -15,7 +15,10 @@ import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
 import { passwordResetTtlMs, publicOrigin } from "~/utils/env.server";
 import { invalid } from "~/utils/errors";
-import { AbuseLimit } from "~/models/requests/abuse-limits.server";
+import {
+  AbuseLimit,
+  takeTogether,
+} from "~/models/requests/abuse-limits.server";
 import { sendAccountMail } from "../notifications/outbox.server";
 import { revokeOtherSessions } from "./session.server";
 import {
@@ -84,10 +87,10 @@ export async function requestPasswordReset({
       login: ["Enter at most 254 characters"],
     });
   const key = normaliseLogin(login);
-  await resetsPerAddress.check([clientAddress]);
-  await resetsPerLogin.check([key]);
-  await resetsPerAddress.record([clientAddress]);
-  await resetsPerLogin.record([key]);
+  await takeTogether([
+    [resetsPerAddress, [clientAddress]],
+    [resetsPerLogin, [key]],
+  ]);
   enqueue(login);
 }
 

@@ -91,6 +91,26 @@ export class AbuseLimit {
   }
 }
 
+/**
+ * Several limits checked, then all counted, in one transaction: a request
+ * counted against more than one limit at once (a reset asked for per
+ * address and per login). Checked and counted apart, simultaneous requests
+ * could all pass the checks before any was counted.
+ */
+export async function takeTogether(
+  takes: [AbuseLimit, string[]][],
+  now = Date.now(),
+) {
+  if (!rateLimitsOn) return;
+  await immediate(
+    async () => {
+      for (const [limit, keys] of takes) await limit.check(keys, now);
+      for (const [limit, keys] of takes) await limit.record(keys, now);
+    },
+    { bookkeeping: true },
+  );
+}
+
 /** The sweep: windows that are over go. */
 export async function sweepAbuseWindows(now = Date.now()) {
   return changedRows(
