@@ -114,9 +114,9 @@ export async function startCluster({ port } = {}) {
     dir,
     port,
     adminUrl,
-    /** Stops the server, keeping its files (the fault tests start it again). */
+    /** Stops the server as a restart does (clients cut off, commits kept); `resume` starts it again. */
     pause() {
-      asPostgres(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+      asPostgres(pgCtl, ["-D", data, "-m", "fast", "-w", "stop"]);
     },
     resume: start,
     stop() {

@@ -169,7 +169,10 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
   // else, or no one (public/sw.js, docs/decisions/1001). Never a lookup of
   // its own: a request that did not ask pays nothing.
   if (lookup) {
-    const user = await lookup;
+    // A lookup that failed (the database out of reach) was answered by the
+    // route already (503): the answer then names no one, and is not kept.
+    const user = await lookup.catch(() => undefined);
+    if (user === undefined) return response;
     try {
       response.headers.set(SIGNED_IN_USER_HEADER, user ? String(user.id) : "-");
     } catch {
