@@ -38,6 +38,8 @@ COPY --from=prod-deps --chown=fairshake:fairshake /app/node_modules ./node_modul
 COPY --from=build --chown=fairshake:fairshake /app/build ./build
 COPY --chown=fairshake:fairshake package.json ./
 COPY --chown=fairshake:fairshake drizzle ./drizzle
+# npm run db:copy, for moving a SQLite volume to PostgreSQL from `fly ssh console`.
+COPY --chown=fairshake:fairshake scripts/db/copy.mjs ./scripts/db/copy.mjs
 USER fairshake
 EXPOSE 8080
 # DEMO_MODE is never set here; SESSION_SECRET must come from `fly secrets set`.

@@ -8,7 +8,7 @@
 //   `immediate` body it is that transaction, so a helper that reads through
 //   `db` sees the transaction's own writes (and its locks) on both engines.
 // - `immediate(fn)` changes. Every change to money or membership runs in one
-//   of these, with conditional updates inside (docs/decisions/1021-async-models.md):
+//   of these, with conditional updates inside (docs/decisions/1021-async-model-layer.md):
 //   SQLite: one write connection, one transaction at a time per process
 //     (a queue), BEGIN IMMEDIATE retried without blocking the event loop
 //     while another process holds the lock;
