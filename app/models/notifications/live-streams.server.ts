@@ -134,6 +134,13 @@ export async function openLiveStream(
     for (const event of missed) text += formatLiveEvent(event);
     if (text) sink.write(text);
   }
+  // A stop that began while this stream was reading has already ended the
+  // streams it knew: this one ends now too, or it would hold the stop back.
+  if (stopping) {
+    sink.end();
+    if (open === 0) stopTimers();
+    return { ok: false, reason: "stopping" };
+  }
   // A client ahead of this process's cursor (it was on another process)
   // must not hear again what it has heard.
   if (afterId !== null && afterId > stream.seen) stream.seen = afterId;
