@@ -34,7 +34,6 @@ const RULES = [
   [/text\("(\w+)", \{ mode: "json" \}\)/g, 'jsonb("$1")'],
   [/blob\("(\w+)", \{ mode: "buffer" \}\)/g, 'bytea("$1")'],
   [/from "\.\/columns"/g, 'from "../columns"'],
-  [/from "\.\/(\w+)"/g, 'from "./$1"'],
   [/from "\.\.\/\.\.\/domain\//g, 'from "../../../domain/'],
 ];
 
