@@ -23,6 +23,7 @@ export default defineConfig({
   test: {
     include: postgres
       ? [
+          "app/db/**/*.test.ts",
           "app/models/**/*.test.ts",
           "app/payments/**/*.test.ts",
           "tests/api/**/*.test.ts",

@@ -70,6 +70,18 @@ function lostOr(error: Error): Error {
 
 /** A pg client whose failed queries are marked when the server is gone (`lostOr`). */
 class ClientThatSaysUnavailable extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // The pool listens for errors only while a client is idle. A client that
+    // is checked out but between queries (a transaction awaiting the next
+    // step) would otherwise crash the process with an unhandled 'error' when
+    // the server goes away; its next query fails and is answered 503, and
+    // the pool discards it on release.
+    this.on("error", (error) => {
+      console.warn(`postgres: connection in use lost (${error.message})`);
+    });
+  }
+
   // pg's query has many overloads; both of its forms (a promise, or a
   // callback as the last argument) are passed through.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
