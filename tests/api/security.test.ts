@@ -324,6 +324,28 @@ describe("abuse limits shared by every process on one database", () => {
     expect((await login(first.url)).status).toBe(429);
     expect((await login(second.url)).status).toBe(429);
   });
+
+  it("one account's failed sign-ins split over two servers slow it down on both", async () => {
+    const name = uniqueName("target");
+    const guess = (url: string, i: number) =>
+      new Client(url).request("POST", "/api/login", {
+        json: { username: name, password: `guess-${i}` },
+        // A new address each time: only the per-account delay applies.
+        headers: { "Fly-Client-IP": `198.51.100.${100 + i}` },
+      });
+    // Four free failures and a fifth that starts the delay, alternately on
+    // each server: each has seen at most three of them itself.
+    for (let i = 0; i < 5; i += 1)
+      expect(
+        (await guess(i % 2 === 0 ? first.url : second.url, i)).status,
+      ).toBe(401);
+    for (const url of [second.url, first.url]) {
+      const held = await guess(url, 9);
+      expect(held.status, held.text).toBe(429);
+      expect(held.data.error).toMatch(/Too many failed attempts/);
+      expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe("sign-in limits (RATE_LIMITS on)", () => {

@@ -7,7 +7,7 @@ import {
   loginRetryAfter,
   recordLoginFailure,
   recordLoginSuccess,
-} from "~/utils/login-throttle.server";
+} from "./login-throttle.server";
 import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendVerificationEmail } from "./email-verification.server";
