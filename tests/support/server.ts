@@ -83,6 +83,11 @@ export async function startServer(
     databaseEnv,
     stop: () =>
       new Promise((resolve) => {
+        // Killed earlier (a test's lost machine): nothing left to stop.
+        if (child.exitCode !== null || child.signalCode !== null) {
+          fs.rmSync(dir, { recursive: true, force: true });
+          return resolve();
+        }
         child.removeAllListeners("exit");
         child.once("exit", () => {
           fs.rmSync(dir, { recursive: true, force: true });
