@@ -18,6 +18,11 @@ const steps = [
   ],
   ["join storm", ["node", "scripts/storm.mjs"]],
   ["join storm, two workers", ["node", "scripts/storm.mjs", "--workers=2"]],
+  // Fewer bets: PostgreSQL and the server share the machine's two cores.
+  [
+    "join storm on PostgreSQL",
+    ["node", "scripts/storm.mjs", "--engine=postgres", "--bets=200"],
+  ],
   ["crash safety", ["node", "scripts/crash.mjs"]],
   ["graceful stop", ["node", "scripts/graceful-stop.mjs"]],
   ["restore drill", ["node", "scripts/restore-drill.mjs"]],

@@ -35,6 +35,10 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export const engine = databaseEngine();
 
+// How long a change waits for its turn (SQLite's write lock, PostgreSQL's
+// pool or a retried transaction) before the request is answered 503.
+const LOCK_WAIT_MS = Number(process.env.SQLITE_LOCK_WAIT_MS ?? 10_000);
+
 // Lost connections: refused, reset, ended by the server (admin shutdown,
 // crash, starting up) or a pool that could not connect in time.
 const LOST_CODES = new Set([
@@ -172,7 +176,10 @@ function openPool() {
     Client: ClientThatSaysUnavailable,
     connectionString: databaseUrl(),
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    connectionTimeoutMillis: 5_000,
+    // Waiting for a free connection is a queue under load, not an outage
+    // (a server that is down refuses at once): as long as SQLite waits for
+    // its lock before the request is answered 503.
+    connectionTimeoutMillis: LOCK_WAIT_MS,
     idleTimeoutMillis: 30_000,
     types: numbers(),
   });
@@ -239,6 +246,18 @@ type ImmediateOptions = {
   durable?: boolean;
   /** Bookkeeping, not a change the request is about (an abuse limit's count). */
   bookkeeping?: boolean;
+  /**
+   * PostgreSQL only. "read committed" is for a body whose every guard is a
+   * conditional update or a unique index (joining a bet: `status = 'pending'`
+   * in the UPDATE). PostgreSQL holds those with row locks at any isolation,
+   * so simultaneous bodies wait on the row and then see it changed, instead
+   * of being cancelled by SERIALIZABLE's conflict checks and run again: under
+   * a storm of joins, those checks cancelled each other for seconds on end
+   * (docs/decisions/1021-async-model-layer.md). A body that reads, decides,
+   * then writes something no condition guards (counting against a limit)
+   * must stay SERIALIZABLE, the default.
+   */
+  isolation?: "serializable" | "read committed";
 };
 
 /** Runs `fn` as one transaction that writes; see the top of this file. */
@@ -264,7 +283,7 @@ export async function immediate<T>(
     }
   };
   return engine === "postgres"
-    ? serializable(body)
+    ? postgresTransaction(body, options.isolation ?? "serializable")
     : sqliteTransaction(body, options);
 }
 
@@ -306,8 +325,6 @@ function sqliteTransaction<T>(
   return result;
 }
 
-const LOCK_WAIT_MS = Number(process.env.SQLITE_LOCK_WAIT_MS ?? 10_000);
-
 /** BEGIN IMMEDIATE, waiting on a timer while another process writes. */
 async function beginImmediate() {
   const started = Date.now();
@@ -332,18 +349,25 @@ async function beginImmediate() {
 // 25P02: a statement after one that failed, in a body that caught the
 // failure (a serialization failure caught and passed over ends up here).
 const RETRIABLE = new Set(["40001", "40P01", "25P02"]);
+// As long as SQLite waits for its lock: past that, the request fails.
+const RETRY_FOR_MS = LOCK_WAIT_MS;
 
-async function serializable<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
+async function postgresTransaction<T>(
+  body: (tx: Tx) => Promise<T>,
+  isolationLevel: "serializable" | "read committed",
+): Promise<T> {
   const pgDb = readDb;
+  const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pgDb.transaction(body, {
-        isolationLevel: "serializable",
-      });
+      return await pgDb.transaction(body, { isolationLevel });
     } catch (error) {
       const code = postgresCode(error);
-      if (!code || !RETRIABLE.has(code) || attempt >= 20) throw error;
-      const wait = Math.min(100, 2 ** attempt) * (0.5 + Math.random());
+      if (!code || !RETRIABLE.has(code) || Date.now() - started > RETRY_FOR_MS)
+        throw error;
+      // Growing waits (2, 4 … 256 ms) with jitter: transactions that
+      // collided do not collide again in step.
+      const wait = Math.min(256, 2 ** attempt) * (0.5 + Math.random());
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

@@ -2,6 +2,7 @@ export {};
 
 // A process writing to the storm's database directly through the models:
 // it creates bets and joins them with its own users until told to stop.
+// The database is the SQLite file named, or DATABASE_URL when it is set.
 const [, , dbPath, index] = process.argv;
 process.env.DATABASE_PATH = dbPath;
 const { registerUser } = await import("~/models/accounts/user.server");
@@ -20,6 +21,7 @@ const b = await registerUser({
 });
 let stop = false;
 let ops = 0;
+process.stdout.write("ready\n");
 process.stdin.on("data", () => (stop = true));
 while (!stop) {
   const bet = await createBet({

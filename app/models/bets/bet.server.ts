@@ -27,6 +27,12 @@ import {
 import { announceBet } from "../notifications/live-events.server";
 // --- Creating ---------------------------------------------------------------
 
+// Creating and joining are inserts guarded by unique indexes (the code, a
+// seat) and, for a join, the conditional `status = 'pending'` update: safe
+// under READ COMMITTED, where simultaneous joins wait on the bet's row
+// instead of cancelling each other (the `isolation` option of `immediate`).
+const GUARDED_BY_ROWS = { isolation: "read committed" } as const;
+
 export async function createBet({
   creatorId,
   input,
@@ -67,7 +73,7 @@ export async function createBet({
           .values({ betId: bet.id, actorId: creatorId, type: "created" });
         await announceBet(tx, bet.id);
         return bet;
-      });
+      }, GUARDED_BY_ROWS);
     } catch (error) {
       if (violatedUniqueIndex(error) === "bets_code_unique") continue; // a code collision: draw again
       throw error;
@@ -155,7 +161,7 @@ export async function joinBet({
       betId,
     });
     return await getBetViewTx(tx, betId);
-  });
+  }, GUARDED_BY_ROWS);
 }
 
 async function getBetViewTx(tx: Tx, betId: number): Promise<BetView> {
@@ -251,7 +257,7 @@ export async function updateBet({
     // A referee taken off the bet hears it too.
     await announceBet(tx, betId, [bet.refereeId]);
     return await getBetViewTx(tx, betId);
-  });
+  }, GUARDED_BY_ROWS);
 }
 
 export async function deleteBet({
