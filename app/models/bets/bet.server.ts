@@ -138,9 +138,24 @@ export async function joinBet({
           eq(bets.id, betId),
           eq(bets.status, "pending"),
           gt(bets.deadline, new Date(now)),
+          // The terms read above are the terms joined: an edit that
+          // committed since (possible under READ COMMITTED) fails the join.
+          eq(bets.updatedAt, bet.updatedAt),
         ),
       );
-    if (changedRows(updated) !== 1) throw conflict(BET_FULL);
+    if (changedRows(updated) !== 1) {
+      const current = (
+        await tx
+          .select({ status: bets.status, updatedAt: bets.updatedAt })
+          .from(bets)
+          .where(eq(bets.id, betId))
+          .limit(1)
+      )[0];
+      const edited =
+        current?.status === "pending" &&
+        current.updatedAt.getTime() !== bet.updatedAt.getTime();
+      throw conflict(edited ? BET_CHANGED : BET_FULL);
+    }
     await tx.insert(betParticipants).values({ betId, userId, seat: 2 });
     await tx
       .insert(betEvents)
