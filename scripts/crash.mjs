@@ -10,14 +10,23 @@
 // seconds, while the server is killed again and again around the moment
 // they fall due. After the last restart every such proposal is settled
 // exactly once by the sweep, and each reminder was sent exactly once.
+//
+// `--engine=postgres`: the same on a throwaway PostgreSQL cluster, which
+// outlives every kill (the app machine dies, the database does not).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { Person, setBase, startServer, tomorrow } from "./lib/harness.mjs";
+import { openInspector } from "./lib/inspect-db.mjs";
+import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 
-const KILLS = Number(process.env.CRASH_KILLS ?? 100);
-const TIMEOUT_ROUNDS = Number(process.env.CRASH_TIMEOUT_ROUNDS ?? 12);
+const arg = (name) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const POSTGRES = arg("engine") === "postgres";
+const KILLS = Number(arg("kills") ?? process.env.CRASH_KILLS ?? 100);
+const TIMEOUT_ROUNDS = Number(
+  arg("rounds") ?? process.env.CRASH_TIMEOUT_ROUNDS ?? 12,
+);
 // The scheduler phase's windows (seconds), shortened through the environment.
 const FAST = {
   RESPONSE_WINDOW_S: "2",
@@ -25,102 +34,92 @@ const FAST = {
   SWEEP_INTERVAL_S: "1",
 };
 const PAIRS = 4;
+// When, after the load starts, a kill lands: up to this long. A cycle (bet
+// to recorded payment) takes longer on PostgreSQL, where every statement is
+// a round trip: a wider spread lets payments complete between kills there.
+const KILL_SPREAD_MS = POSTGRES ? 2_500 : 600;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-crash-"));
 const dbPath = path.join(dir, "crash.db");
+const cluster = POSTGRES ? await startCluster() : null;
+const databaseEnv = cluster
+  ? { DATABASE_URL: await createDatabase(cluster.adminUrl, "crash") }
+  : { DATABASE_PATH: dbPath };
+const serve = (env = {}) =>
+  startServer({ dbPath, env: { ...databaseEnv, ...env } });
 
-function checkDatabase() {
-  const db = new Database(dbPath);
+async function checkDatabase() {
+  const db = await openInspector(databaseEnv);
   const problems = [];
-  const integrity = db.pragma("integrity_check", { simple: true });
+  const integrity = await db.integrity();
   if (integrity !== "ok") problems.push(`integrity_check: ${integrity}`);
-  const total = db
-    .prepare("SELECT coalesce(sum(amount_cents), 0) AS s FROM ledger_entries")
-    .get().s;
-  if (total !== 0) problems.push(`ledger sums to ${total}`);
-  const badPayments = db
-    .prepare(
-      "SELECT payment_id FROM ledger_entries GROUP BY payment_id HAVING sum(amount_cents) <> 0",
+  const total = (
+    await db.get(
+      "SELECT coalesce(sum(amount_cents), 0) AS s FROM ledger_entries",
     )
-    .all();
+  ).s;
+  if (total !== 0) problems.push(`ledger sums to ${total}`);
+  const badPayments = await db.all(
+    "SELECT payment_id FROM ledger_entries GROUP BY payment_id HAVING sum(amount_cents) <> 0",
+  );
   if (badPayments.length)
     problems.push(
       `payments not summing to zero: ${badPayments.map((r) => r.payment_id)}`,
     );
-  const finalNotSettled = db
-    .prepare(
-      `SELECT s.bet_id FROM settlements s JOIN bets b ON b.id = s.bet_id
-       WHERE s.creator_approved = 1 AND s.participant_approved = 1
-         AND ((s.outcome = 'winner' AND (b.status <> 'settled' OR b.winner_id IS NOT s.winner_id OR s.settled_at IS NULL))
-           OR (s.outcome = 'void' AND (b.status <> 'cancelled' OR b.voided_at IS NULL OR s.settled_at IS NULL)))`,
-    )
-    .all();
+  const finalNotSettled =
+    await db.all(`SELECT s.bet_id FROM settlements s JOIN bets b ON b.id = s.bet_id
+       WHERE s.creator_approved = TRUE AND s.participant_approved = TRUE
+         AND ((s.outcome = 'winner' AND (b.status <> 'settled' OR b.winner_id IS DISTINCT FROM s.winner_id OR s.settled_at IS NULL))
+           OR (s.outcome = 'void' AND (b.status <> 'cancelled' OR b.voided_at IS NULL OR s.settled_at IS NULL)))`);
   if (finalNotSettled.length)
     problems.push(
       `approved settlements without their bet update: ${finalNotSettled.map((r) => r.bet_id)}`,
     );
-  const settledWithout = db
-    .prepare(
-      `SELECT b.id FROM bets b LEFT JOIN settlements s ON s.bet_id = b.id
-       WHERE b.status = 'settled' AND (s.bet_id IS NULL OR s.settled_at IS NULL)`,
-    )
-    .all();
+  const settledWithout =
+    await db.all(`SELECT b.id FROM bets b LEFT JOIN settlements s ON s.bet_id = b.id
+       WHERE b.status = 'settled' AND (s.bet_id IS NULL OR s.settled_at IS NULL)`);
   if (settledWithout.length)
     problems.push(
       `settled bets without a final settlement: ${settledWithout.map((r) => r.id)}`,
     );
-  const completedWithoutEntries = db
-    .prepare(
-      `SELECT p.id FROM payments p WHERE p.status = 'completed' AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.payment_id = p.id)`,
-    )
-    .all();
+  const completedWithoutEntries = await db.all(
+    `SELECT p.id FROM payments p WHERE p.status = 'completed' AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.payment_id = p.id)`,
+  );
   if (completedWithoutEntries.length)
     problems.push(
       `completed payments without entries: ${completedWithoutEntries.map((r) => r.id)}`,
     );
-  const entriesWithoutCompleted = db
-    .prepare(
-      `SELECT DISTINCT l.payment_id FROM ledger_entries l JOIN payments p ON p.id = l.payment_id WHERE p.status <> 'completed'`,
-    )
-    .all();
+  const entriesWithoutCompleted = await db.all(
+    `SELECT DISTINCT l.payment_id FROM ledger_entries l JOIN payments p ON p.id = l.payment_id WHERE p.status <> 'completed'`,
+  );
   if (entriesWithoutCompleted.length)
     problems.push(
       `entries for uncompleted payments: ${entriesWithoutCompleted.map((r) => r.payment_id)}`,
     );
-  const paidMismatch = db
-    .prepare(
-      `SELECT s.bet_id FROM settlements s WHERE (s.payment_status = 'completed') <>
-         EXISTS (SELECT 1 FROM payments p WHERE p.bet_id = s.bet_id AND p.status = 'completed')`,
-    )
-    .all();
+  const paidMismatch =
+    await db.all(`SELECT s.bet_id FROM settlements s WHERE (s.payment_status = 'completed') <>
+         EXISTS (SELECT 1 FROM payments p WHERE p.bet_id = s.bet_id AND p.status = 'completed')`);
   if (paidMismatch.length)
     problems.push(
       `settlement payment status disagrees with payments: ${paidMismatch.map((r) => r.bet_id)}`,
     );
-  const miscounted = db
-    .prepare(
-      `SELECT u.username FROM users u WHERE u.username LIKE 'crash%' AND (
+  const miscounted =
+    await db.all(`SELECT u.username FROM users u WHERE u.username LIKE 'crash%' AND (
          u.win_count <> (SELECT count(*) FROM bets b WHERE b.status = 'settled' AND b.winner_id = u.id)
          OR u.loss_count <> (SELECT count(*) FROM settlements s JOIN bets b ON b.id = s.bet_id
-                             WHERE b.status = 'settled' AND s.loser_id = u.id))`,
-    )
-    .all();
+                             WHERE b.status = 'settled' AND s.loser_id = u.id))`);
   if (miscounted.length)
     problems.push(
       `win/loss counts disagree with settled bets: ${miscounted.map((r) => r.username)}`,
     );
-  const over = db
-    .prepare(
-      "SELECT bet_id FROM bet_participants GROUP BY bet_id HAVING count(*) > 2",
-    )
-    .all();
+  const over = await db.all(
+    "SELECT bet_id FROM bet_participants GROUP BY bet_id HAVING count(*) > 2",
+  );
   if (over.length)
     problems.push(`bets over two participants: ${over.map((r) => r.bet_id)}`);
-  const stats = db
-    .prepare(
-      "SELECT (SELECT count(*) FROM bets) AS bets, (SELECT count(*) FROM payments WHERE status = 'completed') AS paid, (SELECT count(*) FROM ledger_entries) AS entries",
-    )
-    .get();
-  db.close();
+  const stats = await db.get(
+    "SELECT (SELECT count(*) FROM bets) AS bets, (SELECT count(*) FROM payments WHERE status = 'completed') AS paid, (SELECT count(*) FROM ledger_entries) AS entries",
+  );
+  await db.close();
   return { problems, stats };
 }
 
@@ -179,7 +178,7 @@ async function cycle(a, b, stopped) {
   }
 }
 
-let server = startServer({ dbPath });
+let server = serve();
 const base = await server.ready;
 const stamp = Date.now().toString(36);
 const pairs = [];
@@ -195,18 +194,18 @@ let last;
 for (let kill = 1; kill <= KILLS; kill++) {
   let stop = false;
   const loops = pairs.map(([a, b]) => cycle(a, b, () => stop));
-  await new Promise((r) => setTimeout(r, 150 + Math.random() * 600));
+  await new Promise((r) => setTimeout(r, 150 + Math.random() * KILL_SPREAD_MS));
   server.child.kill("SIGKILL");
   await new Promise((r) => server.child.once("exit", r));
   stop = true;
   await Promise.all(loops);
-  const { problems, stats } = checkDatabase();
+  const { problems, stats } = await checkDatabase();
   last = stats;
   if (problems.length) {
     failures += 1;
     console.error(`after kill ${kill}: ${problems.join("; ")}`);
   }
-  server = startServer({ dbPath });
+  server = serve();
   setBase(pairs.flat(), await server.ready);
   const unrepeated = await repeatCutCreations();
   if (unrepeated.length) {
@@ -236,11 +235,11 @@ async function repeatCutCreations() {
     else if (res.status === 409 && /answer was lost/.test(res.text))
       repeatOutcomes.answerLost += 1;
     else problems.push(`${key} sent again: ${res.status} ${res.text}`);
-    const db = new Database(dbPath, { readonly: true });
-    const made = db
-      .prepare("SELECT count(*) AS n FROM bets WHERE title = ?")
-      .get(key).n;
-    db.close();
+    const db = await openInspector(databaseEnv);
+    const made = (
+      await db.get("SELECT count(*) AS n FROM bets WHERE title = ?", [key])
+    ).n;
+    await db.close();
     if (made !== 1) problems.push(`${key} made ${made} bets`);
   }
   cutCreations.clear();
@@ -278,7 +277,7 @@ async function unansweredProposals(a, b, count) {
 
 server.child.kill("SIGTERM");
 await new Promise((r) => server.child.once("exit", r));
-server = startServer({ dbPath, env: FAST });
+server = serve(FAST);
 setBase(pairs.flat(), await server.ready);
 const silent = [];
 for (let round = 1; round <= TIMEOUT_ROUNDS; round++) {
@@ -291,23 +290,23 @@ for (let round = 1; round <= TIMEOUT_ROUNDS; round++) {
   await new Promise((r) => setTimeout(r, 1200 + Math.random() * 2000));
   server.child.kill("SIGKILL");
   await new Promise((r) => server.child.once("exit", r));
-  const { problems } = checkDatabase();
+  const { problems } = await checkDatabase();
   if (problems.length) {
     failures += 1;
     console.error(`after scheduler kill ${round}: ${problems.join("; ")}`);
   }
-  server = startServer({ dbPath, env: FAST });
+  server = serve(FAST);
   setBase(pairs.flat(), await server.ready);
 }
 // Let the last restart's sweep catch up, then count.
 const settledAll = async () => {
-  const db = new Database(dbPath, { readonly: true });
-  const open = db
-    .prepare(
+  const db = await openInspector(databaseEnv);
+  const open = (
+    await db.get(
       `SELECT count(*) AS n FROM bets WHERE id IN (${silent.join(",") || 0}) AND status <> 'settled'`,
     )
-    .get().n;
-  db.close();
+  ).n;
+  await db.close();
   return open === 0;
 };
 for (let i = 0; i < 40 && !(await settledAll()); i++)
@@ -315,61 +314,54 @@ for (let i = 0; i < 40 && !(await settledAll()); i++)
 server.child.kill("SIGTERM");
 await new Promise((r) => server.child.once("exit", r));
 {
-  const db = new Database(dbPath, { readonly: true });
-  const problems = checkDatabase().problems;
+  const db = await openInspector(databaseEnv);
+  const problems = (await checkDatabase()).problems;
   const list = silent.join(",") || "0";
-  const unsettled = db
-    .prepare(
-      `SELECT id FROM bets WHERE id IN (${list}) AND status <> 'settled'`,
-    )
-    .all();
+  const unsettled = await db.all(
+    `SELECT id FROM bets WHERE id IN (${list}) AND status <> 'settled'`,
+  );
   if (unsettled.length)
     problems.push(`proposals never timed out: ${unsettled.map((r) => r.id)}`);
-  const settledTwice = db
-    .prepare(
-      `SELECT bet_id FROM bet_events WHERE bet_id IN (${list}) AND type = 'settled' GROUP BY bet_id HAVING count(*) <> 1`,
-    )
-    .all();
+  const settledTwice = await db.all(
+    `SELECT bet_id FROM bet_events WHERE bet_id IN (${list}) AND type = 'settled' GROUP BY bet_id HAVING count(*) <> 1`,
+  );
   if (settledTwice.length)
     problems.push(
       `timed-out bets settled other than once: ${settledTwice.map((r) => r.bet_id)}`,
     );
-  const notTimeout = db
-    .prepare(
-      `SELECT bet_id FROM settlements WHERE bet_id IN (${list}) AND resolution IS NOT 'timeout'`,
-    )
-    .all();
+  const notTimeout = await db.all(
+    `SELECT bet_id FROM settlements WHERE bet_id IN (${list}) AND resolution IS DISTINCT FROM 'timeout'`,
+  );
   if (notTimeout.length)
     problems.push(
       `silent proposals settled other than by timeout: ${notTimeout.map((r) => r.bet_id)}`,
     );
-  const reminders = db
-    .prepare(
-      `SELECT b.id, (SELECT count(*) FROM activity_events e WHERE e.bet_id = b.id AND e.type = 'settlement_reminder') AS n,
+  const reminders = (
+    await db.all(`SELECT b.id, (SELECT count(*) FROM activity_events e WHERE e.bet_id = b.id AND e.type = 'settlement_reminder') AS n,
               (SELECT count(*) FROM activity_events e WHERE e.bet_id = b.id AND e.type = 'bet_settled') AS told
-       FROM bets b WHERE b.id IN (${list})`,
-    )
-    .all()
-    .filter((r) => r.n !== 2 || r.told !== 2);
+       FROM bets b WHERE b.id IN (${list})`)
+  ).filter((r) => r.n !== 2 || r.told !== 2);
   if (reminders.length)
     problems.push(
       `reminders or settlement notices not sent exactly once: ${reminders.map((r) => `${r.id}(${r.n}/${r.told})`)}`,
     );
-  const stuck = db
-    .prepare(
+  const stuck = (
+    await db.get(
       `SELECT count(*) AS n FROM jobs WHERE done_at IS NULL AND run_at < ? AND kind LIKE 'settlement_%'`,
+      [Date.now() - 5000],
     )
-    .get(Date.now() - 5000).n;
+  ).n;
   if (stuck) problems.push(`${stuck} due settlement jobs never ran`);
-  db.close();
+  await db.close();
   if (problems.length) {
     failures += 1;
     console.error(`scheduler: ${problems.join("; ")}`);
   }
 }
 fs.rmSync(dir, { recursive: true, force: true });
+cluster?.stop();
 console.info(
-  `Crash safety: ${KILLS} SIGKILLs under load; ${last.bets} bets, ${last.paid} completed payments, ${last.entries} ledger entries at the end`,
+  `Crash safety${cluster ? " on PostgreSQL" : ""}: ${KILLS} SIGKILLs under load; ${last.bets} bets, ${last.paid} completed payments, ${last.entries} ledger entries at the end`,
 );
 console.info(
   `Scheduler: ${TIMEOUT_ROUNDS} SIGKILLs around due timeouts; ${silent.length} unanswered proposals, each settled once by timeout with two reminders`,

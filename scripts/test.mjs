@@ -1,6 +1,6 @@
 // `npm test`: typecheck, lint, build, unit + integration tests (Vitest, then
 // the model and API suites again on PostgreSQL), the
-// join storm, the crash-safety run, the graceful stop under load and the
+// join storm and the crash-safety run (each on both engines), the graceful stop under load and the
 // restore drill (Litestream), then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
 import { spawnSync } from "node:child_process";
 
@@ -24,6 +24,16 @@ const steps = [
     ["node", "scripts/storm.mjs", "--engine=postgres", "--bets=200"],
   ],
   ["crash safety", ["node", "scripts/crash.mjs"]],
+  [
+    "crash safety on PostgreSQL",
+    [
+      "node",
+      "scripts/crash.mjs",
+      "--engine=postgres",
+      "--kills=25",
+      "--rounds=6",
+    ],
+  ],
   ["graceful stop", ["node", "scripts/graceful-stop.mjs"]],
   ["restore drill", ["node", "scripts/restore-drill.mjs"]],
   ["browser tests", ["npm", "run", "test:e2e"]],

@@ -56,7 +56,8 @@ export async function startServer(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`server did not start:\n${output}`)),
-      20_000,
+      // Generous: on a busy two-core machine a start that migrates can be slow.
+      45_000,
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
