@@ -7,7 +7,9 @@
 //   node scripts/bench.mjs [--no-build] [--no-lighthouse] [--runs=3]
 //     [--duration=5] [--turns=5] [--rss-duration=30] [--port=3400]
 //     [--only=<section>]
-// Sections: weight, throughput, memory, workers, live, login, lighthouse, shaky.
+// Sections: weight, throughput, memory, workers, live, login, lighthouse, shaky,
+// engines (the same pages on PostgreSQL beside SQLite, and the join storm's
+// answer rate on each).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -17,6 +19,7 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { shakyConnection } from "./bench/shaky-connection.mjs";
 import { measureLiveStreams } from "./bench/live-streams.mjs";
+import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 
 const args = new Set(process.argv.slice(2));
 const opt = (name, fallback) => {
@@ -966,6 +969,112 @@ if (section("shaky")) {
   console.info(
     `| ${r.writes} | ${r.cuts} | ${r.duplicates} ${ok(r.duplicates === 0)} | ${r.lostInputs} ${ok(r.lostInputs === 0)} | ${r.extraPerCut.toFixed(2)} ${ok(r.extraPerCut <= 1)} |`,
   );
+}
+
+if (section("engines")) {
+  console.info(
+    `\n## PostgreSQL beside SQLite (16 connections, ${TURNS} turns of ${DURATION} s per page and engine, paired; the app process's CPU; signed in as alice; goal: CPU per request ≤ 1.3× SQLite's)\n`,
+  );
+  // A second Fairshake on a throwaway cluster (fsync off, as in the tests:
+  // this measures the app's side, not the disk), seeded the same way.
+  const cluster = await startCluster();
+  const pgPort = PORT + 2;
+  const pgBase = `http://localhost:${pgPort}`;
+  const pgServer = await startServer(["build/app-server.js"], process.cwd(), {
+    DEMO_MODE: "1",
+    RATE_LIMITS: "off",
+    PORT: String(pgPort),
+    DATABASE_URL: await createDatabase(cluster.adminUrl, "bench"),
+  });
+  const signIn = async (base) => {
+    const res = await fetch(`${base}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "alice", password: "password123" }),
+    });
+    return res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  };
+  const firstBet = async (base) =>
+    (await (await fetch(`${base}/api/bets`)).json())[0]?.id ?? 1;
+  const engines = [
+    { name: "SQLite", pid: server.pid, base: BASE },
+    { name: "PostgreSQL", pid: pgServer.pid, base: pgBase },
+  ];
+  for (const e of engines) {
+    e.cookie = await signIn(e.base);
+    e.bet = await firstBet(e.base);
+  }
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+      ? sorted[mid]
+      : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const measure = async (e, p, duration) => {
+    const cpu0 = cpuMs(e.pid);
+    const result = await autocannon({
+      url: e.base + p,
+      connections: 16,
+      duration,
+      headers: { "Accept-Encoding": ACCEPT_ENCODING, Cookie: e.cookie },
+    });
+    return {
+      rps: result.requests.average,
+      p99: result.latency.p99,
+      cpuPerReq: (cpuMs(e.pid) - cpu0) / Math.max(1, result.requests.total),
+      bad: result.non2xx + result.errors,
+    };
+  };
+  console.info(
+    "| page | SQLite CPU/req | PostgreSQL CPU/req | × SQLite | SQLite req/s | PostgreSQL req/s | SQLite p99 | PostgreSQL p99 | goal |",
+  );
+  console.info("|---|---|---|---|---|---|---|---|---|");
+  for (const [label, path] of [
+    ["/", () => "/"],
+    ["/bet/{id}", (e) => `/bet/${e.bet}`],
+    ["/my-bets", () => "/my-bets"],
+  ]) {
+    for (const e of engines) await measure(e, path(e), 3); // warm-up
+    const turns = [];
+    for (let turn = 0; turn < TURNS; turn++) {
+      const order = turn % 2 ? [...engines].reverse() : engines;
+      const pair = {};
+      for (const e of order) pair[e.name] = await measure(e, path(e), DURATION);
+      turns.push(pair);
+    }
+    const of = (name, key) => median(turns.map((t) => t[name][key]));
+    const cpuX = median(
+      turns.map((t) => t.PostgreSQL.cpuPerReq / t.SQLite.cpuPerReq),
+    );
+    const bad = turns.reduce((a, t) => a + t.SQLite.bad + t.PostgreSQL.bad, 0);
+    console.info(
+      `| ${label} | ${of("SQLite", "cpuPerReq").toFixed(2)} ms | ${of("PostgreSQL", "cpuPerReq").toFixed(2)} ms | ${cpuX.toFixed(2)} | ${of("SQLite", "rps").toFixed(0)} | ${of("PostgreSQL", "rps").toFixed(0)} | ${of("SQLite", "p99")} ms | ${of("PostgreSQL", "p99")} ms | ${ok(cpuX <= 1.3)}${bad ? ` ${bad} non-2xx or errors` : ""} |`,
+    );
+  }
+  pgServer.kill("SIGTERM");
+  await new Promise((r) =>
+    running(pgServer) ? pgServer.once("exit", r) : r(),
+  );
+  cluster.stop();
+
+  // The join storm on each engine, shortened: the server's answer rate
+  // alone and beside four processes writing directly (goal ≥ 0.5×).
+  console.info("\n## Join storm, 100 bets × 20 joins, on each engine\n");
+  for (const engine of ["sqlite", "postgres"]) {
+    const run = spawnSync(
+      process.execPath,
+      ["scripts/storm.mjs", "--bets=100", `--engine=${engine}`],
+      { encoding: "utf8" },
+    );
+    const lines = `${run.stdout}`
+      .split("\n")
+      .filter((l) => /Join storm|answer rate|server errors/.test(l));
+    console.info(lines.map((l) => `    ${l.trim()}`).join("\n"));
+  }
 }
 
 for (const log of serverLogs) {
