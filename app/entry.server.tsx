@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import stylesheet from "./app.css?url";
 import { InlineCssProvider } from "~/utils/inline-css";
@@ -14,10 +14,25 @@ import { withMatchedRoutesOnly } from "~/utils/matched-routes.server";
 import { nonceContext } from "~/utils/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/jobs/background-work.server";
+import { noteIfUnavailable } from "~/utils/unavailable.server";
 
 export const streamTimeout = 5_000;
 
 startBackgroundJobs();
+
+// React Router's own logging, kept, and a note for the root middleware when
+// the error was the database out of reach (app/utils/unavailable.server.ts).
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  if (noteIfUnavailable(error, request)) {
+    console.warn(`database unavailable: ${new URL(request.url).pathname}`);
+    return;
+  }
+  // As React Router's default: an error response it made carries the cause.
+  const cause =
+    isRouteErrorResponse(error) && "error" in error ? error.error : undefined;
+  console.error(cause ?? error);
+}
 
 export default function handleRequest(
   request: Request,

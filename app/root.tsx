@@ -1,3 +1,4 @@
+import { unavailableMiddleware } from "~/utils/unavailable.server";
 import {
   data,
   Links,
@@ -37,7 +38,9 @@ export const links: Route.LinksFunction = () => [
 // Who the user is is looked up once per request, for every loader and action
 // under the root (pages and the /api alike): docs/decisions/0811.
 // Then every keyed write is claimed once for both doors (docs/product-rules.md#repeats).
+// Outermost: a page that could not reach the database answers 503.
 export const middleware: Route.MiddlewareFunction[] = [
+  unavailableMiddleware,
   sessionMiddleware,
   idempotencyMiddleware,
 ];

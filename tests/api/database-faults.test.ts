@@ -53,6 +53,15 @@ describe.runIf(onPostgres())(
         expect(answer.headers.get("Retry-After")).toBe("5");
       }
       expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+      // The pages too, a document and a client navigation's data request.
+      for (const path of ["/", "/my-bets", "/my-bets.data"]) {
+        const page = await alice.client.request("GET", path, {
+          headers: { Accept: "text/html" },
+        });
+        expect(page.status, `${path}: ${page.text.slice(0, 300)}`).toBe(503);
+        expect(page.headers.get("Retry-After")).toBe("5");
+        expect(page.text).not.toMatch(/at .*\.js:\d+/);
+      }
 
       cluster.resume();
       const started = Date.now();
