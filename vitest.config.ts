@@ -4,15 +4,9 @@ import { fileURLToPath } from "node:url";
 // The PostgreSQL half of the matrix (TEST_DATABASE=postgres, run by
 // `npm test` after the SQLite half): the model and API suites again, each
 // file on its own database of a throwaway cluster. Left out: what is about
-// SQLite itself (its migrations and snapshots), and the API files that read
-// the server's database file directly (docs/decisions/1020-two-engines.md).
+// SQLite itself (its migrations) (docs/decisions/1020-two-engines.md).
 const postgres = process.env.TEST_DATABASE === "postgres";
-const SQLITE_ONLY = [
-  "app/db/migrate.server.test.ts",
-  "tests/api/account-data.test.ts",
-  "tests/api/idempotency.test.ts",
-  "tests/api/notifications.test.ts",
-];
+const SQLITE_ONLY = ["app/db/migrate.server.test.ts"];
 
 // Vitest runs without the React Router plugin: unit and model tests import
 // modules directly; API tests talk HTTP to the built production server.

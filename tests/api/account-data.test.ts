@@ -1,8 +1,8 @@
 // Your data (docs/product-rules.md#your-data): GET /api/user/export and DELETE /api/user, over real
 // HTTP against the production build, with a real SMTP server so the tokens a
 // person was mailed can be looked for in the export.
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { queryServerDatabase } from "../support/server-database";
 import { useServer, useSmtp, usePushService } from "../support/use-server";
 import { Client, signUp, uniqueName } from "../support/server";
 import { linkIn } from "../support/smtp";
@@ -65,14 +65,11 @@ async function befriend(a: Person, b: Person) {
 const closeAccount = (p: Person, password: unknown) =>
   p.client.request("DELETE", "/api/user", { json: { password } });
 
-function readDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(server.dbPath, { readonly: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
+/** Rows read straight from the server's database, on either engine. */
+const rowsOf = <T = Record<string, unknown>>(
+  text: string,
+  ...params: unknown[]
+) => queryServerDatabase<T>(server.databaseEnv, text, params);
 
 /** Every key of a JSON value, however deep. */
 function keysOf(value: unknown, out: string[] = []): string[] {
@@ -198,20 +195,16 @@ describe("GET /api/user/export", () => {
     expect(text).not.toContain(sub.endpoint);
     expect(text).not.toContain(sub.keys.p256dh);
     expect(text).not.toContain(sub.keys.auth);
-    const secrets = readDb((db) => [
-      ...db
-        .prepare("SELECT password_hash AS v FROM users WHERE id = ?")
-        .all(alice.user.id),
-      ...db
-        .prepare("SELECT id_hash AS v FROM sessions WHERE user_id = ?")
-        .all(alice.user.id),
-      ...db
-        .prepare("SELECT public_id AS v FROM sessions WHERE user_id = ?")
-        .all(alice.user.id),
-      ...db
-        .prepare("SELECT token_hash AS v FROM email_tokens WHERE user_id = ?")
-        .all(alice.user.id),
-    ]) as { v: string }[];
+    const secrets = (
+      await Promise.all(
+        [
+          "SELECT password_hash AS v FROM users WHERE id = ?",
+          "SELECT id_hash AS v FROM sessions WHERE user_id = ?",
+          "SELECT public_id AS v FROM sessions WHERE user_id = ?",
+          "SELECT token_hash AS v FROM email_tokens WHERE user_id = ?",
+        ].map((text) => rowsOf<{ v: string }>(text, alice.user.id)),
+      )
+    ).flat();
     expect(secrets.length).toBeGreaterThanOrEqual(4);
     for (const { v } of secrets) expect(text).not.toContain(v);
     expect(text).not.toMatch(/argon2/);
@@ -336,37 +329,34 @@ describe("DELETE /api/user", () => {
     }
 
     // The row is anonymised
-    const row = readDb((db) =>
-      db
-        .prepare(
-          "SELECT username, email, email_verified, avatar_url, password_hash, deleted_at FROM users WHERE id = ?",
-        )
-        .get(leaver.user.id),
-    ) as Record<string, unknown>;
+    const [row] = await rowsOf(
+      "SELECT username, email, email_verified, avatar_url, password_hash, deleted_at FROM users WHERE id = ?",
+      leaver.user.id,
+    );
+    if (!row) throw new Error("the closed account's row is gone");
     expect(row).toMatchObject({
       username: `deleted-${leaver.user.id}`,
       email: `deleted-${leaver.user.id}@deleted.invalid`,
-      email_verified: 0,
       avatar_url: null,
     });
+    expect(Boolean(row.email_verified)).toBe(false);
     expect(row.deleted_at).not.toBeNull();
     expect(String(row.password_hash)).not.toMatch(/argon2/);
-    const left = readDb((db) =>
-      Object.fromEntries(
+    const left = Object.fromEntries(
+      await Promise.all(
         [
           "sessions",
           "push_subscriptions",
           "notification_opt_outs",
           "email_tokens",
           "activity_events",
-        ].map((t) => [
-          t,
-          (
-            db
-              .prepare(`SELECT count(*) AS n FROM ${t} WHERE user_id = ?`)
-              .get(leaver.user.id) as { n: number }
-          ).n,
-        ]),
+        ].map(async (t) => {
+          const [counted] = await rowsOf<{ n: number }>(
+            `SELECT count(*) AS n FROM ${t} WHERE user_id = ?`,
+            leaver.user.id,
+          );
+          return [t, counted?.n];
+        }),
       ),
     );
     expect(left).toEqual({
@@ -376,17 +366,12 @@ describe("DELETE /api/user", () => {
       email_tokens: 0,
       activity_events: 0,
     });
-    const friendships = readDb(
-      (db) =>
-        (
-          db
-            .prepare(
-              "SELECT count(*) AS n FROM friendships WHERE requester_id = ? OR addressee_id = ?",
-            )
-            .get(leaver.user.id, leaver.user.id) as { n: number }
-        ).n,
+    const [friendships] = await rowsOf<{ n: number }>(
+      "SELECT count(*) AS n FROM friendships WHERE requester_id = ? OR addressee_id = ?",
+      leaver.user.id,
+      leaver.user.id,
     );
-    expect(friendships).toBe(0);
+    expect(friendships?.n).toBe(0);
 
     // The other side's history is whole, and names 'Deleted user'
     const seen = await other.client.get(`/api/bets/${bet.id}`);
@@ -399,13 +384,11 @@ describe("DELETE /api/user", () => {
     expect(settlement.data.paymentStatus).toBe("completed");
     const after = (await other.client.get("/api/financial-history")).data;
     expect(after).toEqual(before);
-    const ledger = readDb((db) =>
-      db
-        .prepare(
-          "SELECT count(*) AS n, coalesce(sum(amount_cents), 0) AS total FROM ledger_entries WHERE bet_id = ?",
-        )
-        .get(bet.id),
-    ) as { n: number; total: number };
+    const [ledger] = await rowsOf<{ n: number; total: number }>(
+      "SELECT count(*) AS n, coalesce(sum(amount_cents), 0) AS total FROM ledger_entries WHERE bet_id = ?",
+      bet.id,
+    );
+    if (!ledger) throw new Error("no ledger row");
     expect(ledger.n).toBeGreaterThanOrEqual(2);
     expect(ledger.total).toBe(0);
     const page = await other.client.get(`/bet/${bet.id}`, {
@@ -460,16 +443,12 @@ describe("closing races a join", () => {
       ]);
       outcomes.add(`${close.status}/${join.status}`);
       expect([close.status, join.status]).not.toEqual([204, 200]);
-      const seats = readDb(
-        (db) =>
-          (
-            db
-              .prepare(
-                "SELECT count(*) AS n FROM bet_participants WHERE bet_id = ? AND user_id = ?",
-              )
-              .get(bet.id, leaver.user.id) as { n: number }
-          ).n,
+      const [seated] = await rowsOf<{ n: number }>(
+        "SELECT count(*) AS n FROM bet_participants WHERE bet_id = ? AND user_id = ?",
+        bet.id,
+        leaver.user.id,
       );
+      const seats = seated?.n;
       if (close.status === 204) expect(seats).toBe(0);
       else {
         expect(close.status).toBe(409);

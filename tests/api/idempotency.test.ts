@@ -1,12 +1,11 @@
 // Every write is safe to repeat (docs/product-rules.md#repeats): the
 // Idempotency-Key header on /api and the hidden idempotencyKey field of page
 // forms, one guard for both (app/models/requests/idempotency-guard.server.ts).
-import Database from "better-sqlite3";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { queryServerDatabase } from "../support/server-database";
+import { freshDatabaseEnv } from "../support/test-database";
 import { useServer } from "../support/use-server";
 import { Client, signUp, startServer } from "../support/server";
 import {
@@ -42,13 +41,14 @@ const keyed = (
     headers: { "Idempotency-Key": k },
   });
 
-function count(sql: string, ...args: unknown[]) {
-  const db = new Database(server.dbPath, { readonly: true });
-  try {
-    return (db.prepare(sql).get(...args) as { n: number }).n;
-  } finally {
-    db.close();
-  }
+/** A count read straight from the server's database, on either engine. */
+async function count(sql: string, ...args: unknown[]) {
+  const [row] = await queryServerDatabase<{ n: number }>(
+    server.databaseEnv,
+    sql,
+    args,
+  );
+  return Number(row?.n);
 }
 
 describe("Idempotency-Key on /api", () => {
@@ -63,7 +63,7 @@ describe("Idempotency-Key on /api", () => {
     expect(again.text).toBe(first.text);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
         alice.user.id,
       ),
@@ -88,7 +88,7 @@ describe("Idempotency-Key on /api", () => {
       error: "This request was already sent with different values.",
     });
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
         alice.user.id,
       ),
@@ -106,7 +106,10 @@ describe("Idempotency-Key on /api", () => {
     expect(theirs.status).toBe(201);
     expect(theirs.headers.get("Idempotent-Replayed")).toBeNull();
     expect(
-      count("SELECT count(*) AS n FROM bets WHERE creator_id = ?", bob.user.id),
+      await count(
+        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
+        bob.user.id,
+      ),
     ).toBe(1);
   });
 
@@ -122,7 +125,7 @@ describe("Idempotency-Key on /api", () => {
       expect(res.data).toEqual({ error: "Invalid idempotency key." });
     }
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
         alice.user.id,
       ),
@@ -158,7 +161,7 @@ describe("Idempotency-Key on /api", () => {
         expect(a.headers.get("Retry-After")).toBe("1");
       } else expect(a.status).toBe(200);
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM activity_events WHERE bet_id = ? AND type = 'bet_joined'",
         bet.data.id,
       ),
@@ -241,13 +244,15 @@ describe("Idempotency-Key on /api", () => {
     expect(second.text).toBe(first.text);
     expect(second.headers.get("Idempotent-Replayed")).toBe("true");
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM payments WHERE bet_id = ? AND status = 'completed'",
         betId,
       ),
     ).toBe(1);
     expect(
-      count("SELECT coalesce(sum(amount_cents), 0) AS n FROM ledger_entries"),
+      await count(
+        "SELECT coalesce(sum(amount_cents), 0) AS n FROM ledger_entries",
+      ),
     ).toBe(0);
   });
 
@@ -256,7 +261,7 @@ describe("Idempotency-Key on /api", () => {
     expect((await alice.client.post("/api/bets", betInput())).status).toBe(201);
     expect((await alice.client.post("/api/bets", betInput())).status).toBe(201);
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
         alice.user.id,
       ),
@@ -305,7 +310,7 @@ describe("idempotencyKey in page forms", () => {
     expect(second.headers.get("Location")).toBe(first.headers.get("Location"));
     expect(second.headers.get("Idempotent-Replayed")).toBe("true");
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
         alice.user.id,
       ),
@@ -339,7 +344,7 @@ describe("idempotencyKey in page forms", () => {
       "This request was already sent with different values.",
     );
     expect(
-      count(
+      await count(
         "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
         alice.user.id,
       ),
@@ -347,9 +352,8 @@ describe("idempotencyKey in page forms", () => {
   });
 
   it("a key replayed after a restart still gets the kept answer", async () => {
-    // Its own server on a database file that outlives it.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-restart-"));
-    const env = { DATABASE_PATH: path.join(dir, "restart.db") };
+    // Its own server on a database that outlives it.
+    const { env, dir } = await freshDatabaseEnv();
     let first = await startServer(env);
     try {
       const alice = await signUp(first.url);

@@ -2,6 +2,7 @@
 // test starts, push delivered to a local push service that checks the VAPID
 // signature and decrypts the payload with the subscription's private key.
 import { describe, expect, it } from "vitest";
+import { queryServerDatabase } from "../support/server-database";
 import { useServer, useSmtp, usePushService } from "../support/use-server";
 import { payOverHttp } from "./settle-helpers";
 import { newBet, joinBetAs, type Person } from "../support/world";
@@ -465,13 +466,13 @@ describe("mail trouble never reaches the person who acted", () => {
       });
       return { client, user: reg.data } as Person;
     })();
-    // Verified the way the demo users are, straight in the database file.
-    const Database = (await import("better-sqlite3")).default;
-    const db = new Database(first.dbPath);
-    db.prepare("update users set email_verified = 1 where id = ?").run(
+    // Verified the way the demo users are, straight in the database.
+    const sql = (text: string, ...params: unknown[]) =>
+      queryServerDatabase(first.databaseEnv, text, params);
+    await sql(
+      "update users set email_verified = TRUE where id = ?",
       alice.user.id,
     );
-    db.close();
     const bobClient = new Client(first.url);
     const bobName = uniqueName("cl");
     const bobReg = await bobClient.post("/api/register", {
@@ -482,30 +483,27 @@ describe("mail trouble never reaches the person who acted", () => {
     const bet = await newBet(alice, { title: "Across a crash" });
     await joinBetAs({ client: bobClient, user: bobReg.data }, bet);
     // Committed, tried once, waiting for its retry: then the machine dies.
-    const rows = new Database(first.dbPath);
-    const waiting = () =>
-      rows
-        .prepare(
+    const waiting = async () =>
+      (
+        await sql(
           `select d.status, d.attempts from notification_deliveries d
              join activity_events e on e.id = d.event_id
             where e.user_id = ? and d.channel = 'email'`,
+          alice.user.id,
         )
-        .get(alice.user.id) as { status: string; attempts: number } | undefined;
+      )[0];
     await expect
       .poll(() => waiting(), { timeout: 20_000 })
       .toMatchObject({ status: "pending", attempts: 1 });
     await first.kill();
     // The retry falls due (as ten minutes later it would).
-    rows
-      .prepare(
-        "update notification_deliveries set next_attempt_at = 0 where status = 'pending'",
-      )
-      .run();
-    rows.close();
+    await sql(
+      "update notification_deliveries set next_attempt_at = 0 where status = 'pending'",
+    );
 
     const second = await startServer({
       SMTP_URL: smtp.url,
-      DATABASE_PATH: first.dbPath,
+      ...first.databaseEnv,
       ...fastOutbox,
     });
     try {

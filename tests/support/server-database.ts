@@ -3,7 +3,11 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 
-/** Runs one read-only query with `?` placeholders on the database `databaseEnv` names. */
+/**
+ * Runs one statement with `?` placeholders on the database `databaseEnv`
+ * names: the rows it returns, or none for a write (a test setting up what
+ * no API can, as the demo seed does).
+ */
 export async function queryServerDatabase<T = Record<string, unknown>>(
   databaseEnv: Record<string, string>,
   text: string,
@@ -25,9 +29,14 @@ export async function queryServerDatabase<T = Record<string, unknown>>(
       await client.end();
     }
   }
-  const file = new Database(databaseEnv.DATABASE_PATH!, { readonly: true });
+  const file = new Database(databaseEnv.DATABASE_PATH!, {
+    fileMustExist: true,
+  });
   try {
-    return file.prepare(text).all(...params) as T[];
+    const statement = file.prepare(text);
+    if (statement.reader) return statement.all(...params) as T[];
+    statement.run(...params);
+    return [];
   } finally {
     file.close();
   }

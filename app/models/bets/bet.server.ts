@@ -5,7 +5,7 @@ import { immediate, type Tx, changedRows } from "~/db/client.server";
 import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import { recordActivity } from "../social/activity.server";
-import { assertAccountOpen } from "../accounts/closed-account.server";
+import { holdAccountOpen } from "../accounts/closed-account.server";
 import { editRefusal } from "./bet-policy.server";
 import { conflict, notFound, refused } from "~/utils/errors";
 
@@ -28,9 +28,11 @@ import { announceBet } from "../notifications/live-events.server";
 // --- Creating ---------------------------------------------------------------
 
 // Creating and joining are inserts guarded by unique indexes (the code, a
-// seat) and, for a join, the conditional `status = 'pending'` update: safe
-// under READ COMMITTED, where simultaneous joins wait on the bet's row
-// instead of cancelling each other (the `isolation` option of `immediate`).
+// seat), a conditional write on the person's own row (`holdAccountOpen`:
+// no close slips in between) and, for a join, the conditional
+// `status = 'pending'` update: safe under READ COMMITTED, where
+// simultaneous joins wait on the bet's row instead of cancelling each
+// other (the `isolation` option of `immediate`).
 const GUARDED_BY_ROWS = { isolation: "read committed" } as const;
 
 export async function createBet({
@@ -45,7 +47,7 @@ export async function createBet({
     try {
       return await immediate(async (tx) => {
         const now = new Date();
-        await assertAccountOpen(tx, creatorId);
+        await holdAccountOpen(tx, creatorId);
         if (input.refereeId)
           await assertReferee(tx, creatorId, input.refereeId);
         const bet = (
@@ -104,7 +106,7 @@ export async function joinBet({
   now?: number;
 }) {
   return await immediate(async (tx) => {
-    await assertAccountOpen(tx, userId);
+    await holdAccountOpen(tx, userId);
     const bet = (
       await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
     )[0];
