@@ -134,6 +134,8 @@ type Connections = {
   sqlite?: Database.Database;
   sqliteReader?: Database.Database;
   pool?: pg.Pool;
+  /** SQLite: the write connection's turn, shared like the connection itself. */
+  writeQueue?: Promise<unknown>;
 };
 const globalForDb = globalThis as unknown as { __fairshakeDb?: Connections };
 const connections = (globalForDb.__fairshakeDb ??= openConnections());
@@ -298,7 +300,8 @@ export function insideTransaction() {
 }
 
 // SQLite: one transaction at a time on the write connection, in arrival order.
-let queue: Promise<unknown> = Promise.resolve();
+// The queue lives beside the connection (on globalThis): the server's two
+// bundles share the one write connection, so they must share its turns.
 
 function sqliteTransaction<T>(
   body: (tx: Tx) => Promise<T>,
@@ -320,8 +323,8 @@ function sqliteTransaction<T>(
       if (durable) sqlite.pragma("synchronous = NORMAL");
     }
   };
-  const result = queue.then(run, run);
-  queue = result.catch(() => undefined);
+  const result = (connections.writeQueue ?? Promise.resolve()).then(run, run);
+  connections.writeQueue = result.catch(() => undefined);
   return result;
 }
 
@@ -404,7 +407,7 @@ export async function closeDatabase() {
     await pool.end();
     return;
   }
-  await queue;
+  await connections.writeQueue;
   if (connections.sqliteReader !== sqlite) connections.sqliteReader?.close();
   sqlite.close();
 }
