@@ -28,7 +28,13 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
-import { databaseEngine, databasePath, databaseUrl } from "~/utils/env.server";
+import {
+  databaseEngine,
+  databasePath,
+  databasePoolSize,
+  databaseUrl,
+  lockWaitMs,
+} from "~/utils/env.server";
 
 export type Db = NodePgDatabase<typeof pgSchema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -37,7 +43,7 @@ export const engine = databaseEngine();
 
 // How long a change waits for its turn (SQLite's write lock, PostgreSQL's
 // pool or a retried transaction) before the request is answered 503.
-const LOCK_WAIT_MS = Number(process.env.SQLITE_LOCK_WAIT_MS ?? 10_000);
+const LOCK_WAIT_MS = lockWaitMs();
 
 // Lost connections: refused, reset, ended by the server (admin shutdown,
 // crash, starting up) or a pool that could not connect in time.
@@ -177,7 +183,7 @@ function openPool() {
   const pool = new pg.Pool({
     Client: ClientThatSaysUnavailable,
     connectionString: databaseUrl(),
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max: databasePoolSize(),
     // Waiting for a free connection is a queue under load, not an outage
     // (a server that is down refuses at once): as long as SQLite waits for
     // its lock before the request is answered 503.

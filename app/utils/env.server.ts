@@ -125,6 +125,17 @@ function positiveNumber(name: string): number | null {
   return Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/**
+ * SQLITE_LOCK_WAIT_MS: how long a change waits for its turn (SQLite's write
+ * lock; on PostgreSQL a pool connection and retried transactions) before
+ * the request is answered 503 (10 s).
+ */
+export const lockWaitMs = () => positiveNumber("SQLITE_LOCK_WAIT_MS") ?? 10_000;
+
+/** DATABASE_POOL_SIZE: PostgreSQL connections per process (10). */
+export const databasePoolSize = () =>
+  Math.floor(positiveNumber("DATABASE_POOL_SIZE") ?? 10);
+
 /** SMTP_URL: mail's transport (`smtp://` or `smtps://`); unset, no transport. */
 export const smtpUrl = () => process.env.SMTP_URL;
 
