@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
@@ -31,6 +32,10 @@ export default defineConfig({
     setupFiles: ["./tests/support/setup-db.ts"],
     globalSetup: ["./tests/support/postgres-global.ts"],
     pool: "forks",
+    // Vitest's default is one file fewer than the cores: one at a time on
+    // CI's two. The API files mostly wait on their servers (other
+    // processes), so two at a time keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
