@@ -40,6 +40,11 @@ const BARE = `http://localhost:${BARE_PORT}`;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 const ok = (pass) => (pass ? "✓" : "✗");
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 if (!args.has("--no-build")) {
   const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
@@ -404,13 +409,6 @@ if (section("throughput")) {
   // a bare app measured minutes earlier: each turn of a page sits beside a
   // turn of the bare app (the order swapped every turn), a ratio is taken
   // per pair, and the median of the pairs is the figure held to the goal.
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2
-      ? sorted[mid]
-      : (sorted[mid - 1] + sorted[mid]) / 2;
-  };
   const bareTurns = [];
   const results = [];
   for (const [label, p, withCookie, goal] of rows) {
@@ -1007,13 +1005,6 @@ if (section("engines")) {
     e.cookie = await signIn(e.base);
     e.bet = await firstBet(e.base);
   }
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2
-      ? sorted[mid]
-      : (sorted[mid - 1] + sorted[mid]) / 2;
-  };
   const measure = async (e, p, duration) => {
     const cpu0 = cpuMs(e.pid);
     const result = await autocannon({
