@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import { Client, signUp } from "../support/server";
 import { openEventStream, type EventStream } from "../support/event-stream";
+import { MAX_STREAMS_PER_USER } from "~/models/notifications/live-streams.server";
 
 const HEARTBEAT_MS = 300;
 const server = useServer({ LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS) });
@@ -217,5 +218,33 @@ describe("events made by the sweep", () => {
     await bobStream.waitFor(betEvent(bet.id), 8_000);
     const settled = await alice.client.get(`/api/settlements/${bet.id}`);
     expect(settled.data.resolution).toBe("timeout");
+  });
+});
+
+describe("how many streams one person may hold", () => {
+  const limited = useServer({ RATE_LIMITS: "on" });
+
+  it(`the ${MAX_STREAMS_PER_USER + 1}th stream of one person is 429 JSON with Retry-After, at once; closing one frees a place`, async () => {
+    const alice = await signUp(limited.url);
+    const streams = await Promise.all(
+      Array.from({ length: MAX_STREAMS_PER_USER }, () => stream(alice.client)),
+    );
+    for (const s of streams) expect(s.status).toBe(200);
+    const refused = await alice.client.get("/api/events", {
+      Accept: "text/event-stream",
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toMatch(/application\/json/);
+    expect(refused.headers.get("retry-after")).toBe("30");
+    expect(refused.data).toEqual({ error: "Too many open event streams" });
+
+    streams[0]!.close();
+    await expect
+      .poll(async () => {
+        const again = await openEventStream(alice.client);
+        again.close();
+        return again.status;
+      })
+      .toBe(200);
   });
 });

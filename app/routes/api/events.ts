@@ -32,48 +32,56 @@ export function loader({ request, context }: Route.LoaderArgs) {
     // A HEAD gets the head only: no stream is opened for it.
     if (request.method === "HEAD")
       return new Response(null, { headers: STREAM_HEADERS });
-    let close = () => {};
-    let refused: "stopping" | "too-many" | null = null;
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        let ended = false;
-        const end = () => {
-          if (ended) return;
-          ended = true;
-          close();
-          try {
-            controller.close();
-          } catch {
-            // already closed by a cancel
-          }
-        };
-        const outcome = await openLiveStream(user.id, resumeFrom(request), {
-          write: (text) => {
-            if (!ended) controller.enqueue(encoder.encode(text));
-          },
-          end,
-        });
-        if (!outcome.ok) {
-          ended = true;
-          refused = outcome.reason;
-          return;
-        }
-        close = outcome.close;
-        if (request.signal.aborted) end();
-        else request.signal.addEventListener("abort", end, { once: true });
+    // The stream is opened (and may be refused) before the answer is
+    // chosen: a refusal is a 429 or 503, never a 200 that stays silent.
+    // What it writes before the body exists waits in `early`.
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const early: string[] = [];
+    let ended = false;
+    // Set once the stream is open; `end` may run before that (a stop).
+    const registration = { close: () => {} };
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      registration.close();
+      try {
+        controller?.close();
+      } catch {
+        // already closed by a cancel
+      }
+    };
+    const outcome = await openLiveStream(user.id, resumeFrom(request), {
+      write: (text) => {
+        if (ended) return;
+        if (controller) controller.enqueue(encoder.encode(text));
+        else early.push(text);
       },
-      cancel() {
-        close();
-      },
+      end,
     });
-    if (refused === "too-many")
+    if (!outcome.ok && outcome.reason === "too-many")
       return jsonError(429, "Too many open event streams", undefined, {
         "Retry-After": "30",
       });
-    if (refused === "stopping")
+    if (!outcome.ok)
       return jsonError(503, "The server is restarting", undefined, {
         "Retry-After": "2",
       });
+    registration.close = outcome.close;
+    if (ended) outcome.close();
+    const body = new ReadableStream<Uint8Array>({
+      start(streamController) {
+        controller = streamController;
+        for (const text of early.splice(0))
+          streamController.enqueue(encoder.encode(text));
+        if (ended) streamController.close();
+        else if (request.signal.aborted) end();
+        else request.signal.addEventListener("abort", end, { once: true });
+      },
+      cancel() {
+        ended = true;
+        outcome.close();
+      },
+    });
     return new Response(body, { headers: STREAM_HEADERS });
   });
 }
