@@ -39,15 +39,23 @@ const steps = [
   ["browser tests", ["npm", "run", "test:e2e"]],
 ];
 
+const took = [];
+const startedAll = Date.now();
 for (const [name, [cmd, ...args], env = {}] of steps) {
   console.info(`\n▶ ${name}`);
+  const started = Date.now();
   const result = spawnSync(cmd, args, {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: undefined, ...env },
   });
+  took.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
   if (result.status !== 0) {
     console.error(`✖ ${name} failed`);
     process.exit(result.status ?? 1);
   }
 }
-console.info("\n✔ all checks passed");
+// Where the time went: npm test should stay within 35 minutes.
+console.info(`\n${took.join("\n")}`);
+console.info(
+  `\n✔ all checks passed in ${Math.round((Date.now() - startedAll) / 60_000)} min`,
+);
