@@ -334,6 +334,15 @@ function sqliteTransaction<T>(
   return result;
 }
 
+/**
+ * A change that waited its whole budget for its turn (the lock, or retries)
+ * is answered as the database out of reach: 503 with Retry-After, a
+ * "try again", never a 500.
+ */
+function outOfTurns(error: Error): Error {
+  return Object.assign(error, { databaseUnavailable: true });
+}
+
 /** BEGIN IMMEDIATE, waiting on a timer while another process writes. */
 async function beginImmediate() {
   const started = Date.now();
@@ -343,8 +352,8 @@ async function beginImmediate() {
       return;
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (code !== "SQLITE_BUSY" || Date.now() - started > LOCK_WAIT_MS)
-        throw error;
+      if (code !== "SQLITE_BUSY") throw error;
+      if (Date.now() - started > LOCK_WAIT_MS) throw outOfTurns(error as Error);
       // 1, 2, 4 … 32 ms, with jitter so waiting processes do not march in step.
       const wait = Math.min(32, 2 ** attempt) * (0.5 + Math.random());
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -372,8 +381,8 @@ async function postgresTransaction<T>(
       return await pgDb.transaction(body, { isolationLevel });
     } catch (error) {
       const code = postgresCode(error);
-      if (!code || !RETRIABLE.has(code) || Date.now() - started > RETRY_FOR_MS)
-        throw error;
+      if (!code || !RETRIABLE.has(code)) throw error;
+      if (Date.now() - started > RETRY_FOR_MS) throw outOfTurns(error as Error);
       // Growing waits (2, 4 … 256 ms) with jitter: transactions that
       // collided do not collide again in step.
       const wait = Math.min(256, 2 ** attempt) * (0.5 + Math.random());

@@ -3,6 +3,9 @@
 // with Retry-After (never a 500), /healthz says so, and once it is back the
 // same server process answers normally again, without a restart. Its own
 // cluster, which the test stops and starts; PostgreSQL half of the matrix only.
+// On SQLite: a write that waited its whole budget for another process's
+// lock is the same 503.
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createDatabase,
@@ -78,6 +81,46 @@ describe.runIf(onPostgres())(
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       const mine = await alice.client.get("/api/user/bets/created");
       expect(mine.data).toHaveLength(2);
+    });
+  },
+);
+
+describe.runIf(!onPostgres())(
+  "SQLite's write lock held past the wait budget",
+  () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startServer({ SQLITE_LOCK_WAIT_MS: "300" });
+    });
+    afterAll(() => server?.stop());
+
+    it("a write that cannot get its turn is 503 with Retry-After, then goes through once the lock is free", async () => {
+      const alice = await signUp(server.url);
+      const write = () =>
+        alice.client.post("/api/bets", {
+          title: "Behind a held lock",
+          description: "Another process holds the write lock.",
+          amount: 5,
+          deadline: new Date(Date.now() + 86_400_000).toISOString(),
+          visibility: "public",
+        });
+      // Another process (this one) holds the database's write lock.
+      const other = new Database(server.dbPath);
+      other.exec("BEGIN IMMEDIATE");
+      try {
+        const held = await write();
+        expect(held.status, held.text).toBe(503);
+        expect(held.data.error).toBe(
+          "Fairshake is briefly unavailable. Please try again.",
+        );
+        expect(held.headers.get("Retry-After")).toBe("5");
+      } finally {
+        other.exec("ROLLBACK");
+        other.close();
+      }
+      expect((await write()).status).toBe(201);
+      const mine = await alice.client.get("/api/user/bets/created");
+      expect(mine.data).toHaveLength(1);
     });
   },
 );
