@@ -1,13 +1,44 @@
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import {
+  defineConfig,
+  type TestProjectInlineConfiguration,
+} from "vitest/config";
 import { fileURLToPath } from "node:url";
 
-// The PostgreSQL half of the matrix (TEST_DATABASE=postgres, run by
-// `npm test` after the SQLite half): the model and API suites again, each
-// file on its own database of a throwaway cluster. Left out: what is about
-// SQLite itself (its migrations) (docs/decisions/1020-two-engines.md).
-const postgres = process.env.TEST_DATABASE === "postgres";
+// The engines a run covers (docs/decisions/1020-two-engines.md): SQLite by
+// default; TEST_DATABASE=postgres for the PostgreSQL half of the matrix;
+// TEST_DATABASE=both (what `npm test` runs) for both halves in one run, as
+// two projects sharing the workers, so one half's last slow files overlap
+// the other's. The PostgreSQL half runs the model and API suites again, each
+// file on its own database of a throwaway cluster; left out is what is about
+// SQLite itself (its migrations).
+const engine = process.env.TEST_DATABASE ?? "sqlite";
 const SQLITE_ONLY = ["app/db/migrate.server.test.ts"];
+const EXCLUDE = ["tests/e2e/**", "node_modules/**"];
+
+const sqlite: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: "sqlite",
+    include: ["app/**/*.test.ts", "tests/**/*.test.ts", "server/**/*.test.ts"],
+    exclude: EXCLUDE,
+    env: { TEST_DATABASE: "sqlite" },
+  },
+};
+const postgres: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: "postgres",
+    include: [
+      "app/db/**/*.test.ts",
+      "app/models/**/*.test.ts",
+      "app/payments/**/*.test.ts",
+      "tests/api/**/*.test.ts",
+    ],
+    exclude: [...EXCLUDE, ...SQLITE_ONLY],
+    env: { TEST_DATABASE: "postgres" },
+  },
+};
 
 // Vitest runs without the React Router plugin: unit and model tests import
 // modules directly; API tests talk HTTP to the built production server.
@@ -16,19 +47,10 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: postgres
-      ? [
-          "app/db/**/*.test.ts",
-          "app/models/**/*.test.ts",
-          "app/payments/**/*.test.ts",
-          "tests/api/**/*.test.ts",
-        ]
-      : ["app/**/*.test.ts", "tests/**/*.test.ts", "server/**/*.test.ts"],
-    exclude: [
-      "tests/e2e/**",
-      "node_modules/**",
-      ...(postgres ? SQLITE_ONLY : []),
-    ],
+    projects:
+      engine === "both"
+        ? [postgres, sqlite]
+        : [engine === "postgres" ? postgres : sqlite],
     setupFiles: ["./tests/support/setup-db.ts"],
     globalSetup: ["./tests/support/postgres-global.ts"],
     pool: "forks",

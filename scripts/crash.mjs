@@ -37,7 +37,9 @@ const PAIRS = 4;
 // When, after the load starts, a kill lands: up to this long. A cycle (bet
 // to recorded payment) takes longer on PostgreSQL, where every statement is
 // a round trip: a wider spread lets payments complete between kills there.
-const KILL_SPREAD_MS = POSTGRES ? 2_500 : 600;
+// On a busy machine a cycle is slower still, so the spread also grows with
+// the cycle time measured before the first kill.
+const BASE_KILL_SPREAD_MS = POSTGRES ? 2_500 : 600;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-crash-"));
 const dbPath = path.join(dir, "crash.db");
 const cluster = POSTGRES ? await startCluster() : null;
@@ -188,6 +190,18 @@ for (let i = 0; i < PAIRS; i++) {
     await new Person(base).register(`crash${stamp}b${i}`),
   ]);
 }
+
+// One cycle per pair, unkilled: how long the way to a payment takes here.
+const calibrationStarted = Date.now();
+await Promise.all(
+  pairs.map(([a, b]) => {
+    let ran = false;
+    return cycle(a, b, () => ran || !(ran = true));
+  }),
+);
+const cycleMs = Date.now() - calibrationStarted;
+const KILL_SPREAD_MS = Math.max(BASE_KILL_SPREAD_MS, 1.5 * cycleMs);
+const paidBeforeKills = (await checkDatabase()).stats.paid;
 
 let failures = 0;
 let last;
@@ -358,10 +372,20 @@ await new Promise((r) => server.child.once("exit", r));
     console.error(`scheduler: ${problems.join("; ")}`);
   }
 }
+// Kills that never let a payment complete would leave the money checks
+// nothing to check.
+const MIN_COMPLETED_PAYMENTS = 10;
+const paidBetweenKills = last.paid - paidBeforeKills;
+if (paidBetweenKills < MIN_COMPLETED_PAYMENTS) {
+  failures += 1;
+  console.error(
+    `only ${paidBetweenKills} payments completed between the kills (at least ${MIN_COMPLETED_PAYMENTS} needed for the ledger checks to mean something)`,
+  );
+}
 fs.rmSync(dir, { recursive: true, force: true });
 cluster?.stop();
 console.info(
-  `Crash safety${cluster ? " on PostgreSQL" : ""}: ${KILLS} SIGKILLs under load; ${last.bets} bets, ${last.paid} completed payments, ${last.entries} ledger entries at the end`,
+  `Crash safety${cluster ? " on PostgreSQL" : ""}: ${KILLS} SIGKILLs under load, each within ${Math.round(150 + KILL_SPREAD_MS)} ms of the load starting (a cycle took ${cycleMs} ms unkilled); ${paidBetweenKills} payments completed between the kills; ${last.bets} bets, ${last.paid} completed payments, ${last.entries} ledger entries at the end`,
 );
 console.info(
   `Scheduler: ${TIMEOUT_ROUNDS} SIGKILLs around due timeouts; ${silent.length} unanswered proposals, each settled once by timeout with two reminders`,

@@ -1,20 +1,20 @@
-// `npm test`: typecheck, lint, build, unit + integration tests (Vitest, then
+// `npm test`: typecheck, lint, build, unit + integration tests (Vitest, with
 // the model and API suites again on PostgreSQL), the
 // join storm and the crash-safety run (each on both engines), the graceful stop under load and the
 // restore drill (Litestream), then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 const steps = [
   ["typecheck", ["npm", "run", "typecheck"]],
   ["lint", ["npm", "run", "lint"]],
   ["build", ["npm", "run", "build"]],
-  ["unit and integration tests", ["npx", "vitest", "run"]],
-  // The model and API suites again on a throwaway PostgreSQL cluster that
-  // the run installs (Debian's postgresql, when missing) and starts itself.
+  // Unit and integration tests on SQLite, and the model and API suites
+  // again on a throwaway PostgreSQL cluster that the run installs (Debian's
+  // postgresql, when missing) and starts itself: one run, two projects.
   [
-    "model and API tests on PostgreSQL",
+    "unit, integration, model and API tests on SQLite and PostgreSQL",
     ["npx", "vitest", "run"],
-    { TEST_DATABASE: "postgres" },
+    { TEST_DATABASE: "both" },
   ],
   ["join storm", ["node", "scripts/storm.mjs"]],
   ["join storm, two workers", ["node", "scripts/storm.mjs", "--workers=2"]],
@@ -23,17 +23,24 @@ const steps = [
     "join storm on PostgreSQL",
     ["node", "scripts/storm.mjs", "--engine=postgres", "--bets=200"],
   ],
-  ["crash safety", ["node", "scripts/crash.mjs"]],
-  [
-    "crash safety on PostgreSQL",
-    [
-      "node",
-      "scripts/crash.mjs",
-      "--engine=postgres",
-      "--kills=25",
-      "--rounds=6",
+  // The two crash runs side by side: each is mostly one process starting
+  // and being killed, about one core's work, and the machine has two. Their
+  // output is shown as each ends.
+  {
+    together: [
+      ["crash safety", ["node", "scripts/crash.mjs"]],
+      [
+        "crash safety on PostgreSQL",
+        [
+          "node",
+          "scripts/crash.mjs",
+          "--engine=postgres",
+          "--kills=25",
+          "--rounds=6",
+        ],
+      ],
     ],
-  ],
+  },
   ["graceful stop", ["node", "scripts/graceful-stop.mjs"]],
   ["restore drill", ["node", "scripts/restore-drill.mjs"]],
   ["browser tests", ["npm", "run", "test:e2e"]],
@@ -41,18 +48,48 @@ const steps = [
 
 const took = [];
 const startedAll = Date.now();
-for (const [name, [cmd, ...args], env = {}] of steps) {
+const envFor = (env = {}) => ({ ...process.env, NODE_ENV: undefined, ...env });
+const failed = (name, status) => {
+  console.error(`✖ ${name} failed`);
+  process.exit(status ?? 1);
+};
+
+/** Runs steps at the same time; each one's output is printed when it ends. */
+async function together(group) {
+  const started = Date.now();
+  console.info(`\n▶ ${group.map(([name]) => name).join(" + ")}`);
+  const results = await Promise.all(
+    group.map(
+      ([name, [cmd, ...args], env]) =>
+        new Promise((resolve) => {
+          const child = spawn(cmd, args, { env: envFor(env) });
+          let output = "";
+          child.stdout.on("data", (c) => (output += c));
+          child.stderr.on("data", (c) => (output += c));
+          child.on("error", (error) => (output += `${error}\n`));
+          child.on("close", (status) => {
+            console.info(`\n── ${name} ──\n${output}`);
+            took.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
+            resolve({ name, status });
+          });
+        }),
+    ),
+  );
+  for (const { name, status } of results)
+    if (status !== 0) failed(name, status);
+}
+
+for (const step of steps) {
+  if (step.together) {
+    await together(step.together);
+    continue;
+  }
+  const [name, [cmd, ...args], env] = step;
   console.info(`\n▶ ${name}`);
   const started = Date.now();
-  const result = spawnSync(cmd, args, {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: undefined, ...env },
-  });
+  const result = spawnSync(cmd, args, { stdio: "inherit", env: envFor(env) });
   took.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
-  if (result.status !== 0) {
-    console.error(`✖ ${name} failed`);
-    process.exit(result.status ?? 1);
-  }
+  if (result.status !== 0) failed(name, result.status);
 }
 // Where the time went: npm test should stay within 35 minutes.
 console.info(`\n${took.join("\n")}`);

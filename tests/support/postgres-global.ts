@@ -1,5 +1,5 @@
-// Vitest's global setup for the PostgreSQL half of the matrix
-// (TEST_DATABASE=postgres): one throwaway cluster for the whole run, with a
+// Vitest's global setup for the PostgreSQL half of the matrix (the
+// "postgres" project, vitest.config.ts): one throwaway cluster for the whole run, with a
 // migrated template database that each test file and test server copies
 // (CREATE DATABASE … TEMPLATE takes milliseconds).
 import {
@@ -9,8 +9,11 @@ import {
 
 export const TEMPLATE = "fairshake_template";
 
-export default async function setup() {
-  if (process.env.TEST_DATABASE !== "postgres") return;
+export default async function setup(project: {
+  config: { env?: Record<string, unknown> };
+}) {
+  // Once per project: the SQLite one has nothing to start.
+  if (project.config.env?.TEST_DATABASE !== "postgres") return;
   if (process.env.TEST_PG_ADMIN_URL) return; // started by scripts/test.mjs
   const cluster = await startCluster();
   process.env.TEST_PG_ADMIN_URL = cluster.adminUrl;
