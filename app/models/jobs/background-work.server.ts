@@ -3,7 +3,9 @@
 // itself); the sweep stores what reads already show and runs the due jobs of
 // the database scheduler (app/models/jobs/jobs.server.ts), each exactly once
 // across restarts, crashes and several processes. The outbox delivers what
-// the activity writes (app/models/notifications/outbox.server.ts), claimed the same way.
+// the activity writes (app/models/notifications/outbox.server.ts): its rows
+// are claimed by the same conditional update and retried after the same
+// backoff (./claims.server.ts), but the claim commits before the send.
 import { cancelExpiredBets } from "../bets/bet-lists.server";
 import { runDueJobs, type JobHandler } from "~/models/jobs/jobs.server";
 import {

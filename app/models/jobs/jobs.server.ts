@@ -4,12 +4,14 @@
 //
 // `runDueJobs` runs a job (database work: timeouts, reminders, due dates):
 // claim, the handler's writes and the done marker commit in one BEGIN
-// IMMEDIATE transaction, claimed by a conditional UPDATE. A crash before the
-// commit leaves the job due; after it, done. Exactly once.
+// IMMEDIATE transaction, claimed by the one conditional UPDATE of
+// ./claims.server.ts. A crash before the commit leaves the job due; after
+// it, done. Exactly once. A failure is retried after that module's backoff.
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { db, immediate, type Tx } from "~/db/client.server";
 import { jobs, type Job } from "~/db/schema";
+import { afterFailure, claim, dueRows, type WorkQueue } from "./claims.server";
 
 export type JobHandler = (tx: Tx, job: Job, now: number) => Promise<void>;
 
@@ -17,12 +19,8 @@ export type JobHandler = (tx: Tx, job: Job, now: number) => Promise<void>;
 export const WORKER_ID = `${process.pid}-${crypto.randomBytes(3).toString("hex")}`;
 /** A claim older than this is abandoned (its worker died) and may be retaken. */
 export const LEASE_MS = 5 * 60_000;
-/** A job failing this many times is given up (marked done with its error). */
-export const MAX_ATTEMPTS = 8;
-
-/** Growing delays between attempts: 10 s, 20 s, 40 s … at most an hour. */
-export const retryDelayMs = (attempts: number) =>
-  Math.min(3_600_000, 10_000 * 2 ** Math.max(0, attempts - 1));
+/** A failed job's first retry waits this long (then ./claims.server.ts's backoff). */
+const RETRY_BASE_MS = 10_000;
 
 /**
  * Schedules a job in the caller's transaction (so it exists exactly when the
@@ -50,12 +48,17 @@ export async function scheduleJob(
     .onConflictDoNothing({ target: jobs.key });
 }
 
-const claimable = (now: number) =>
-  and(
-    isNull(jobs.doneAt),
-    lte(jobs.runAt, new Date(now)),
-    or(isNull(jobs.claimedAt), lte(jobs.claimedAt, new Date(now - LEASE_MS))),
-  );
+/** The job queue as the claim sees it; `workerId` signs its claims. */
+const jobQueue = (workerId: string): WorkQueue<typeof jobs> => ({
+  table: jobs,
+  dueAt: jobs.runAt,
+  open: (now) =>
+    and(
+      isNull(jobs.doneAt),
+      or(isNull(jobs.claimedAt), lte(jobs.claimedAt, new Date(now - LEASE_MS))),
+    ),
+  hold: (now) => ({ claimedAt: new Date(now), claimedBy: workerId }),
+});
 
 export type SweepReport = {
   ran: number;
@@ -83,28 +86,17 @@ export async function runDueJobs({
   const kinds = Object.keys(handlers);
   const report: SweepReport = { ran: 0, skipped: 0, failed: 0, lagMs: 0 };
   if (kinds.length === 0) return report;
-  const due = await db
-    .select({ id: jobs.id, runAt: jobs.runAt })
-    .from(jobs)
-    .where(and(claimable(now), inArray(jobs.kind, kinds)))
-    .orderBy(asc(jobs.runAt), asc(jobs.id))
-    .limit(limit);
-  if (due[0]) report.lagMs = Math.max(0, now - due[0].runAt.getTime());
+  const queue = jobQueue(workerId);
+  const due = await dueRows(queue, now, {
+    where: inArray(jobs.kind, kinds),
+    limit,
+  });
+  if (due[0]) report.lagMs = Math.max(0, now - due[0].dueAt);
   for (const { id } of due) {
     try {
       const ran = await immediate(
         async (tx) => {
-          const job = (
-            await tx
-              .update(jobs)
-              .set({
-                claimedAt: new Date(now),
-                claimedBy: workerId,
-                attempts: sql`${jobs.attempts} + 1`,
-              })
-              .where(and(eq(jobs.id, id), claimable(now)))
-              .returning()
-          )[0]!;
+          const job = await claim(tx, queue, id, now);
           if (!job) return false; // another process took it first
           await handlers[job.kind]!(tx, job, now);
           await tx
@@ -133,6 +125,7 @@ async function recordFailure(id: number, error: unknown, now: number) {
     )[0];
     if (!job || job.doneAt) return;
     const attempts = job.attempts + 1;
+    const { retryAt, giveUp } = afterFailure(attempts, RETRY_BASE_MS, now);
     await tx
       .update(jobs)
       .set({
@@ -143,8 +136,8 @@ async function recordFailure(id: number, error: unknown, now: number) {
         ),
         claimedAt: null,
         claimedBy: null,
-        runAt: new Date(now + retryDelayMs(attempts)),
-        doneAt: attempts >= MAX_ATTEMPTS ? new Date(now) : null,
+        runAt: new Date(retryAt),
+        doneAt: giveUp ? new Date(now) : null,
       })
       .where(and(eq(jobs.id, id), isNull(jobs.doneAt)));
   });

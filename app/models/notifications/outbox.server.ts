@@ -1,11 +1,12 @@
 // The transactional outbox (docs/product-rules.md#notifications). An activity event that people hear
 // about outside the app gets one delivery row per channel, written in the
-// same transaction as the event. A worker (app/models/jobs/background-work.server.ts) claims
-// one due row at a time with a conditional update, sends it, and records the
-// outcome: sent, skipped (switched off, unverified, nowhere to send), or a
-// retry after a growing delay. A row cut off mid-send (the process died while
-// talking to the mail server) is not sent again: at most once per channel.
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+// same transaction as the event. A worker (app/models/jobs/background-work.server.ts)
+// leases one due row at a time (the claim of app/models/jobs/claims.server.ts,
+// committed before the send), sends it outside any transaction, and records
+// the outcome: sent, skipped (switched off, unverified, nowhere to send), or
+// a retry after the claims' backoff. A row cut off mid-send (the process died
+// while talking to the mail server) is not sent again: at most once per channel.
+import { and, eq, lte, sql } from "drizzle-orm";
 import { db, immediate, outsideTransaction, type Tx } from "~/db/client.server";
 import {
   activityEvents,
@@ -23,6 +24,11 @@ import {
 } from "~/utils/env.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
 import {
+  afterFailure,
+  lease,
+  type WorkQueue,
+} from "~/models/jobs/claims.server";
+import {
   KIND_TITLES,
   NOTIFICATION_CHANNELS,
   notificationKindOf,
@@ -36,10 +42,8 @@ import {
 } from "./notification-preferences.server";
 import { pushToUser } from "./push-subscriptions.server";
 
-/** The first retry waits this long; each next one four times longer. */
+/** The first retry waits this long (then the claims' backoff). */
 const RETRY_BASE_MS = outboxRetryBaseMs();
-const RETRY_MAX_MS = 60 * 60_000;
-const MAX_ATTEMPTS = 8;
 /** Longer than any one send may take (the transports time out sooner). */
 const CLAIM_MS = 2 * 60_000;
 
@@ -76,45 +80,17 @@ function wakeWorker() {
 
 type Claimed = typeof notificationDeliveries.$inferSelect;
 
-async function claimNext(now: number): Promise<Claimed | null> {
-  const due = (
-    await db
-      .select({ id: notificationDeliveries.id })
-      .from(notificationDeliveries)
-      .where(
-        and(
-          eq(notificationDeliveries.status, "pending"),
-          lte(notificationDeliveries.nextAttemptAt, now),
-        ),
-      )
-      .orderBy(asc(notificationDeliveries.nextAttemptAt))
-      .limit(1)
-  )[0];
-  if (!due) return null;
-  // Conditional: of several processes reaching for one row, one wins.
-  return (
-    (
-      await immediate(
-        (tx) =>
-          tx
-            .update(notificationDeliveries)
-            .set({
-              status: "sending",
-              attempts: sql`${notificationDeliveries.attempts} + 1`,
-              claimedUntil: now + CLAIM_MS,
-            })
-            .where(
-              and(
-                eq(notificationDeliveries.id, due.id),
-                eq(notificationDeliveries.status, "pending"),
-              ),
-            )
-            .returning(),
-        { bookkeeping: true },
-      )
-    )[0]! ?? null
-  );
-}
+/**
+ * The outbox as the claim sees it: a pending row is free; a claim marks it
+ * 'sending' until CLAIM_MS from now. A row still 'sending' after that is
+ * never claimed again (`abandonInterrupted` gives it up).
+ */
+const deliveries: WorkQueue<typeof notificationDeliveries> = {
+  table: notificationDeliveries,
+  dueAt: notificationDeliveries.nextAttemptAt,
+  open: () => eq(notificationDeliveries.status, "pending"),
+  hold: (now) => ({ status: "sending", claimedUntil: now + CLAIM_MS }),
+};
 
 type Outcome =
   | { status: "sent" | "skipped"; note?: string }
@@ -122,18 +98,14 @@ type Outcome =
 
 async function finish(row: Claimed, outcome: Outcome, now: number) {
   if (outcome.status === "retry") {
-    const giveUp = row.attempts >= MAX_ATTEMPTS;
-    const delay = Math.min(
-      RETRY_BASE_MS * 4 ** (row.attempts - 1),
-      RETRY_MAX_MS,
-    );
+    const { retryAt, giveUp } = afterFailure(row.attempts, RETRY_BASE_MS, now);
     await immediate(
       (tx) =>
         tx
           .update(notificationDeliveries)
           .set({
             status: giveUp ? "failed" : "pending",
-            nextAttemptAt: now + delay,
+            nextAttemptAt: retryAt,
             claimedUntil: null,
             lastError: outcome.error.slice(0, 500),
             doneAt: giveUp ? now : null,
@@ -188,7 +160,7 @@ export async function deliverDueNotifications(
   await abandonInterrupted(clock());
   let handled = 0;
   for (; handled < limit; handled += 1) {
-    const row = await claimNext(clock());
+    const row = await lease(deliveries, clock());
     if (!row) break;
     let outcome: Outcome;
     try {
