@@ -36,63 +36,70 @@ describe.runIf(onPostgres())("db:copy from SQLite into PostgreSQL", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("copies every row with its id, then a PostgreSQL server serves the same sessions", async () => {
-    // A SQLite deployment: DATABASE_URL emptied, so the server runs on the file.
-    const before = await startServer({
-      DATABASE_PATH: dbPath,
-      DATABASE_URL: "",
-    });
-    let winner: { client: Client }, loser: { client: Client }, betId: number;
-    try {
-      ({ betId, winner, loser } = await settledBetOverHttp(before.url, 30));
-      await payOverHttp(loser.client, betId);
-    } finally {
-      await before.stop();
-    }
-
-    const to = await createDatabase(cluster.adminUrl, "moved");
-    const done = copy(dbPath, to);
-    expect(done.status, done.stderr).toBe(0);
-    expect(done.stdout).toMatch(/^users: \d+ rows$/m);
-    expect(done.stdout).toMatch(/^ledger_entries: 4 rows$/m);
-    expect(done.stdout).toContain("ledger: sums to zero on both sides");
-
-    const after = await startServer({ DATABASE_URL: to });
-    try {
-      const asLoser = new Client(after.url);
-      const history = await asLoser.request("GET", "/api/financial-history", {
-        headers: { Cookie: loser.client.cookieHeader },
+  // Four processes start one after the other (two servers, two copies): on
+  // a busy machine that alone took more than Vitest's 30 s.
+  it(
+    "copies every row with its id, then a PostgreSQL server serves the same sessions",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      // A SQLite deployment: DATABASE_URL emptied, so the server runs on the file.
+      const before = await startServer({
+        DATABASE_PATH: dbPath,
+        DATABASE_URL: "",
       });
-      expect(history.status, history.text).toBe(200);
-      expect(
-        history.data.transactions.map((t: { type: string; amount: string }) => [
-          t.type,
-          t.amount,
-        ]),
-      ).toEqual([["payment", "-30.00"]]);
-      const bet = await asLoser.request("GET", `/api/bets/${betId}`, {
-        headers: { Cookie: winner.client.cookieHeader },
-      });
-      expect(bet.data).toMatchObject({ id: betId, status: "settled" });
-      // The next bet takes the next id, past the copied ones.
-      const next = await asLoser.request("POST", "/api/bets", {
-        json: {
-          title: "After the move",
-          description: "A new row on PostgreSQL.",
-          amount: 5,
-          deadline: new Date(Date.now() + 86_400_000).toISOString(),
-          visibility: "public",
-        },
-        headers: { Cookie: loser.client.cookieHeader },
-      });
-      expect(next.status, next.text).toBe(201);
-      expect(next.data.id).toBeGreaterThan(betId);
-    } finally {
-      await after.stop();
-    }
+      let winner: { client: Client }, loser: { client: Client }, betId: number;
+      try {
+        ({ betId, winner, loser } = await settledBetOverHttp(before.url, 30));
+        await payOverHttp(loser.client, betId);
+      } finally {
+        await before.stop();
+      }
 
-    const again = copy(dbPath, to);
-    expect(again.status).toBe(1);
-    expect(again.stderr).toContain("the target is not empty");
-  });
+      const to = await createDatabase(cluster.adminUrl, "moved");
+      const done = copy(dbPath, to);
+      expect(done.status, done.stderr).toBe(0);
+      expect(done.stdout).toMatch(/^users: \d+ rows$/m);
+      expect(done.stdout).toMatch(/^ledger_entries: 4 rows$/m);
+      expect(done.stdout).toContain("ledger: sums to zero on both sides");
+
+      const after = await startServer({ DATABASE_URL: to });
+      try {
+        const asLoser = new Client(after.url);
+        const history = await asLoser.request("GET", "/api/financial-history", {
+          headers: { Cookie: loser.client.cookieHeader },
+        });
+        expect(history.status, history.text).toBe(200);
+        expect(
+          history.data.transactions.map(
+            (t: { type: string; amount: string }) => [t.type, t.amount],
+          ),
+        ).toEqual([["payment", "-30.00"]]);
+        const bet = await asLoser.request("GET", `/api/bets/${betId}`, {
+          headers: { Cookie: winner.client.cookieHeader },
+        });
+        expect(bet.data).toMatchObject({ id: betId, status: "settled" });
+        // The next bet takes the next id, past the copied ones.
+        const next = await asLoser.request("POST", "/api/bets", {
+          json: {
+            title: "After the move",
+            description: "A new row on PostgreSQL.",
+            amount: 5,
+            deadline: new Date(Date.now() + 86_400_000).toISOString(),
+            visibility: "public",
+          },
+          headers: { Cookie: loser.client.cookieHeader },
+        });
+        expect(next.status, next.text).toBe(201);
+        expect(next.data.id).toBeGreaterThan(betId);
+      } finally {
+        await after.stop();
+      }
+
+      const again = copy(dbPath, to);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toContain("the target is not empty");
+    },
+  );
 });
