@@ -1,3 +1,4 @@
+import { TZDate, tzOffset } from "@date-fns/tz";
 import { format, formatDistanceToNow } from "date-fns";
 
 /** docs/product-rules.md#amounts-and-limits: dates read 'MMM d, yyyy'. */
@@ -33,42 +34,11 @@ function formatterFor(timeZone: string, options: Intl.DateTimeFormatOptions) {
   return formatter;
 }
 
-const WALL_CLOCK: Intl.DateTimeFormatOptions = {
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-};
-
 /** "Dec 1" as seen in a time zone. */
 export function formatMonthDay(date: Date | number, timeZone: string): string {
   return formatterFor(timeZone, { month: "short", day: "numeric" }).format(
     date,
   );
-}
-
-/** Wall-clock fields of an instant in a time zone, as two-digit strings. */
-function zonedFields(instant: number, timeZone: string) {
-  const parts = formatterFor(timeZone, WALL_CLOCK).formatToParts(instant);
-  return (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
-}
-
-/** The offset of `timeZone` from UTC at `instant`, in minutes. */
-function offsetMinutes(timeZone: string, instant: number): number {
-  const text = zonedFields(instant, timeZone);
-  const get = (type: string) => Number(text(type));
-  const asUtc = Date.UTC(
-    get("year"),
-    get("month") - 1,
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  );
-  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
 /**
@@ -90,31 +60,31 @@ export function zonedTimeToUtc(
   const naive = Date.UTC(y, mo - 1, da, h, mi, s);
   const check = new Date(naive);
   if (check.getUTCDate() !== da || check.getUTCMonth() !== mo - 1) return null;
-  // Two passes settle the offset across a daylight-saving change.
-  let guess = naive - offsetMinutes(timeZone, naive) * 60_000;
-  guess = naive - offsetMinutes(timeZone, guess) * 60_000;
-  return guess;
+  // The zone's offset at the wall-clock time read as UTC, then at the instant
+  // that gives: two passes settle it across a daylight-saving change. Not
+  // TZDate's field constructor: it goes through the server's own zone
+  // (docs/decisions/1031-time-zones-through-date-fns-tz.md).
+  const instant = (at: number) =>
+    naive - tzOffset(timeZone, new Date(at)) * 60_000;
+  const utc = instant(instant(naive));
+  return Number.isFinite(utc) ? utc : null;
 }
 
 /** "YYYY-MM-DD" and "HH:MM" of an instant as seen in a time zone. */
 export function utcToZonedParts(instant: number, timeZone: string) {
-  const get = zonedFields(instant, timeZone);
-  return {
-    date: `${get("year")}-${get("month")}-${get("day")}`,
-    time: `${get("hour")}:${get("minute")}`,
-    seconds: get("second"),
-  };
+  const [date, time, seconds] = format(
+    new TZDate(instant, timeZone),
+    "yyyy-MM-dd HH:mm ss",
+  ).split(" ");
+  return { date: date!, time: time!, seconds: seconds! };
+}
+
+/** 'MMM d, yyyy' of an instant as a day in `timeZone` (the ledger's rows and CSV). */
+export function zonedDayLabel(instant: Date | number, timeZone: string) {
+  return format(new TZDate(Number(instant), timeZone), "MMM d, yyyy");
 }
 
 /** "Nov 26, 3:00 PM" as seen in a time zone: a deadline to act by. */
-/** 'MMM d, yyyy' of an instant as a day in `timeZone` (the ledger's rows and CSV). */
-export function zonedDayLabel(instant: Date | number, timeZone: string) {
-  const [y, m, d] = utcToZonedParts(Number(instant), timeZone)
-    .date.split("-")
-    .map(Number);
-  return format(new Date(y!, m! - 1, d!), "MMM d, yyyy");
-}
-
 export function formatDateTime(date: Date | number, timeZone = "UTC"): string {
   return formatterFor(isValidTimeZone(timeZone) ? timeZone : "UTC", {
     month: "short",
