@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { formatDate, isValidTimeZone } from "./dates";
 import {
-  formatDate,
-  isValidTimeZone,
   utcToZonedParts,
   zonedDayLabel,
   zonedTimeToUtc,
-} from "./dates";
+} from "./zoned-time.server";
 
 describe("time zones", () => {
   it("turns a wall-clock time in a zone into the UTC instant", () => {
