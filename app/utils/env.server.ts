@@ -21,7 +21,10 @@ const oneOf = <const T extends readonly [string, ...string[]]>(
   values: T,
   fallback?: T[number],
 ) => {
-  const expected = `must be ${values.join(" or ")}`;
+  const expected =
+    values.length === 2
+      ? `must be ${values[0]} or ${values[1]}`
+      : `must be one of ${values.join(", ")}`;
   const schema = z.enum(values, { error: expected });
   return z.preprocess(
     blankIsUnset,
