@@ -40,12 +40,40 @@ export default tseslint.config(
   // each folder names what it must not import. A rule here is the only thing
   // that keeps a layer a layer; tests/lint/layers.test.ts proves each one.
   ...layerRules(),
+  // One module reads the environment, through its schema
+  // (app/utils/env.server.ts): everything else asks it, so every variable is
+  // described, defaulted and checked in one place.
+  // tests/lint/environment.test.ts proves the rule.
+  environmentRule(),
   {
     // Tests poke at loosely typed JSON answers on purpose.
     files: ["tests/**", "**/*.test.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 );
+
+function environmentRule() {
+  const message =
+    "Read the environment through app/utils/env.server.ts (an accessor, or setting()): its schema describes and checks every variable.";
+  return {
+    files: ["app/**", "server/**", "server.ts"],
+    ignores: ["app/utils/env.server.ts", "**/*.test.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "ImportDeclaration[source.value=/^(node:)?process$/] ImportSpecifier[imported.name='env']",
+          message,
+        },
+      ],
+    },
+  };
+}
 
 function layerRules() {
   const DB = {

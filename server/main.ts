@@ -18,10 +18,14 @@ import {
   litestreamBin,
   litestreamReplicaUrl,
   litestreamSyncInterval,
+  readEnvironment,
   s3Environment,
   underLitestream,
   webConcurrency,
 } from "~/utils/env.server";
+
+// An invalid variable stops the launcher, named, before anything starts.
+readEnvironment();
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const appServer = path.join(here, "app-server.js");
@@ -137,6 +141,8 @@ function runUnderLitestream(url: string) {
     .join(" ");
   const child = spawn(bin, ["replicate", "-config", config, "-exec", exec], {
     stdio: "inherit",
+    // The child is this launcher again: it gets the environment as it came.
+    // eslint-disable-next-line no-restricted-properties -- passed on whole, not read
     env: { ...process.env, FAIRSHAKE_UNDER_LITESTREAM: "1" },
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const)

@@ -27,11 +27,9 @@ export function metricsHost(): string {
   return metricsHostSetting();
 }
 
+/** METRICS_PORT, null when "off". */
 export function metricsPort(): number | null {
-  const raw = metricsPortSetting();
-  if (raw === "off") return null;
-  const port = Number(raw);
-  return Number.isInteger(port) && port >= 0 ? port : 9091;
+  return metricsPortSetting();
 }
 
 let defaultsOn = false;

@@ -1,7 +1,7 @@
 // The finance views' range from a request, shared by both doors (the
 // Finances tab and /financial-history, /api/financial-history and its CSV).
 import { resolveRange } from "./date-range";
-import { utcToZonedParts } from "./dates";
+import { utcToZonedParts } from "./zoned-time.server";
 import { readTimeZone } from "./time-zone.server";
 
 /**

@@ -2,7 +2,7 @@
 // presets end today. Days travel as "YYYY-MM-DD" strings so that a day is
 // never shifted by the server's own zone.
 import { invalid } from "./errors";
-import { utcToZonedParts, zonedTimeToUtc } from "./dates";
+import { utcToZonedParts, zonedTimeToUtc } from "./zoned-time.server";
 
 import { DEFAULT_PRESET, PRESETS, type Preset } from "./finance-presets";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { formatDate, isValidTimeZone } from "./dates";
 import {
-  formatDate,
-  isValidTimeZone,
   utcToZonedParts,
+  zonedDayLabel,
   zonedTimeToUtc,
-} from "./dates";
+} from "./zoned-time.server";
 
 describe("time zones", () => {
   it("turns a wall-clock time in a zone into the UTC instant", () => {
@@ -35,6 +35,32 @@ describe("time zones", () => {
       date: "2026-07-01",
       time: "12:30",
     });
+  });
+
+  it("reads a wall-clock time the same whatever the server's own zone", () => {
+    // A field-by-field TZDate goes through the server's zone: under
+    // Lord Howe's half-hour change it put 02:15 UTC at 02:45.
+    const own = process.env.TZ;
+    try {
+      for (const server of ["UTC", "Europe/Paris", "Australia/Lord_Howe"]) {
+        process.env.TZ = server;
+        expect(zonedTimeToUtc("2025-10-05", "02:15", "UTC")).toBe(
+          Date.UTC(2025, 9, 5, 2, 15),
+        );
+        expect(zonedTimeToUtc("2024-10-27", "02:00", "Europe/London")).toBe(
+          Date.UTC(2024, 9, 27, 2, 0),
+        );
+      }
+    } finally {
+      if (own === undefined) delete process.env.TZ;
+      else process.env.TZ = own;
+    }
+  });
+
+  it("labels an instant with its day in the zone", () => {
+    const instant = Date.parse("2026-11-19T04:30:00Z");
+    expect(zonedDayLabel(instant, "America/New_York")).toBe("Nov 18, 2026");
+    expect(zonedDayLabel(instant, "UTC")).toBe("Nov 19, 2026");
   });
 
   it("validates zone names", () => {

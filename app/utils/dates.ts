@@ -33,16 +33,6 @@ function formatterFor(timeZone: string, options: Intl.DateTimeFormatOptions) {
   return formatter;
 }
 
-const WALL_CLOCK: Intl.DateTimeFormatOptions = {
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-};
-
 /** "Dec 1" as seen in a time zone. */
 export function formatMonthDay(date: Date | number, timeZone: string): string {
   return formatterFor(timeZone, { month: "short", day: "numeric" }).format(
@@ -50,71 +40,7 @@ export function formatMonthDay(date: Date | number, timeZone: string): string {
   );
 }
 
-/** Wall-clock fields of an instant in a time zone, as two-digit strings. */
-function zonedFields(instant: number, timeZone: string) {
-  const parts = formatterFor(timeZone, WALL_CLOCK).formatToParts(instant);
-  return (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
-}
-
-/** The offset of `timeZone` from UTC at `instant`, in minutes. */
-function offsetMinutes(timeZone: string, instant: number): number {
-  const text = zonedFields(instant, timeZone);
-  const get = (type: string) => Number(text(type));
-  const asUtc = Date.UTC(
-    get("year"),
-    get("month") - 1,
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  );
-  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
-}
-
-/**
- * The UTC instant of a wall-clock time in a time zone: "2026-12-01" +
- * "23:59:59" in "Europe/Paris". Returns null for an impossible date.
- */
-export function zonedTimeToUtc(
-  date: string,
-  time: string,
-  timeZone: string,
-): number | null {
-  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  const t = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(time);
-  if (!d || !t) return null;
-  const [y, mo, da] = [Number(d[1]), Number(d[2]), Number(d[3])];
-  const [h, mi, s] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
-  if (mo < 1 || mo > 12 || da < 1 || da > 31 || h > 23 || mi > 59 || s > 59)
-    return null;
-  const naive = Date.UTC(y, mo - 1, da, h, mi, s);
-  const check = new Date(naive);
-  if (check.getUTCDate() !== da || check.getUTCMonth() !== mo - 1) return null;
-  // Two passes settle the offset across a daylight-saving change.
-  let guess = naive - offsetMinutes(timeZone, naive) * 60_000;
-  guess = naive - offsetMinutes(timeZone, guess) * 60_000;
-  return guess;
-}
-
-/** "YYYY-MM-DD" and "HH:MM" of an instant as seen in a time zone. */
-export function utcToZonedParts(instant: number, timeZone: string) {
-  const get = zonedFields(instant, timeZone);
-  return {
-    date: `${get("year")}-${get("month")}-${get("day")}`,
-    time: `${get("hour")}:${get("minute")}`,
-    seconds: get("second"),
-  };
-}
-
 /** "Nov 26, 3:00 PM" as seen in a time zone: a deadline to act by. */
-/** 'MMM d, yyyy' of an instant as a day in `timeZone` (the ledger's rows and CSV). */
-export function zonedDayLabel(instant: Date | number, timeZone: string) {
-  const [y, m, d] = utcToZonedParts(Number(instant), timeZone)
-    .date.split("-")
-    .map(Number);
-  return format(new Date(y!, m! - 1, d!), "MMM d, yyyy");
-}
-
 export function formatDateTime(date: Date | number, timeZone = "UTC"): string {
   return formatterFor(isValidTimeZone(timeZone) ? timeZone : "UTC", {
     month: "short",

@@ -45,3 +45,86 @@ describe("the public origin", () => {
     expect(() => env.assertEnvironment()).toThrow(/PUBLIC_ORIGIN is required/);
   });
 });
+
+describe("the environment's schema", () => {
+  it("gives every variable its default when nothing is set", async () => {
+    const { readEnvironment } = await load({});
+    const env = readEnvironment({});
+    expect(env).toMatchObject({
+      RATE_LIMITS: "on",
+      PORT: 3000,
+      DATABASE_PATH: "./data/fairshake.db",
+      DATABASE_POOL_SIZE: 10,
+      SQLITE_LOCK_WAIT_MS: 10_000,
+      MAIL_FROM: "Fairshake <no-reply@localhost>",
+      OUTBOX_POLL_MS: 2_000,
+      OUTBOX_RETRY_BASE_MS: 5_000,
+      LIVE_HEARTBEAT_MS: 15_000,
+      LIVE_POLL_MS: 250,
+      PASSWORD_RESET_TTL_S: 3_600,
+      RESPONSE_WINDOW_S: 259_200,
+      PAYMENT_DUE_S: 259_200,
+      NUDGE_INTERVAL_S: 86_400,
+      SWEEP_INTERVAL_S: 60,
+      LOG_LEVEL: "info",
+      METRICS_PORT: 9091,
+      STOP_GRACE_MS: 10_000,
+      LITESTREAM_SYNC_INTERVAL: "1s",
+      WEB_CONCURRENCY: 1,
+      MIGRATIONS_FOLDER: "./drizzle",
+    });
+    expect(env.DEMO_MODE).toBeUndefined();
+    expect(env.SESSION_SECRET).toBeUndefined();
+  });
+
+  it("takes a variable set to nothing as unset", async () => {
+    const { readEnvironment } = await load({});
+    const env = readEnvironment({ RESPONSE_WINDOW_S: "", PUBLIC_ORIGIN: " " });
+    expect(env.RESPONSE_WINDOW_S).toBe(259_200);
+    expect(env.PUBLIC_ORIGIN).toBeUndefined();
+  });
+
+  it("reads numbers, and METRICS_PORT=off as none", async () => {
+    const { readEnvironment } = await load({});
+    const env = readEnvironment({
+      RESPONSE_WINDOW_S: "3",
+      PORT: "0",
+      METRICS_PORT: "off",
+    });
+    expect(env).toMatchObject({ RESPONSE_WINDOW_S: 3, PORT: 0 });
+    expect(env.METRICS_PORT).toBeNull();
+  });
+
+  it("names the variable whose value is invalid", async () => {
+    const { readEnvironment } = await load({});
+    expect(() => readEnvironment({ RESPONSE_WINDOW_S: "three days" })).toThrow(
+      "Invalid environment: RESPONSE_WINDOW_S must be a positive number of seconds.",
+    );
+    expect(() =>
+      readEnvironment({ SQLITE_LOCK_WAIT_MS: "0", DEMO_MODE: "yes" }),
+    ).toThrow(
+      "Invalid environment: DEMO_MODE must be 1 or 0; SQLITE_LOCK_WAIT_MS must be a positive number of milliseconds.",
+    );
+    expect(() => readEnvironment({ METRICS_PORT: "nine" })).toThrow(
+      /METRICS_PORT must be a port number/,
+    );
+  });
+
+  it("stops start-up on an invalid value", async () => {
+    const env = await load({ SWEEP_INTERVAL_S: "soon" });
+    expect(() => env.assertEnvironment()).toThrow(
+      /SWEEP_INTERVAL_S must be a positive number of seconds/,
+    );
+  });
+
+  it("reads a setting when it is asked for, not when the module loaded", async () => {
+    const env = await load({ SQLITE_LOCK_WAIT_MS: "300" });
+    expect(env.lockWaitMs()).toBe(300);
+    vi.stubEnv("SQLITE_LOCK_WAIT_MS", "400");
+    expect(env.lockWaitMs()).toBe(400);
+    vi.stubEnv("SQLITE_LOCK_WAIT_MS", "-1");
+    expect(() => env.lockWaitMs()).toThrow(
+      "Invalid environment: SQLITE_LOCK_WAIT_MS must be a positive number of milliseconds.",
+    );
+  });
+});

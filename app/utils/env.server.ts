@@ -1,20 +1,194 @@
-// Environment, read once and checked at start-up (docs/operations.md#environment).
+// Environment: every variable the app reads, described once by the schema
+// below (docs/operations.md#environment). Nothing else reads process.env
+// (eslint.config.js refuses it). Start-up parses them all and names any
+// that is invalid (assertEnvironment); each accessor parses its own when
+// called, so a test or script that sets one before a module reads it counts.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 
-export const isProduction = process.env.NODE_ENV === "production";
-export const isDemoMode = process.env.DEMO_MODE === "1";
-export const rateLimitsOn = process.env.RATE_LIMITS !== "off";
+// Set to nothing (or spaces) is unset, as a shell's `NAME=` means.
+const blankIsUnset = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+const text = () => z.preprocess(blankIsUnset, z.string().optional());
+const textOr = (fallback: string) =>
+  z.preprocess(blankIsUnset, z.string().default(fallback));
+const matching = (pattern: RegExp, expected: string) =>
+  z.preprocess(blankIsUnset, z.string().regex(pattern, expected).optional());
+const oneOf = <const T extends readonly [string, ...string[]]>(
+  values: T,
+  fallback?: T[number],
+) => {
+  const expected =
+    values.length === 2
+      ? `must be ${values[0]} or ${values[1]}`
+      : `must be one of ${values.join(", ")}`;
+  const schema = z.enum(values, { error: expected });
+  return z.preprocess(
+    blankIsUnset,
+    fallback === undefined ? schema.optional() : schema.default(fallback),
+  );
+};
+const number = (
+  fallback: number,
+  expected: string,
+  allowed: (n: number) => boolean,
+) =>
+  z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: expected })
+      .refine((n) => Number.isFinite(n) && allowed(n), expected)
+      .default(fallback),
+  );
+const positive = (fallback: number, unit: string) =>
+  number(fallback, `must be a positive number of ${unit}`, (n) => n > 0);
+const portNumber = (n: number) => Number.isInteger(n) && n >= 0 && n < 65536;
+
+const shape = {
+  NODE_ENV: text(),
+  DEMO_MODE: oneOf(["1", "0"]),
+  RATE_LIMITS: oneOf(["on", "off"], "on"),
+  PORT: number(3000, "must be a port number (0 to 65535)", portNumber),
+  PUBLIC_ORIGIN: matching(/^https?:\/\/[^/]/, "must be an http(s) origin"),
+  FLY_APP_NAME: text(),
+  TRUST_PROXY: text(),
+  WEB_CONCURRENCY: number(1, "must be a number of processes", () => true),
+
+  DATABASE_PATH: textOr("./data/fairshake.db"),
+  DATABASE_URL: text(),
+  DATABASE_POOL_SIZE: number(
+    10,
+    "must be a whole number of connections, at least 1",
+    (n) => Number.isInteger(n) && n >= 1,
+  ),
+  SQLITE_LOCK_WAIT_MS: positive(10_000, "milliseconds"),
+  MIGRATIONS_FOLDER: textOr("./drizzle"),
+
+  SESSION_SECRET: text(),
+  STRIPE_SECRET_KEY: text(),
+  STRIPE_PUBLISHABLE_KEY: text(),
+  STRIPE_WEBHOOK_SECRET: text(),
+
+  SMTP_URL: matching(/^smtps?:\/\//, "must start smtp:// or smtps://"),
+  MAIL_FROM: textOr("Fairshake <no-reply@localhost>"),
+  VAPID_SUBJECT: textOr("mailto:no-reply@localhost"),
+  VAPID_PUBLIC_KEY: text(),
+  VAPID_PRIVATE_KEY: text(),
+  PUSH_ENDPOINT_HOSTS: text(),
+  OUTBOX_POLL_MS: positive(2_000, "milliseconds"),
+  OUTBOX_RETRY_BASE_MS: positive(5_000, "milliseconds"),
+  LIVE_HEARTBEAT_MS: positive(15_000, "milliseconds"),
+  LIVE_POLL_MS: positive(250, "milliseconds"),
+  PASSWORD_RESET_TTL_S: positive(3_600, "seconds"),
+
+  // The windows of docs/product-rules.md#answer-windows and #getting-paid
+  // (app/utils/windows.server.ts); tests run them in seconds.
+  RESPONSE_WINDOW_S: positive(259_200, "seconds"),
+  PAYMENT_DUE_S: positive(259_200, "seconds"),
+  NUDGE_INTERVAL_S: positive(86_400, "seconds"),
+  SWEEP_INTERVAL_S: positive(60, "seconds"),
+
+  LOG_LEVEL: oneOf(
+    ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    "info",
+  ),
+  METRICS_HOST: text(),
+  METRICS_PORT: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .default("9091")
+      .refine(
+        (v) => v === "off" || portNumber(Number(v)),
+        'must be a port number (0 to 65535) or "off"',
+      )
+      .transform((v) => (v === "off" ? null : Number(v))),
+  ),
+  STOP_GRACE_MS: number(
+    10_000,
+    "must be a number of milliseconds (0 or more)",
+    (n) => n >= 0,
+  ),
+
+  LITESTREAM_REPLICA_URL: text(),
+  LITESTREAM_BIN: text(),
+  LITESTREAM_SYNC_INTERVAL: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .regex(
+        /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/,
+        "must be a duration such as 1s or 500ms",
+      )
+      .default("1s"),
+  ),
+  FAIRSHAKE_UNDER_LITESTREAM: text(),
+  AWS_ENDPOINT_URL_S3: text(),
+  AWS_REGION: text(),
+
+  BENCH_BARE: oneOf(["1", "0"]),
+  VITEST: text(),
+};
+
+const schema = z.object(shape);
+export type Environment = z.output<typeof schema>;
+type Name = keyof Environment;
+/** Where variables are read from: the process's, unless a test passes its own. */
+export type Source = Record<string, string | undefined>;
+
+function invalidEnvironment(issues: z.core.$ZodIssue[]) {
+  const problems = new Map<string, string>();
+  for (const issue of issues) {
+    const name = String(issue.path[0]);
+    if (!problems.has(name)) problems.set(name, `${name} ${issue.message}`);
+  }
+  return new Error(
+    `Invalid environment: ${[...problems.values()].join("; ")}.`,
+  );
+}
+
+/** Every variable, parsed; throws naming each one that is invalid. */
+export function readEnvironment(source: Source = process.env): Environment {
+  const result = schema.safeParse(source);
+  if (!result.success) throw invalidEnvironment(result.error.issues);
+  return result.data;
+}
+
+/** One variable, parsed now; throws naming it when it is invalid. */
+export function setting<N extends Name>(
+  name: N,
+  source: Source = process.env,
+): Environment[N] {
+  const result = shape[name].safeParse(source[name]);
+  if (!result.success)
+    throw invalidEnvironment(
+      result.error.issues.map((issue) => ({ ...issue, path: [name] })),
+    );
+  return result.data as Environment[N];
+}
+
+/** Some variables, parsed now, by their names. */
+export function settings<N extends Name>(...names: N[]): Pick<Environment, N> {
+  return Object.fromEntries(names.map((name) => [name, setting(name)])) as Pick<
+    Environment,
+    N
+  >;
+}
+
+// Read once, when this module loads.
+export const isProduction = setting("NODE_ENV") === "production";
+export const isDemoMode = setting("DEMO_MODE") === "1";
+export const rateLimitsOn = setting("RATE_LIMITS") === "on";
 
 /** The SQLite file: the connection opens it, secrets and keys live beside it. */
-export function databasePath() {
-  return process.env.DATABASE_PATH ?? "./data/fairshake.db";
-}
+export const databasePath = () => setting("DATABASE_PATH");
 
 /** A `postgres://` (or `postgresql://`) DATABASE_URL selects PostgreSQL; otherwise SQLite at DATABASE_PATH. */
 export function databaseUrl(): string | undefined {
-  const url = process.env.DATABASE_URL?.trim();
+  const url = setting("DATABASE_URL")?.trim();
   return url && /^postgres(ql)?:\/\//.test(url) ? url : undefined;
 }
 
@@ -31,10 +205,10 @@ export function databaseEngine(): DatabaseEngine {
  * reset link built from it could be pointed at someone else's server.
  */
 export function configuredOrigin(): string | null {
-  if (process.env.PUBLIC_ORIGIN)
-    return process.env.PUBLIC_ORIGIN.replace(/\/$/, "");
-  if (process.env.FLY_APP_NAME)
-    return `https://${process.env.FLY_APP_NAME}.fly.dev`;
+  const origin = setting("PUBLIC_ORIGIN");
+  if (origin) return origin.replace(/\/$/, "");
+  const flyApp = setting("FLY_APP_NAME");
+  if (flyApp) return `https://${flyApp}.fly.dev`;
   return null;
 }
 
@@ -42,22 +216,23 @@ export function publicOrigin(request?: Request): string {
   const configured = configuredOrigin();
   if (configured) return configured;
   if (request) return new URL(request.url).origin;
-  return `http://localhost:${process.env.PORT ?? 3000}`;
+  return `http://localhost:${setting("PORT")}`;
 }
 
 export function stripeKeys() {
-  const secretKey = process.env.STRIPE_SECRET_KEY;
-  const publishableKey = process.env.STRIPE_PUBLISHABLE_KEY;
+  const secretKey = setting("STRIPE_SECRET_KEY");
+  const publishableKey = setting("STRIPE_PUBLISHABLE_KEY");
   if (!secretKey || !publishableKey) return null;
   return {
     secretKey,
     publishableKey,
-    webhookSecret: process.env.STRIPE_WEBHOOK_SECRET,
+    webhookSecret: setting("STRIPE_WEBHOOK_SECRET"),
   };
 }
 
 /** Throws with a clear message for a configuration that must not run. */
 export function assertEnvironment() {
+  const env = readEnvironment();
   const keys = stripeKeys();
   if (keys && isDemoMode) {
     throw new Error(
@@ -75,18 +250,13 @@ export function assertEnvironment() {
       "Only Stripe test-mode keys (sk_test_…, pk_test_…) are accepted.",
     );
   }
-  if (
-    isProduction &&
-    !isDemoMode &&
-    process.env.SMTP_URL &&
-    !configuredOrigin()
-  ) {
+  if (isProduction && !isDemoMode && env.SMTP_URL && !configuredOrigin()) {
     // Mailed links would point at localhost (a demo may, and the tests do).
     throw new Error(
       "PUBLIC_ORIGIN is required when SMTP_URL is set in production (the links in mail).",
     );
   }
-  if (isProduction && !isDemoMode && !process.env.SESSION_SECRET) {
+  if (isProduction && !isDemoMode && !env.SESSION_SECRET) {
     throw new Error("SESSION_SECRET is required when NODE_ENV=production.");
   }
   // A generated secret is made now, at start-up: with several workers the
@@ -99,8 +269,8 @@ let cachedSecret: string | undefined;
 /** SESSION_SECRET, or in demo/dev a generated one kept beside the database. */
 export function sessionSecret(): string {
   if (cachedSecret) return cachedSecret;
-  if (process.env.SESSION_SECRET)
-    return (cachedSecret = process.env.SESSION_SECRET);
+  const configured = setting("SESSION_SECRET");
+  if (configured) return (cachedSecret = configured);
   const file = path.join(
     path.dirname(path.resolve(databasePath())),
     "session-secret",
@@ -119,33 +289,25 @@ export function sessionSecret(): string {
 // Each is read when called, so a module that reads one at its own load still
 // does, and one that reads it on every use still does.
 
-/** A positive number from the environment, else the fallback. */
-function positiveNumber(name: string): number | null {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : null;
-}
-
 /**
  * SQLITE_LOCK_WAIT_MS: how long a change waits for its turn (SQLite's write
  * lock; on PostgreSQL a pool connection and retried transactions) before
  * the request is answered 503 (10 s).
  */
-export const lockWaitMs = () => positiveNumber("SQLITE_LOCK_WAIT_MS") ?? 10_000;
+export const lockWaitMs = () => setting("SQLITE_LOCK_WAIT_MS");
 
 /** DATABASE_POOL_SIZE: PostgreSQL connections per process (10). */
-export const databasePoolSize = () =>
-  Math.floor(positiveNumber("DATABASE_POOL_SIZE") ?? 10);
+export const databasePoolSize = () => setting("DATABASE_POOL_SIZE");
 
 /** SMTP_URL: mail's transport (`smtp://` or `smtps://`); unset, no transport. */
-export const smtpUrl = () => process.env.SMTP_URL;
+export const smtpUrl = () => setting("SMTP_URL");
 
 /** MAIL_FROM: the sender of every mail. */
-export const mailFrom = () =>
-  process.env.MAIL_FROM ?? "Fairshake <no-reply@localhost>";
+export const mailFrom = () => setting("MAIL_FROM");
 
 /** PUSH_ENDPOINT_HOSTS: comma-separated push services allowed; null, the defaults. */
 export function pushEndpointHosts(): string[] | null {
-  const configured = process.env.PUSH_ENDPOINT_HOSTS;
+  const configured = setting("PUSH_ENDPOINT_HOSTS");
   return configured
     ? configured
         .split(",")
@@ -156,87 +318,77 @@ export function pushEndpointHosts(): string[] | null {
 
 /** VAPID_SUBJECT, VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: the push keys. */
 export const vapidEnvironment = () => ({
-  subject: process.env.VAPID_SUBJECT ?? "mailto:no-reply@localhost",
-  publicKey: process.env.VAPID_PUBLIC_KEY,
-  privateKey: process.env.VAPID_PRIVATE_KEY,
+  subject: setting("VAPID_SUBJECT"),
+  publicKey: setting("VAPID_PUBLIC_KEY"),
+  privateKey: setting("VAPID_PRIVATE_KEY"),
 });
 
 /** OUTBOX_POLL_MS: how often the outbox looks for due retries (2 s). */
-export const outboxPollMs = () => Number(process.env.OUTBOX_POLL_MS) || 2_000;
+export const outboxPollMs = () => setting("OUTBOX_POLL_MS");
 
 /** OUTBOX_RETRY_BASE_MS: the outbox's first retry delay (5 s). */
-export const outboxRetryBaseMs = () =>
-  positiveNumber("OUTBOX_RETRY_BASE_MS") ?? 5_000;
+export const outboxRetryBaseMs = () => setting("OUTBOX_RETRY_BASE_MS");
 
 /**
  * LIVE_HEARTBEAT_MS: how often an open event stream gets a comment line, so
  * no proxy (Fly's included) closes it as idle (15 s; tests shorten it).
  */
-export const liveHeartbeatMs = () =>
-  positiveNumber("LIVE_HEARTBEAT_MS") ?? 15_000;
+export const liveHeartbeatMs = () => setting("LIVE_HEARTBEAT_MS");
 
 /** LIVE_POLL_MS: how often each process reads new live events (250 ms). */
-export const livePollMs = () => positiveNumber("LIVE_POLL_MS") ?? 250;
+export const livePollMs = () => setting("LIVE_POLL_MS");
 
 /** PASSWORD_RESET_TTL_S: how long a reset link works (an hour; tests shorten it). */
-export const passwordResetTtlMs = () => {
-  const seconds = positiveNumber("PASSWORD_RESET_TTL_S");
-  return seconds === null ? 60 * 60_000 : seconds * 1000;
-};
+export const passwordResetTtlMs = () => setting("PASSWORD_RESET_TTL_S") * 1000;
 
 /** VITEST: set by the test runner, which starts no background work. */
-export const underVitest = () => Boolean(process.env.VITEST);
+export const underVitest = () => Boolean(setting("VITEST"));
 
 /** MIGRATIONS_FOLDER: where the migrations are (./drizzle). */
-export const migrationsFolder = () =>
-  process.env.MIGRATIONS_FOLDER ?? "./drizzle";
+export const migrationsFolder = () => setting("MIGRATIONS_FOLDER");
 
 /** BENCH_BARE=1: the bench's bare page answers (404 otherwise). */
-export const benchBareOn = () => process.env.BENCH_BARE === "1";
+export const benchBareOn = () => setting("BENCH_BARE") === "1";
 
 /** PORT: the port the server listens on (3000). */
-export const port = () => Number(process.env.PORT ?? 3000);
+export const port = () => setting("PORT");
 
 /** LOG_LEVEL: pino's level (info). */
-export const logLevel = () => process.env.LOG_LEVEL ?? "info";
+export const logLevel = () => setting("LOG_LEVEL");
 
 /**
  * METRICS_HOST: where /metrics listens. On Fly the machine's private
  * network address (`fly-local-6pn`), elsewhere loopback.
  */
 export const metricsHostSetting = () =>
-  process.env.METRICS_HOST ??
-  (process.env.FLY_APP_NAME ? "fly-local-6pn" : "127.0.0.1");
+  setting("METRICS_HOST") ??
+  (setting("FLY_APP_NAME") ? "fly-local-6pn" : "127.0.0.1");
 
-/** METRICS_PORT: the metrics port (9091), "off" for none. */
-export const metricsPortSetting = () => process.env.METRICS_PORT ?? "9091";
+/** METRICS_PORT: the metrics port (9091), null for "off". */
+export const metricsPortSetting = () => setting("METRICS_PORT");
 
 /** STOP_GRACE_MS: how long a stop waits for requests already accepted (10 s). */
-export const stopGraceMs = () => Number(process.env.STOP_GRACE_MS ?? 10_000);
+export const stopGraceMs = () => setting("STOP_GRACE_MS");
 
 /** FAIRSHAKE_UNDER_LITESTREAM: set by the launcher for the server it runs under Litestream. */
 export const underLitestream = () =>
-  Boolean(process.env.FAIRSHAKE_UNDER_LITESTREAM);
+  Boolean(setting("FAIRSHAKE_UNDER_LITESTREAM"));
 
 /** LITESTREAM_REPLICA_URL: where Litestream streams the database; unset, no replica. */
-export const litestreamReplicaUrl = () => process.env.LITESTREAM_REPLICA_URL;
+export const litestreamReplicaUrl = () => setting("LITESTREAM_REPLICA_URL");
 
 /** LITESTREAM_BIN: the litestream binary, else the package's or the PATH's. */
-export const litestreamBin = () => process.env.LITESTREAM_BIN;
+export const litestreamBin = () => setting("LITESTREAM_BIN");
 
 /** LITESTREAM_SYNC_INTERVAL: how often Litestream ships commits (1s). */
-export const litestreamSyncInterval = () =>
-  process.env.LITESTREAM_SYNC_INTERVAL ?? "1s";
+export const litestreamSyncInterval = () => setting("LITESTREAM_SYNC_INTERVAL");
 
 /** AWS_ENDPOINT_URL_S3 and AWS_REGION, which Fly's Tigris storage sets. */
 export const s3Environment = () => ({
-  endpoint: process.env.AWS_ENDPOINT_URL_S3,
-  region: process.env.AWS_REGION,
+  endpoint: setting("AWS_ENDPOINT_URL_S3"),
+  region: setting("AWS_REGION"),
 });
 
 /** WEB_CONCURRENCY: how many server processes (1 to 64; 1). */
 export const webConcurrency = () =>
-  Math.max(
-    1,
-    Math.min(64, Math.floor(Number(process.env.WEB_CONCURRENCY ?? 1)) || 1),
-  );
+  Math.max(1, Math.min(64, Math.floor(setting("WEB_CONCURRENCY")) || 1));

@@ -2,7 +2,8 @@
 // the person's time zone (docs/product-rules.md#bets); this turns them into the UTC instant
 // the bet rules check, so the pages and the API share parseBetInput.
 import { isDomainError, invalid } from "~/utils/errors";
-import { isValidTimeZone, zonedTimeToUtc } from "~/utils/dates";
+import { isValidTimeZone } from "~/utils/dates";
+import { zonedTimeToUtc } from "~/utils/zoned-time.server";
 import type { BetFormValues } from "~/domain/bet";
 import { parseBetInput, type BetInput } from "./bet-input.server";
 

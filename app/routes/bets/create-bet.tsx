@@ -8,7 +8,7 @@ import type { BetFormValues } from "~/domain/bet";
 import { parseBetForm, readBetForm } from "~/models/bets/bet-form.server";
 import { createBet } from "~/models/bets/bet.server";
 import { refereeChoices } from "~/models/social/friend-lists.server";
-import { utcToZonedParts } from "~/utils/dates";
+import { utcToZonedParts } from "~/utils/zoned-time.server";
 import { formFailure } from "~/utils/page.server";
 import { getUser, requireUser } from "~/models/accounts/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";

@@ -15,7 +15,7 @@ import {
 import { deleteBet, updateBet } from "~/models/bets/bet.server";
 import { editFactsOf, editRefusal } from "~/models/bets/bet-policy.server";
 import { parseId } from "~/utils/api.server";
-import { utcToZonedParts } from "~/utils/dates";
+import { utcToZonedParts } from "~/utils/zoned-time.server";
 import { formFailure } from "~/utils/page.server";
 import { betForPage } from "./load.server";
 import { requireUser } from "~/models/accounts/session.server";

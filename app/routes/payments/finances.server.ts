@@ -6,7 +6,7 @@ import type { Finances, FinanceSummary } from "~/domain/finances";
 import { presetRange, todayIn } from "~/utils/date-range";
 import { DEFAULT_PRESET } from "~/utils/finance-presets";
 import { rangeFromRequest } from "~/utils/date-range.server";
-import { zonedDayLabel } from "~/utils/dates";
+import { zonedDayLabel } from "~/utils/zoned-time.server";
 import { pageFailureOr } from "~/utils/page.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 

@@ -8,7 +8,7 @@ import {
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { rangeFromRequest } from "~/utils/date-range.server";
-import { zonedDayLabel } from "~/utils/dates";
+import { zonedDayLabel } from "~/utils/zoned-time.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
