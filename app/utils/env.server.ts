@@ -82,6 +82,7 @@ const shape = {
   OUTBOX_RETRY_BASE_MS: positive(5_000, "milliseconds"),
   LIVE_HEARTBEAT_MS: positive(15_000, "milliseconds"),
   LIVE_POLL_MS: positive(250, "milliseconds"),
+  IDEMPOTENCY_LEASE_MS: positive(10_000, "milliseconds"),
   PASSWORD_RESET_TTL_S: positive(3_600, "seconds"),
 
   // The windows of docs/product-rules.md#answer-windows and #getting-paid
@@ -337,6 +338,13 @@ export const liveHeartbeatMs = () => setting("LIVE_HEARTBEAT_MS");
 
 /** LIVE_POLL_MS: how often each process reads new live events (250 ms). */
 export const livePollMs = () => setting("LIVE_POLL_MS");
+
+/**
+ * IDEMPOTENCY_LEASE_MS: how long a claimed key belongs to its request without
+ * news from it (10 s); a running request renews it three times as often, so a
+ * claim whose process died is free again within this. The crash run shortens it.
+ */
+export const idempotencyLeaseMs = () => setting("IDEMPOTENCY_LEASE_MS");
 
 /** PASSWORD_RESET_TTL_S: how long a reset link works (an hour; tests shorten it). */
 export const passwordResetTtlMs = () => setting("PASSWORD_RESET_TTL_S") * 1000;

@@ -17,7 +17,7 @@ import { getUser } from "../accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import {
   claimIdempotencyKey,
-  CLAIM_RENEW_MS,
+  claimRenewMs,
   idempotencyEffectMade,
   keepIdempotentAnswer,
   releaseIdempotencyKey,
@@ -114,7 +114,7 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
   const claimId = outcome.id;
   const renew = setInterval(
     async () => renewIdempotencyClaim(claimId),
-    CLAIM_RENEW_MS,
+    claimRenewMs(),
   );
   renew.unref();
   let response: Response;

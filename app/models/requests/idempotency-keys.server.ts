@@ -6,14 +6,14 @@
 import { and, eq, lt } from "drizzle-orm";
 import { db, immediate, type Tx, changedRows } from "~/db/client.server";
 import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
+import { idempotencyLeaseMs } from "~/utils/env.server";
 
 /**
  * How long a claim belongs to the request that made it without news from
- * it: the request renews it every few seconds while it runs, so a claim
- * whose process died is free again within this.
+ * it (IDEMPOTENCY_LEASE_MS, 10 s): the request renews it three times as
+ * often while it runs, so a claim whose process died is free again within this.
  */
-export const CLAIM_LEASE_MS = 10_000;
-export const CLAIM_RENEW_MS = 3_000;
+export const claimRenewMs = () => Math.ceil(idempotencyLeaseMs() / 3);
 /** Keys are kept at least a day; the sweep removes them after this. */
 export const KEY_RETENTION_MS = 25 * 60 * 60 * 1000;
 
@@ -61,7 +61,7 @@ export async function claimIdempotencyKey(
         )
         .limit(1)
     )[0];
-    const leaseUntil = new Date(now + CLAIM_LEASE_MS);
+    const leaseUntil = new Date(now + idempotencyLeaseMs());
     if (!row) {
       const { id } = (
         await tx
@@ -97,7 +97,7 @@ export async function renewIdempotencyClaim(id: number, now = Date.now()) {
     (tx) =>
       tx
         .update(idempotencyKeys)
-        .set({ leaseUntil: new Date(now + CLAIM_LEASE_MS) })
+        .set({ leaseUntil: new Date(now + idempotencyLeaseMs()) })
         .where(
           and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
         ),
