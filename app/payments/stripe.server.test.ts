@@ -53,11 +53,13 @@ function event(type: string, object: unknown, id = `evt_${++eventSeq}`) {
   };
 }
 
-function webhookRequest(payload: string, secret = webhookSecret) {
-  const signature = provider.stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret,
-  });
+async function webhookRequest(payload: string, secret = webhookSecret) {
+  const signature = (await provider.client()).webhooks.generateTestHeaderString(
+    {
+      payload,
+      secret,
+    },
+  );
   return new Request("http://localhost/api/stripe/webhook", {
     method: "POST",
     headers: {
@@ -68,8 +70,8 @@ function webhookRequest(payload: string, secret = webhookSecret) {
   });
 }
 
-const send = (payload: string, secret?: string) =>
-  handlePaymentWebhook(webhookRequest(payload, secret), provider);
+const send = async (payload: string, secret?: string) =>
+  handlePaymentWebhook(await webhookRequest(payload, secret), provider);
 
 const entries = async (betId: number) =>
   (
@@ -155,7 +157,7 @@ describe("Stripe webhook", () => {
     );
     const res = await send(payload, "whsec_wrong");
     expect(res.status).toBe(400);
-    const tampered = webhookRequest(payload);
+    const tampered = await webhookRequest(payload);
     const forged = new Request(tampered, {
       body: payload.replace("10000", "1"),
     });

@@ -2,7 +2,7 @@
 // live keys at start). A PaymentIntent with an idempotency key for the
 // Payment Element when JavaScript runs; a Checkout Session redirect when it
 // does not; a webhook whose signature is checked and whose events count once.
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { PAYMENT_ERROR_TITLE, PAYMENT_WENT_WRONG } from "~/domain/payment";
 import { DomainError } from "~/utils/errors";
 import type {
@@ -15,7 +15,13 @@ import type {
 export const CHECKOUT_FORM_REFUSED = PAYMENT_WENT_WRONG;
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
-export function createStripeClient(secretKey: string) {
+// The library loads when a provider first talks to Stripe, not with the
+// server: it was about a tenth of a start's CPU, and a demo server or one
+// without keys never uses it.
+const loadStripe = () => import("stripe").then((module) => module.default);
+
+export async function createStripeClient(secretKey: string) {
+  const Stripe = await loadStripe();
   // The fetch client: one code path, and MSW answers it in tests.
   return new Stripe(secretKey, {
     httpClient: Stripe.createFetchHttpClient(),
@@ -71,7 +77,7 @@ export function succeededFromEvent(event: Stripe.Event): ProviderIntent | null {
 
 export type StripeProvider = PaymentProvider & {
   /** The client itself, for tests (signing webhook payloads). */
-  readonly stripe: Stripe;
+  client(): Promise<Stripe>;
   createCheckoutSession(input: {
     betId: number;
     payerId: number;
@@ -88,13 +94,16 @@ export function createStripeProvider(
     webhookSecret,
   }: { publishableKey?: string | null; webhookSecret?: string } = {},
 ): StripeProvider {
-  const stripe = createStripeClient(secretKey);
+  let stripe: Promise<Stripe> | undefined;
+  const client = () => (stripe ??= createStripeClient(secretKey));
   const provider: StripeProvider = {
     name: "stripe",
     publishableKey,
-    stripe,
+    client,
     async createIntent({ betId, payerId, amountCents, idempotencyKey }) {
-      const pi = await stripe.paymentIntents.create(
+      const pi = await (
+        await client()
+      ).paymentIntents.create(
         {
           amount: amountCents,
           currency: "usd",
@@ -108,10 +117,12 @@ export function createStripeProvider(
     },
     async retrieveIntent(id) {
       try {
+        const stripe = await client();
         return intentFromStripe(await stripe.paymentIntents.retrieve(id));
       } catch (error) {
+        const { errors } = await loadStripe();
         if (
-          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error instanceof errors.StripeInvalidRequestError &&
           error.statusCode === 404
         )
           return null;
@@ -126,7 +137,9 @@ export function createStripeProvider(
       origin,
     }) {
       const metadata = { betId: String(betId), payerId: String(payerId) };
-      const session = await stripe.checkout.sessions.create(
+      const session = await (
+        await client()
+      ).checkout.sessions.create(
         {
           mode: "payment",
           line_items: [
@@ -182,6 +195,7 @@ export function createStripeProvider(
       const payload = await request.text();
       if (!signature || payload.length > WEBHOOK_BODY_LIMIT)
         return { kind: "forged" };
+      const stripe = await client();
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(

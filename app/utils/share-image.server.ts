@@ -2,15 +2,25 @@
 // with a font shipped in an npm package, resvg rasterises it, and it goes out
 // as a palette PNG (palette-png.server.ts). Rendered PNGs
 // are kept in memory by bet id and version, so a crawler storm renders once.
-import { Resvg } from "@resvg/resvg-js";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import satori from "satori";
 import { formatCents } from "./money";
 import { encodePalettePng } from "./palette-png.server";
 
 const require = createRequire(import.meta.url);
 let fonts: { regular: Buffer; bold: Buffer } | null = null;
+
+// satori and resvg load on first use, not with the server: loading satori
+// alone was about a fifth of a start's CPU, and most processes (and every
+// test server) never draw a card.
+let renderer: Promise<{
+  satori: typeof import("satori").default;
+  Resvg: typeof import("@resvg/resvg-js").Resvg;
+}> | null = null;
+const loadRenderer = () =>
+  (renderer ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(
+    ([satori, resvg]) => ({ satori: satori.default, Resvg: resvg.Resvg }),
+  ));
 
 function loadFonts() {
   fonts ??= {
@@ -104,6 +114,7 @@ export async function drawShareCard(
   width: ShareImageWidth,
 ) {
   const { regular, bold } = loadFonts();
+  const { satori, Resvg } = await loadRenderer();
   const tree = h(
     "div",
     {
@@ -178,13 +189,20 @@ export async function drawShareCard(
   return new Resvg(svg, { fitTo: { mode: "width", value: width } }).render();
 }
 
+let warmed = false;
+
 /**
  * Satori's first layout parses the fonts and warms its engine, much slower
- * than the layouts after it (no decision record keeps the figure); doing
- * that once at start-up, off any request, keeps a crawler's first miss as
- * fast as the others. The throwaway card is not cached.
+ * than the layouts after it (no decision record keeps the figure). A
+ * crawler reads a bet's page before its og:image, so the first page that
+ * shows a share preview warms it, once per process and off any request:
+ * the crawler's first image miss is then as fast as the others, and a
+ * process that never shows a preview never pays for it. The throwaway card
+ * is not cached.
  */
 export function warmShareImageRenderer() {
+  if (warmed) return;
+  warmed = true;
   const sample = {
     id: 0,
     code: "WARMUP",

@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { bets, type Bet } from "~/db/schema";
 import { publicOrigin } from "~/utils/env.server";
+import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { canViewBet, codeMatches } from "./bet-access.server";
 import {
   assertMayTryCode,
@@ -24,6 +25,8 @@ export function shareImageVersion(bet: Pick<Bet, "updatedAt">) {
 }
 
 export function shareLinks(bet: Shareable, request?: Request) {
+  // A page linking to the card is read before the card: warm its renderer.
+  warmShareImageRenderer();
   const origin = publicOrigin(request);
   const query = bet.visibility === "private" ? `?code=${bet.code}` : "";
   return {

@@ -21,7 +21,6 @@ import { remindReferee } from "../settlements/settlement-referee.server";
 import { deleteExpiredSessions } from "~/models/accounts/session.server";
 import { sweepIdempotencyKeys } from "~/models/requests/idempotency-keys.server";
 import { sweepAbuseWindows } from "~/models/requests/abuse-limits.server";
-import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
 import { sweepIntervalMs } from "~/utils/windows.server";
@@ -104,7 +103,6 @@ function sweepInTurn() {
 export function startBackgroundJobs() {
   if (started || underVitest()) return;
   started = true;
-  setTimeout(warmShareImageRenderer, 0).unref();
   // Once at start, so what fell due while the server was down runs now.
   setTimeout(sweepInTurn, 0).unref();
   const sweep = setInterval(sweepInTurn, sweepIntervalMs());
