@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { immediate } from "~/db/client.server";
 import { afterFailure, backoffMs, MAX_ATTEMPTS } from "./claims.server";
 import { listJobs, runDueJobs, scheduleJob } from "./jobs.server";
+import { onPostgres } from "../../../tests/support/test-database";
 
 let subject = 0;
 async function aJob(kind: string, runAt: number) {
@@ -98,4 +99,36 @@ describe("the job queue on the claim", () => {
     expect(job).toMatchObject({ attempts: 1 });
     expect(job!.doneAt!.getTime()).toBe(2_000_000);
   });
+
+  // PostgreSQL only: SQLite runs one write transaction at a time anyway.
+  it.runIf(onPostgres())(
+    "a sweep skips a job another process is running, without waiting for it to end",
+    async () => {
+      const id = await aJob("claims_test_held", 3_000_000);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const handlers = {
+        claims_test_held: async () => {
+          started();
+          await held;
+        },
+      };
+      const first = runDueJobs({ handlers, now: 3_000_000, workerId: "a" });
+      await running;
+      // The first sweep's transaction is open and holds the job's row: a
+      // second sweep that waited on the row lock would never return here.
+      const second = await runDueJobs({
+        handlers,
+        now: 3_000_000,
+        workerId: "b",
+      });
+      expect(second).toMatchObject({ ran: 0, skipped: 1, failed: 0 });
+      release();
+      expect(await first).toMatchObject({ ran: 1, skipped: 0 });
+      const [job] = await listJobs(id, "claims_test_held");
+      expect(job).toMatchObject({ attempts: 1, claimedBy: "a" });
+    },
+  );
 });

@@ -14,10 +14,13 @@
 //   never claimed again: at most once.
 //
 // A claim is one conditional UPDATE of one row, due and open at that instant:
-// of several processes reaching for the row, one wins.
+// of several processes reaching for the row, one wins. On PostgreSQL the row
+// is first locked with SKIP LOCKED, so a process finding it held by another
+// (whose job runs inside that claim's transaction) moves on at once instead
+// of waiting for that transaction to end.
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { db, immediate, type Tx } from "~/db/client.server";
+import { db, engine, immediate, type Tx } from "~/db/client.server";
 
 /** A table of work: its rows have an `id` and count their `attempts`. */
 type WorkTable = PgTable & { id: PgColumn; attempts: PgColumn };
@@ -85,6 +88,15 @@ export async function claim<T extends WorkTable>(
   id: number,
   now: number,
 ): Promise<T["$inferSelect"] | null> {
+  // SQLite has no row locks: its write transaction holds the whole file.
+  if (engine === "postgres") {
+    const free = await tx
+      .select({ id: queue.table.id })
+      .from(queue.table as PgTable)
+      .where(and(eq(queue.table.id, id), claimable(queue, now)))
+      .for("update", { skipLocked: true });
+    if (free.length === 0) return null;
+  }
   const rows = (await tx
     .update(queue.table as PgTable)
     .set({
