@@ -47,9 +47,10 @@ const databaseEnv = cluster
   ? { DATABASE_URL: await createDatabase(cluster.adminUrl, "crash") }
   : { DATABASE_PATH: dbPath };
 // A creation cut off after its key was claimed is sent again once the dead
-// process's claim lapses: a 2 s lease instead of 10 s keeps the run from
-// idling (nothing here runs a request anywhere near that long).
-const LEASE = { IDEMPOTENCY_LEASE_MS: "2000" };
+// process's claim lapses: a 1 s lease instead of 10 s has lapsed by the time
+// the server is back, so the run does not idle (only a repeat sent after a
+// kill can take a lapsed claim, and the process that held it is dead).
+const LEASE = { IDEMPOTENCY_LEASE_MS: "1000" };
 const serve = (env = {}) =>
   startServer({ dbPath, env: { ...databaseEnv, ...LEASE, ...env } });
 

@@ -5,13 +5,8 @@
 import { spawn, spawnSync } from "node:child_process";
 
 const steps = [
-  // Each is one process on one core, and neither writes what the other reads.
-  {
-    together: [
-      ["typecheck", ["npm", "run", "typecheck"]],
-      ["lint", ["npm", "run", "lint"]],
-    ],
-  },
+  ["typecheck", ["npm", "run", "typecheck"]],
+  ["lint", ["npm", "run", "lint"]],
   ["build", ["npm", "run", "build"]],
   // Unit and integration tests on SQLite, and the model and API suites
   // again on a throwaway PostgreSQL cluster that the run installs (Debian's
@@ -42,10 +37,12 @@ const steps = [
             "--rounds=6",
           ],
         ],
-        ["join storm", ["node", "scripts/storm.mjs"]],
+        // 250 bets × 20 joins: 5,000 joins prove one winner per bet as
+        // well as 10,000 did, in half the time.
+        ["join storm", ["node", "scripts/storm.mjs", "--bets=250"]],
         [
           "join storm, two workers",
-          ["node", "scripts/storm.mjs", "--workers=2"],
+          ["node", "scripts/storm.mjs", "--workers=2", "--bets=250"],
         ],
         // Fewer bets: PostgreSQL and the server share the machine's cores.
         [
