@@ -101,9 +101,8 @@ export function createStripeProvider(
     publishableKey,
     client,
     async createIntent({ betId, payerId, amountCents, idempotencyKey }) {
-      const pi = await (
-        await client()
-      ).paymentIntents.create(
+      const stripe = await client();
+      const pi = await stripe.paymentIntents.create(
         {
           amount: amountCents,
           currency: "usd",
@@ -116,8 +115,8 @@ export function createStripeProvider(
       return intentFromStripe(pi);
     },
     async retrieveIntent(id) {
+      const stripe = await client();
       try {
-        const stripe = await client();
         return intentFromStripe(await stripe.paymentIntents.retrieve(id));
       } catch (error) {
         const { errors } = await loadStripe();
@@ -137,9 +136,8 @@ export function createStripeProvider(
       origin,
     }) {
       const metadata = { betId: String(betId), payerId: String(payerId) };
-      const session = await (
-        await client()
-      ).checkout.sessions.create(
+      const stripe = await client();
+      const session = await stripe.checkout.sessions.create(
         {
           mode: "payment",
           line_items: [
