@@ -54,7 +54,8 @@ export function stopGracefully({
   closeDatabase,
   onStop,
 }: StopOptions) {
-  const stop = (signal: NodeJS.Signals) => {
+  let exitCode = 0;
+  const stop = (signal: NodeJS.Signals | "unexpected error") => {
     if (stopping) return;
     stopping = true;
     const started = Date.now();
@@ -106,9 +107,20 @@ export function stopGracefully({
         logger.error({ err: error }, "checkpoint on stop failed");
       }
       logger.info({ reason, ms: Date.now() - started }, "stopped");
-      process.exit(0);
+      process.exit(exitCode);
     }
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // The last resort: an error nothing caught leaves the process in a state
+  // nobody knows, so it is not passed over. It is logged, the requests in
+  // flight are finished, and the process stops with a failure code (a
+  // worker is then replaced by the primary, a machine restarted by Fly).
+  const unexpected = (kind: string) => (error: unknown) => {
+    logger.fatal({ err: error, kind }, `${kind}: stopping`);
+    exitCode = 1;
+    stop("unexpected error");
+  };
+  process.on("uncaughtException", unexpected("uncaught exception"));
+  process.on("unhandledRejection", unexpected("unhandled rejection"));
 }

@@ -25,7 +25,13 @@ export const unavailableMiddleware: MiddlewareFunction<Response> = async (
   next,
 ) => {
   const response = await next();
-  if (response.status !== 500 || !unavailable.has(request)) return response;
+  const outage = response.status === 500 && unavailable.has(request);
+  // A form refused 503 by its action (the database out of reach while it
+  // ran) carries Retry-After in its data, but React Router's document
+  // answer takes no headers from an action: the header is added here.
+  const unsaid =
+    response.status === 503 && !response.headers.has("Retry-After");
+  if (!outage && !unsaid) return response;
   const headers = new Headers(response.headers);
   headers.set("Retry-After", String(new UnavailableError().retryAfterSeconds));
   return new Response(response.body, {

@@ -6,14 +6,81 @@
 // On SQLite: a write that waited its whole budget for another process's
 // lock is the same 503.
 import Database from "better-sqlite3";
+import crypto from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createDatabase,
   startCluster,
   type Cluster,
 } from "../../scripts/lib/postgres-cluster.mjs";
-import { startServer, signUp, type TestServer } from "../support/server";
+import {
+  startServer,
+  signUp,
+  type Client,
+  type TestServer,
+} from "../support/server";
 import { onPostgres } from "../support/test-database";
+
+const UNAVAILABLE = "Fairshake is briefly unavailable. Please try again.";
+const betInput = (title: string) => ({
+  title,
+  description: "The database goes away and comes back.",
+  amount: 5,
+  deadline: new Date(Date.now() + 86_400_000).toISOString(),
+  visibility: "public",
+});
+const betForm = (key: string, title: string) =>
+  new URLSearchParams({
+    idempotencyKey: key,
+    title,
+    description: "The database goes away and comes back.",
+    amount: "5",
+    deadlineDate: new Date(Date.now() + 2 * 86_400_000)
+      .toISOString()
+      .slice(0, 10),
+    visibility: "public",
+  }).toString();
+
+/**
+ * One keyed write through each door: the /api with an Idempotency-Key, a
+ * page form with its hidden key (without JavaScript), and the same form as
+ * React Router's fetch sends it (`.data`).
+ */
+function keyedWriteSenders(client: Client, title: string) {
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+  return [
+    () =>
+      client.request("POST", "/api/bets", {
+        json: betInput(title),
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+      }),
+    () =>
+      client.request("POST", "/create-bet", {
+        body: betForm(crypto.randomUUID(), title),
+        headers: { ...form, Accept: "text/html" },
+      }),
+    () =>
+      client.request("POST", "/create-bet.data", {
+        body: betForm(crypto.randomUUID(), title),
+        headers: { ...form, Accept: "*/*" },
+      }),
+  ];
+}
+const keyedWrites = (client: Client, title: string) =>
+  keyedWriteSenders(client, title).map((send) => send());
+
+/** A database outage's answer, whatever the door: 503, Retry-After, no stack. */
+function expectUnavailable(
+  answer: { status: number; headers: Headers; text: string; data: unknown },
+  door: string,
+) {
+  expect(answer.status, `${door}: ${answer.text.slice(0, 300)}`).toBe(503);
+  expect(answer.headers.get("Retry-After"), door).toBe("5");
+  expect(answer.text, door).not.toMatch(/at .*\.js:\d+/);
+  if (door.startsWith("/api"))
+    expect(answer.data, door).toEqual({ error: UNAVAILABLE });
+}
 
 describe.runIf(onPostgres())(
   "PostgreSQL stopped and started under load",
@@ -56,6 +123,10 @@ describe.runIf(onPostgres())(
         expect(answer.headers.get("Retry-After")).toBe("5");
       }
       expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+      // Keyed writes, through every door, answer the same.
+      const doors = ["/api/bets", "/create-bet", "/create-bet.data"];
+      const keyed = await Promise.all(keyedWrites(alice.client, "Keyed"));
+      keyed.forEach((answer, i) => expectUnavailable(answer, doors[i]!));
       // The pages too, a document and a client navigation's data request.
       for (const path of ["/", "/my-bets", "/my-bets.data"]) {
         const page = await alice.client.request("GET", path, {
@@ -81,6 +152,81 @@ describe.runIf(onPostgres())(
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       const mine = await alice.client.get("/api/user/bets/created");
       expect(mine.data).toHaveLength(2);
+      expect(server.running()).toBe(true);
+    });
+  },
+);
+
+// A keyed write whose work waits on a lock (another transaction holds the
+// table) longer than a third of the idempotency lease, with a pool of one
+// connection: renewing the lease cannot get a connection. The request is
+// answered (503, or success once the lock goes) and the process stays up.
+describe.runIf(onPostgres())(
+  "a keyed write held behind a table lock past its lease",
+  () => {
+    let cluster: Cluster;
+    let server: TestServer;
+    let url: string;
+    beforeAll(async () => {
+      cluster = await startCluster();
+      url = await createDatabase(cluster.adminUrl, "held");
+      server = await startServer({
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: "1",
+        IDEMPOTENCY_LEASE_MS: "600",
+        SQLITE_LOCK_WAIT_MS: "1500",
+      });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      cluster?.stop();
+    });
+
+    it("answers 503 or succeeds, and the process stays up", async () => {
+      const alice = await signUp(server.url);
+      const locker = new pg.Client({ connectionString: url });
+      await locker.connect();
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE bets IN ACCESS EXCLUSIVE MODE");
+      let answers: Awaited<ReturnType<typeof keyedWrites>[number]>[];
+      try {
+        const [apiWrite, ...pageWrites] = keyedWriteSenders(
+          alice.client,
+          "Held",
+        );
+        // The /api write first, until its insert waits on the lock holding
+        // the pool's one connection; then the pages queue for it.
+        const first = apiWrite();
+        const waitingSince = Date.now();
+        while (
+          Number(
+            (
+              await locker.query(
+                "SELECT count(*) AS n FROM pg_locks WHERE NOT granted",
+              )
+            ).rows[0].n,
+          ) === 0 &&
+          Date.now() - waitingSince < 20_000
+        )
+          await new Promise((r) => setTimeout(r, 50));
+        const rest = pageWrites.map((send) => send());
+        // Held past several renewals (every 200 ms) and the pool's wait (1.5 s).
+        await new Promise((r) => setTimeout(r, 4_000));
+        await locker.query("ROLLBACK");
+        answers = await Promise.all([first, ...rest]);
+      } finally {
+        await locker.end().catch(() => {});
+      }
+      const doors = ["/api/bets", "/create-bet", "/create-bet.data"];
+      answers.forEach((answer, i) => {
+        if (answer.status === 503) expectUnavailable(answer, doors[i]!);
+        else expect(answer.status, doors[i]).toBeLessThan(400);
+      });
+      expect(server.running(), server.output()).toBe(true);
+      expect(server.output()).not.toMatch(/unhandled|uncaught/i);
+      // And it answers normally afterwards.
+      const after = await alice.client.post("/api/bets", betInput("After"));
+      expect(after.status, after.text).toBe(201);
     });
   },
 );
@@ -114,6 +260,9 @@ describe.runIf(!onPostgres())(
           "Fairshake is briefly unavailable. Please try again.",
         );
         expect(held.headers.get("Retry-After")).toBe("5");
+        const doors = ["/api/bets", "/create-bet", "/create-bet.data"];
+        const keyed = await Promise.all(keyedWrites(alice.client, "Keyed"));
+        keyed.forEach((answer, i) => expectUnavailable(answer, doors[i]!));
       } finally {
         other.exec("ROLLBACK");
         other.close();

@@ -15,6 +15,10 @@ export type TestServer = {
   stop: () => Promise<void>;
   /** SIGKILL: the process dies mid-whatever, as on a lost machine. */
   kill: () => Promise<void>;
+  /** Whether the process still runs (a test that a fault did not end it). */
+  running: () => boolean;
+  /** What the process wrote to stdout and stderr so far. */
+  output: () => string;
 };
 
 export async function startServer(
@@ -82,6 +86,8 @@ export async function startServer(
     url,
     dbPath,
     databaseEnv,
+    running: () => child.exitCode === null && child.signalCode === null,
+    output: () => output,
     stop: () =>
       new Promise((resolve) => {
         // Killed earlier (a test's lost machine): nothing left to stop.

@@ -2,7 +2,7 @@
 // account-export.server.ts). Closing anonymises the row rather than deleting it: bets,
 // settlements, payments and ledger entries are the other side's history too
 // (docs/decisions/0910-your-data.md).
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   db,
@@ -20,6 +20,7 @@ import {
   demoMails,
   emailTokens,
   friendships,
+  idempotencyKeys,
   notificationOptOuts,
   pushSubscriptions,
   sessions,
@@ -186,6 +187,17 @@ async function anonymise(tx: Tx, user: User, now: number) {
     .delete(notificationOptOuts)
     .where(eq(notificationOptOuts.userId, userId));
   await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  // Kept answers hold what the person sent and saw (their email, their
+  // bets). Only a request still running keeps its claim: this one's own,
+  // whose answer names no one.
+  await tx
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.userId, userId),
+        ne(idempotencyKeys.state, "running"),
+      ),
+    );
   await tx
     .delete(friendships)
     .where(

@@ -168,7 +168,12 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
   // for offline reading and forgets them all when the answer names someone
   // else, or no one (public/sw.js, docs/decisions/1001). Never a lookup of
   // its own: a request that did not ask pays nothing.
-  if (lookup) {
+  // A public answer (a share image) is the same for everyone and may be
+  // kept by any cache: it names no one.
+  const isPublic = /\bpublic\b/i.test(
+    response.headers.get("Cache-Control") ?? "",
+  );
+  if (lookup && !isPublic) {
     // A lookup that failed (the database out of reach) was answered by the
     // route already (503): the answer then names no one, and is not kept.
     const user = await lookup.catch(() => undefined);

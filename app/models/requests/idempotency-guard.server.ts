@@ -15,13 +15,13 @@ import { href, type MiddlewareFunction } from "react-router";
 import { withChangeWitness } from "~/db/change-witness.server";
 import { getUser } from "../accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { errorToResponse } from "~/utils/api.server";
+import { keepClaimAlive } from "./claim-lease.server";
 import {
   claimIdempotencyKey,
-  claimRenewMs,
   idempotencyEffectMade,
   keepIdempotentAnswer,
   releaseIdempotencyKey,
-  renewIdempotencyClaim,
   stampIdempotencyEffect,
   type KeptAnswer,
 } from "./idempotency-keys.server";
@@ -38,14 +38,18 @@ export const ANSWER_LOST =
   "This request was already carried out, but its answer was lost. Reload to see the result.";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-// Signing in, out and up make or end the session a key belongs to.
-const OUTSIDE_THE_RULE = new Set<string>([
-  href("/auth"),
-  href("/logout"),
-  "/api/login",
-  "/api/register",
-  "/api/logout",
-]);
+// Signing in, out and up make or end the session a key belongs to. Matched
+// as routing matches paths: in any case, with or without a trailing slash.
+const routed = (path: string) => path.toLowerCase().replace(/(.)\/+$/, "$1");
+const OUTSIDE_THE_RULE = new Set<string>(
+  [
+    href("/auth"),
+    href("/logout"),
+    "/api/login",
+    "/api/register",
+    "/api/logout",
+  ].map(routed),
+);
 // A page's double tap: the second copy waits this long for the first.
 const PAGE_WAIT_MS = 8_000;
 // Never repeated: hop-by-hop, per-answer, and the session cookie (its token
@@ -68,9 +72,27 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
   next,
 ) => {
   const { request, url } = args;
-  if (!WRITES.has(request.method) || OUTSIDE_THE_RULE.has(url.pathname))
+  if (!WRITES.has(request.method) || OUTSIDE_THE_RULE.has(routed(url.pathname)))
     return next();
   const flavour = flavourOf(request, url);
+  try {
+    return await guard(args, next, flavour);
+  } catch (error) {
+    // The guard's own reads and writes failed (the database out of reach,
+    // its lock held past the wait): the /api answers as for any call, 503
+    // JSON with Retry-After; a page's error goes on to the page's door
+    // (app/utils/unavailable.server.ts), which answers it the same way.
+    if (flavour === "api") return errorToResponse(error);
+    throw error;
+  }
+};
+
+async function guard(
+  args: Parameters<MiddlewareFunction<Response>>[0],
+  next: () => Promise<Response>,
+  flavour: Flavour,
+): Promise<Response> {
+  const { request, url } = args;
   const sent = await readKey(request, flavour);
   if (!sent) return next();
   if (!isValidIdempotencyKey(sent.key))
@@ -85,7 +107,7 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
   const claim = {
     userId: user.id,
     key: sent.key,
-    fingerprint: fingerprintOf(request.method, url.pathname, sent.body),
+    fingerprint: fingerprintOf(request.method, url, sent.body),
   };
 
   let outcome = await claimIdempotencyKey(claim);
@@ -112,11 +134,7 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
   }
 
   const claimId = outcome.id;
-  const renew = setInterval(
-    async () => renewIdempotencyClaim(claimId),
-    claimRenewMs(),
-  );
-  renew.unref();
+  const lease = keepClaimAlive(claimId);
   let response: Response;
   try {
     response = await withChangeWitness(
@@ -125,23 +143,72 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
       () => next(),
     );
   } catch (error) {
-    clearInterval(renew);
-    if (!(await idempotencyEffectMade(claimId)))
-      await releaseIdempotencyKey(claimId);
+    lease.stop();
+    await releaseUnlessChanged(claimId);
     throw error;
   }
   try {
-    if (response.status >= 400 && !(await idempotencyEffectMade(claimId))) {
-      await releaseIdempotencyKey(claimId);
-      return response;
+    if (response.status >= 400) {
+      const changed = await effectMadeOrUnknown(claimId);
+      // Unknown (the database went away): neither kept nor freed, the
+      // claim lapses with its lease and a repeat runs if nothing committed.
+      if (changed === undefined) return response;
+      if (!changed) {
+        await releaseUnlessChanged(claimId);
+        return response;
+      }
     }
-    const answer = await keptAnswerOf(response, flavour);
-    await keepIdempotentAnswer(claimId, answer);
-    return responseOf(answer);
+    return await keepAnswer(claimId, response, flavour);
   } finally {
-    clearInterval(renew);
+    lease.stop();
   }
-};
+}
+
+/** Whether the work behind the claim changed something, or undefined when the database cannot say. */
+async function effectMadeOrUnknown(claimId: number) {
+  try {
+    return await idempotencyEffectMade(claimId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Frees a claim whose work changed nothing; one the database cannot free now lapses with its lease. */
+async function releaseUnlessChanged(claimId: number) {
+  try {
+    if (!(await idempotencyEffectMade(claimId)))
+      await releaseIdempotencyKey(claimId);
+  } catch (error) {
+    console.warn(`idempotency: claim ${claimId} left to its lease`, error);
+  }
+}
+
+/**
+ * Keeps the answer for repeats and sends this first one whole: its session
+ * cookie (a sign-in after a reset, the cookie cleared by closing the
+ * account) reaches the client, though no repeat will carry it. An answer
+ * the database cannot keep now is still sent: the change happened, and a
+ * repeat is told its answer was lost.
+ */
+async function keepAnswer(
+  claimId: number,
+  response: Response,
+  flavour: Flavour,
+): Promise<Response> {
+  const body = Buffer.from(await response.arrayBuffer());
+  try {
+    await keepIdempotentAnswer(claimId, keptAnswerOf(response, flavour, body));
+  } catch (error) {
+    console.warn(`idempotency: the answer of claim ${claimId} not kept`, error);
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(bodyless(response.status, body) ? null : body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
 
 function flavourOf(request: Request, url: URL): Flavour {
   if (/^\/api(\/|$)/i.test(url.pathname)) return "api";
@@ -190,13 +257,11 @@ async function readKey(
   return { key, body };
 }
 
-function fingerprintOf(
-  method: string,
-  path: string,
-  body: (string | Buffer)[],
-) {
+/** What the request is: its method, its address as routing reads it (the query too), its body. */
+function fingerprintOf(method: string, url: URL, body: (string | Buffer)[]) {
   const hash = crypto.createHash("sha256");
-  for (const part of [method, path.toLowerCase(), ...body]) {
+  const address = routed(url.pathname) + url.search;
+  for (const part of [method, address, ...body]) {
     const bytes = typeof part === "string" ? Buffer.from(part) : part;
     // Length-prefixed, so ["ab", "c"] and ["a", "bc"] differ.
     hash.update(`${bytes.byteLength}:`);
@@ -205,10 +270,11 @@ function fingerprintOf(
   return hash.digest("hex");
 }
 
-async function keptAnswerOf(
+function keptAnswerOf(
   response: Response,
   flavour: Flavour,
-): Promise<KeptAnswer> {
+  body: Buffer,
+): KeptAnswer {
   const headers: [string, string][] = [];
   for (const [name, value] of response.headers) {
     if (NOT_KEPT.has(name)) continue;
@@ -220,18 +286,23 @@ async function keptAnswerOf(
     status: response.status,
     location: response.headers.get("Location"),
     headers,
-    body: Buffer.from(await response.arrayBuffer()),
+    body,
   };
 }
+
+const bodyless = (status: number, body: Buffer) =>
+  body.byteLength === 0 || status === 204;
 
 function responseOf(answer: KeptAnswer, replayed = false) {
   const headers = new Headers(answer.headers);
   if (replayed) headers.set("Idempotent-Replayed", "true");
-  const bodyless = answer.body.byteLength === 0 || answer.status === 204;
-  return new Response(bodyless ? null : new Uint8Array(answer.body), {
-    status: answer.status,
-    headers,
-  });
+  return new Response(
+    bodyless(answer.status, answer.body) ? null : new Uint8Array(answer.body),
+    {
+      status: answer.status,
+      headers,
+    },
+  );
 }
 
 /**

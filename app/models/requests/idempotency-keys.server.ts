@@ -7,6 +7,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { db, immediate, type Tx, changedRows } from "~/db/client.server";
 import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
 import { idempotencyLeaseMs } from "~/utils/env.server";
+import { UnavailableError } from "~/utils/errors";
 
 /**
  * How long a claim belongs to the request that made it without news from
@@ -82,12 +83,23 @@ export async function claimIdempotencyKey(
       return { outcome: "replay", answer: keptAnswerOf(row) };
     if (row.leaseUntil.getTime() > now) return { outcome: "busy" };
     if (row.effectAt) return { outcome: "answer-lost" };
-    // A claim whose request died before changing anything: run it now.
-    await tx
-      .update(idempotencyKeys)
-      .set({ leaseUntil })
-      .where(eq(idempotencyKeys.id, row.id));
-    return { outcome: "run", id: row.id };
+    // A claim whose request died, or lost touch, before changing anything:
+    // run it now, under a new claim id. The old request, if it still runs,
+    // holds the old id, and its stamp finds no claim to commit with.
+    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.id, row.id));
+    const { id } = (
+      await tx
+        .insert(idempotencyKeys)
+        .values({
+          userId: claim.userId,
+          key: claim.key,
+          fingerprint: claim.fingerprint,
+          state: "running",
+          leaseUntil,
+        })
+        .returning({ id: idempotencyKeys.id })
+    )[0]!;
+    return { outcome: "run", id };
   });
 }
 
@@ -105,16 +117,24 @@ export async function renewIdempotencyClaim(id: number, now = Date.now()) {
   );
 }
 
-/** Called inside the change's transaction: the work behind claim `id` committed. */
+/**
+ * Called inside the change's transaction: the work behind claim `id`
+ * commits. A claim that is no longer this request's (its lease lapsed and a
+ * repeat took the key over) makes the change roll back, 503: the repeat
+ * does the work, once.
+ */
 export async function stampIdempotencyEffect(
   tx: Tx,
   id: number,
   now = Date.now(),
 ) {
-  await tx
+  const stamped = await tx
     .update(idempotencyKeys)
     .set({ effectAt: new Date(now) })
-    .where(eq(idempotencyKeys.id, id));
+    .where(
+      and(eq(idempotencyKeys.id, id), eq(idempotencyKeys.state, "running")),
+    );
+  if (changedRows(stamped) !== 1) throw new UnavailableError();
 }
 
 /** Whether the work behind claim `id` changed something. */
