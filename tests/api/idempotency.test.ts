@@ -466,3 +466,89 @@ describe("a kept page answer that is a page, not a redirect", () => {
     expect(again.text).toContain("Your card was declined.");
   });
 });
+
+describe("keys and sessions, addresses and closed accounts", () => {
+  it("a keyed request that ends the session clears the cookie on its first answer", async () => {
+    const alice = await signUp(server.url);
+    const closed = await alice.client.request("DELETE", "/api/user", {
+      json: { password: "secret123" },
+      headers: { "Idempotency-Key": key() },
+    });
+    expect(closed.status, closed.text).toBe(204);
+    // The jar dropped the cookie only if the answer cleared it.
+    expect(alice.client.cookieHeader).not.toMatch(/fairshake_session=/);
+  });
+
+  it("signing in is outside the key rule in any case and with a trailing slash", async () => {
+    const alice = await signUp(server.url);
+    const bob = await signUp(server.url);
+    for (const path of ["/API/LOGIN", "/api/login/"]) {
+      const res = await alice.client.request("POST", path, {
+        json: { username: bob.user.username, password: "secret123" },
+        headers: { "Idempotency-Key": key() },
+      });
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      const me = await alice.client.get("/api/user");
+      expect(me.data.username, path).toBe(bob.user.username);
+    }
+  });
+
+  it("closing an account deletes its kept answers", async () => {
+    const alice = await signUp(server.url);
+    const kept = await keyed(alice.client, "POST", "/api/bets", key(), {
+      ...betInput("Kept, then forgotten"),
+    });
+    expect(kept.status, kept.text).toBe(201);
+    const withdrawn = await alice.client.request(
+      "DELETE",
+      `/api/bets/${kept.data.id}`,
+      { headers: { "Idempotency-Key": key() } },
+    );
+    expect(withdrawn.status, withdrawn.text).toBeLessThan(300);
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?",
+        alice.user.id,
+      ),
+    ).toBe(2);
+    const closed = await keyed(alice.client, "DELETE", "/api/user", key(), {
+      password: "secret123",
+    });
+    expect(closed.status, closed.text).toBe(204);
+    // Only the closing request's own claim stays: its answer names no one.
+    const left = await queryServerDatabase<{ body: unknown }>(
+      server.databaseEnv,
+      "SELECT body FROM idempotency_keys WHERE user_id = ?",
+      [alice.user.id],
+    );
+    expect(left).toHaveLength(1);
+    expect(String(left[0]!.body ?? "")).not.toContain(alice.user.username);
+  });
+
+  it("the fingerprint covers the query string", async () => {
+    const alice = await signUp(server.url);
+    const k = key();
+    const first = await keyed(alice.client, "POST", "/api/bets?a=1", k, {
+      ...betInput("Query one"),
+    });
+    expect(first.status, first.text).toBe(201);
+    const other = await keyed(alice.client, "POST", "/api/bets?a=2", k, {
+      ...betInput("Query one"),
+    });
+    expect(other.status, other.text).toBe(422);
+    expect(other.data).toEqual({
+      error: "This request was already sent with different values.",
+    });
+  });
+
+  it("a public share image names no signed-in person", async () => {
+    const alice = await signUp(server.url);
+    const bet = await alice.client.post("/api/bets", betInput("Shared"));
+    const image = await alice.client.get(
+      `/api/bets/${bet.data.id}/share-image`,
+    );
+    expect(image.status).toBe(200);
+    expect(image.headers.get("Cache-Control")).toMatch(/public/);
+    expect(image.headers.get("X-Fairshake-User")).toBeNull();
+  });
+});
