@@ -1,7 +1,8 @@
 // The form of every page write (docs/product-rules.md#repeats): React
-// Router's <Form> with the hidden idempotencyKey the server rendered, and
-// the 'Not sent' notice when its last submission failed on the network.
-import { useEffect, useId, useRef, useState } from "react";
+// Router's <Form> with the hidden idempotencyKey the server rendered (kept
+// while a send of it is unanswered), and the 'Not sent' notice when its
+// last submission failed on the network.
+import { useEffect, useId, useState } from "react";
 import {
   Form,
   useLocation,
@@ -10,7 +11,7 @@ import {
   type FormProps,
 } from "react-router";
 import { formIdempotencyKey, IDEMPOTENCY_FIELD } from "~/domain/idempotency";
-import { isUnsent, NOT_SENT, useUnsent } from "~/utils/unsent-forms";
+import { NOT_SENT, useAwaitingAnswer, useUnsent } from "~/utils/unsent-forms";
 
 /** This render's key for the form at this place (the root loader's seed). */
 export function useFormKey() {
@@ -38,28 +39,34 @@ export function NotSentNotice({ formKey }: { formKey: string }) {
 }
 
 /**
- * The key of a <Form>: the server's, renewed in the browser once a send of
- * it got an answer. A refusal does not reload the root (so the server's
- * key stays), and a refusal that changed something keeps its key's answer:
- * the corrected form must go under a new key. A send the network lost
- * keeps its key, so sending again is answered by the server's kept answer.
+ * The key a form sends. Until it is sent, the server's (renewed at every
+ * render of the root). From the moment it is sent until a send of it gets
+ * an answer, the form owns it: a revalidation (a live event, the tab
+ * brought back, a reconnect) draws a new seed, and a form whose answer was
+ * lost that took the new key would lose its 'Not sent' notice, and sending
+ * again would do the change a second time. Once answered, a fresh key: a
+ * refusal does not reload the root, and a refusal that changed something
+ * keeps its key's answer, so the corrected form must go under a new key.
+ * `submission` is what sends the form: the navigation, or its fetcher.
  */
-function useRenewedFormKey() {
+export function useOwnedFormKey(submission: { formData?: FormData }) {
   const serverKey = useFormKey();
+  const [owned, setOwned] = useState<string | null>(null);
   const [renewed, setRenewed] = useState<{ of: string; key: string } | null>(
     null,
   );
-  const key = renewed?.of === serverKey ? renewed.key : serverKey;
-  const navigation = useNavigation();
-  const sending = navigation.formData?.get(IDEMPOTENCY_FIELD) === key;
-  const sent = useRef(false);
+  const key = owned ?? (renewed?.of === serverKey ? renewed.key : serverKey);
+  const sending = submission.formData?.get(IDEMPOTENCY_FIELD) === key;
+  const awaitingAnswer = useAwaitingAnswer(key);
   useEffect(() => {
-    if (sending) sent.current = true;
-    else if (navigation.state === "idle" && sent.current) {
-      sent.current = false;
-      if (!isUnsent(key)) setRenewed({ of: serverKey, key: freshKey() });
+    // Either says it was sent: a send the network fails at once (offline)
+    // may come and go before a render shows the navigation submitting.
+    if (sending || awaitingAnswer) setOwned(key);
+    else if (owned !== null) {
+      setOwned(null);
+      setRenewed({ of: serverKey, key: freshKey() });
     }
-  }, [sending, navigation.state, key, serverKey]);
+  }, [sending, awaitingAnswer, key, owned, serverKey]);
   return key;
 }
 
@@ -72,7 +79,7 @@ function freshKey() {
 }
 
 export function KeyedForm({ children, method = "post", ...props }: FormProps) {
-  const key = useRenewedFormKey();
+  const key = useOwnedFormKey(useNavigation());
   return (
     <Form method={method} {...props}>
       <IdempotencyKeyField value={key} />

@@ -1,10 +1,14 @@
 // Nothing typed is lost, nothing happens twice (docs/product-rules.md#shaky-connections):
-// the create-bet form's answer cut on its way back, the browser offline, and
-// the same form posted twice without JavaScript.
+// the create-bet form's answer cut on its way back, the browser offline, a
+// form left unsent while the page revalidates, and the same form posted
+// twice without JavaScript.
 import type { Page } from "@playwright/test";
 import {
+  apiPost,
+  createPerson,
   expect,
   jsEnabled,
+  signIn,
   test,
   uniqueUsername,
   untilHydrated,
@@ -22,6 +26,25 @@ async function fillCreateBet(page: Page, title: string) {
   await page.getByLabel("Description").fill("Home team wins the derby.");
   await page.getByLabel("Deadline date").fill(inDays(3));
   await page.getByLabel("Wager amount ($)").fill("25");
+}
+
+/** The tab put away and brought back; answers once the page has revalidated. */
+async function bringTabBack(page: Page) {
+  const revalidated = page.waitForResponse(
+    (res) => res.request().method() === "GET" && res.url().includes(".data"),
+  );
+  await page.evaluate(() => {
+    const show = (state: "hidden" | "visible") => {
+      Object.defineProperty(document, "visibilityState", {
+        configurable: true,
+        get: () => state,
+      });
+      document.dispatchEvent(new Event("visibilitychange"));
+    };
+    show("hidden");
+    show("visible");
+  });
+  await revalidated;
 }
 
 async function myBetsTitled(page: Page, title: string) {
@@ -60,7 +83,56 @@ test("an answer cut on its way back: the form stays filled, says Not sent, and s
   expect(await myBetsTitled(page, title)).toBe(1);
 });
 
-test("offline: the form stays filled, says Not sent, and goes once back online", async ({
+test("an unsent form keeps its key and its notice through a live event and a tab brought back, and sending again makes one bet", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "revalidation happens only with JavaScript");
+  const me = await createPerson("un");
+  const friend = await createPerson("uf");
+  await signIn(context, baseURL!, me.cookie);
+  const title = `Unsent ${uniqueUsername("t")}`;
+  await fillCreateBet(page, title);
+  await untilHydrated(page.getByRole("button", { name: "Create Bet" }));
+  await page.waitForLoadState("load"); // the live stream opens after it
+  const key = page
+    .getByRole("form", { name: "Create a bet" })
+    .locator('input[name="idempotencyKey"]');
+  // The server makes the bet and answers; the answer never arrives.
+  await page.route("**/create-bet.data*", async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    await route.fetch();
+    await route.abort("connectionreset");
+  });
+  await page.getByRole("button", { name: "Create Bet" }).click();
+  await expect(page.getByText(NOT_SENT)).toBeVisible();
+  const sentKey = await key.inputValue();
+  expect(await myBetsTitled(page, title)).toBe(1);
+
+  // A live event: a friend request reaches my activity, the page revalidates
+  // (the header's unread count is the proof it did).
+  await apiPost(baseURL!, friend, "/api/friends", { friendId: me.id });
+  await expect(
+    page.getByRole("link", { name: /^Notifications/ }),
+  ).toHaveAccessibleName("Notifications, 1 unread");
+  await expect(page.getByText(NOT_SENT)).toBeVisible();
+  expect(await key.inputValue()).toBe(sentKey);
+
+  // The tab put away and brought back: the page revalidates again.
+  await bringTabBack(page);
+  await expect(page.getByText(NOT_SENT)).toBeVisible();
+  expect(await key.inputValue()).toBe(sentKey);
+  await expect(page.getByLabel("Title")).toHaveValue(title);
+
+  await page.unroute("**/create-bet.data*");
+  await page.getByRole("button", { name: "Create Bet" }).click();
+  await expect(page).toHaveURL(/\/bet\/\d+$/);
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
+  expect(await myBetsTitled(page, title)).toBe(1);
+});
+
+test("offline: the form stays filled, says Not sent, keeps its key when the tab comes back, and goes once back online", async ({
   signedInPage: page,
   context,
 }, testInfo) => {
@@ -74,6 +146,13 @@ test("offline: the form stays filled, says Not sent, and goes once back online",
   await expect(page.getByLabel("Title")).toHaveValue(title);
   await context.setOffline(false);
   expect(await myBetsTitled(page, title)).toBe(0);
+  const key = page
+    .getByRole("form", { name: "Create a bet" })
+    .locator('input[name="idempotencyKey"]');
+  const sentKey = await key.inputValue();
+  await bringTabBack(page);
+  await expect(page.getByText(NOT_SENT)).toBeVisible();
+  expect(await key.inputValue()).toBe(sentKey);
   await page.getByRole("button", { name: "Create Bet" }).click();
   await expect(page).toHaveURL(/\/bet\/\d+$/);
   await expect(page.getByText(NOT_SENT)).toHaveCount(0);

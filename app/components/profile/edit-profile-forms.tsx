@@ -7,7 +7,7 @@ import { Form, useFetcher, useNavigation, href } from "react-router";
 import {
   IdempotencyKeyField,
   NotSentNotice,
-  useFormKey,
+  useOwnedFormKey,
 } from "~/components/keyed-form";
 import { Field } from "~/components/forms";
 import { FilePicker } from "~/components/file-picker";
@@ -53,8 +53,8 @@ export function EditProfileForms({
     key: `upload-avatar-${dialogSession}`,
   });
   const navigation = useNavigation();
-  const detailsKey = useFormKey();
-  const uploadKey = useFormKey();
+  const detailsKey = useOwnedFormKey(inDialog ? details : navigation);
+  const uploadKey = useOwnedFormKey(inDialog ? upload : navigation);
   const DetailsForm = inDialog ? details.Form : Form;
   const UploadForm = inDialog ? upload.Form : Form;
 
