@@ -120,7 +120,25 @@ describe("code guesses (20 misses per account, 60 per address, per 10 minutes)",
   });
 });
 
-describe("sign-in (10 attempts per address per minute)", () => {
+describe("sign-in (a growing per-account delay after 4 free failures)", () => {
+  it("20 simultaneous wrong passwords from 20 addresses: as many are checked as one after another (5)", async () => {
+    const victim = await register();
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const res = await new Client(serverFor(i)).request(
+          "POST",
+          "/api/login",
+          {
+            json: { username: victim.name, password: `guess-${i}` },
+            headers: { "Fly-Client-IP": nextAddress() },
+          },
+        );
+        return res.status;
+      }),
+    );
+    expect(tally(statuses)).toEqual({ 401: 5, 429: 15 });
+  });
+
   it("40 simultaneous sign-ins from one address: 10 are answered, 30 are 429", async () => {
     const ip = nextAddress();
     const statuses = await Promise.all(
