@@ -175,3 +175,26 @@ describe("password resets (10 per address and 5 per login, taken together)", () 
     expect(tally(statuses)).toEqual({ 202: 5, 429: 25 });
   });
 });
+
+describe("caps counted in the change's own serialised transaction", () => {
+  it("10 simultaneous email changes from one account: 3 are made (3 an hour)", async () => {
+    const me = await register();
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const res = await new Client(serverFor(i)).request(
+          "PATCH",
+          "/api/user/profile",
+          {
+            json: {
+              email: `moved-${i}-${me.name}@example.com`,
+              currentPassword: "secret123",
+            },
+            headers: { Cookie: me.cookie, "Fly-Client-IP": nextAddress() },
+          },
+        );
+        return res.status;
+      }),
+    );
+    expect(tally(statuses)).toEqual({ 200: 3, 429: 7 });
+  });
+});
