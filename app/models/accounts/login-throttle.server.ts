@@ -8,12 +8,16 @@
 //
 // The count lives in the database, in the abuse limits' table (a row per
 // key under the name `login-failures`, its window ending 15 minutes after
-// the last failure), so every process and every machine on one database
-// sees the same delay (docs/decisions/1002-abuse-limits-in-the-database.md).
+// the last attempt counted), so every process and every machine on one
+// database sees the same delay (docs/decisions/1002-abuse-limits-in-the-database.md).
+// An attempt is counted before its password is checked, and a success
+// clears the count: what stays counted are the failures, and attempts sent
+// together are checked no faster than one after another
+// (docs/decisions/1035-limits-taken-atomically.md).
 import crypto from "node:crypto";
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { db, immediate } from "~/db/client.server";
+import { immediate } from "~/db/client.server";
 import { abuseWindows } from "~/db/schema";
 import { isProduction, rateLimitsOn, sessionSecret } from "~/utils/env.server";
 
@@ -59,40 +63,44 @@ async function throttleKey({ username, cookieHeader }: LoginAttempt) {
 const rowFor = (key: string) =>
   and(eq(abuseWindows.limit, LIMIT_NAME), eq(abuseWindows.key, key));
 
-/** Seconds to wait before this attempt may be checked, or 0. */
-export async function loginRetryAfter(
+/** How long after the last counted attempt the next may be checked, by the count so far. */
+function delayAfterMs(attempts: number) {
+  const over = attempts - FREE_FAILURES;
+  return over <= 0
+    ? 0
+    : Math.min(BASE_DELAY_MS * 2 ** (over - 1), MAX_DELAY_MS);
+}
+
+/** `delayAfterMs` in SQL, for a count column: our own constants, written out. */
+function delayAfterSql(attempts: SQLWrapper): SQL {
+  const steps: SQL[] = [];
+  for (let n = FREE_FAILURES + 1; delayAfterMs(n) < MAX_DELAY_MS; n += 1)
+    steps.push(
+      sql`WHEN ${attempts} = ${sql.raw(String(n))} THEN ${sql.raw(String(delayAfterMs(n)))}`,
+    );
+  return sql`CASE WHEN ${attempts} <= ${sql.raw(String(FREE_FAILURES))} THEN 0 ${sql.join(steps, sql` `)} ELSE ${sql.raw(String(MAX_DELAY_MS))} END`;
+}
+
+/**
+ * Counts this attempt before its password is checked, if the delay lets one
+ * through now; answers 0 then, else the seconds to wait (and counts
+ * nothing). One conditional UPSERT: simultaneous attempts, on one machine
+ * or several, get through no faster than one after another
+ * (docs/decisions/1035-limits-taken-atomically.md). A success clears the
+ * count (`recordLoginSuccess`); a failure leaves it counted.
+ */
+export async function takeLoginAttempt(
   attempt: LoginAttempt,
   now = Date.now(),
 ): Promise<number> {
   if (!rateLimitsOn) return 0;
   const key = await throttleKey(attempt);
-  const entry = (
-    await db
-      .select({ failures: abuseWindows.count, forgetAt: abuseWindows.resetAt })
-      .from(abuseWindows)
-      .where(and(rowFor(key), gt(abuseWindows.resetAt, new Date(now))))
-      .limit(1)
-  )[0];
-  if (!entry) return 0;
-  const over = entry.failures - FREE_FAILURES;
-  if (over <= 0) return 0;
-  const lastFailureAt = entry.forgetAt.getTime() - FORGET_AFTER_MS;
-  const nextAttemptAt =
-    lastFailureAt + Math.min(BASE_DELAY_MS * 2 ** (over - 1), MAX_DELAY_MS);
-  return nextAttemptAt > now ? Math.ceil((nextAttemptAt - now) / 1000) : 0;
-}
-
-/** Counts a failure: one UPSERT, so failures on two machines at once both count. */
-export async function recordLoginFailure(
-  attempt: LoginAttempt,
-  now = Date.now(),
-) {
-  if (!rateLimitsOn) return;
-  const key = await throttleKey(attempt);
   const forgetAt = now + FORGET_AFTER_MS;
-  await immediate(
-    (tx) =>
-      tx
+  // The row's end is always its last attempt + FORGET_AFTER_MS.
+  const lastAttemptAt = sql`${abuseWindows.resetAt} - ${sql.raw(String(FORGET_AFTER_MS))}`;
+  return immediate(
+    async (tx) => {
+      const counted = await tx
         .insert(abuseWindows)
         .values({
           limit: LIMIT_NAME,
@@ -102,14 +110,38 @@ export async function recordLoginFailure(
         })
         .onConflictDoUpdate({
           target: [abuseWindows.limit, abuseWindows.key],
-          // Forgotten 15 minutes after the last failure: a count that is
+          // Forgotten 15 minutes after the last attempt: a count that is
           // over starts again from this one.
           set: {
             count: sql`CASE WHEN ${abuseWindows.resetAt} <= ${now} THEN 1 ELSE ${abuseWindows.count} + 1 END`,
             resetAt: sql`${forgetAt}`,
           },
-        }),
-    { bookkeeping: true },
+          // Only once the delay the count so far earns has passed; else
+          // the row is left as it is and no row comes back.
+          // The free ones are let through whatever the clocks say (another
+          // process's attempt may carry an instant a little after `now`).
+          setWhere: sql`${abuseWindows.resetAt} <= ${now} OR ${abuseWindows.count} <= ${sql.raw(String(FREE_FAILURES))} OR ${lastAttemptAt} + ${delayAfterSql(abuseWindows.count)} <= ${now}`,
+        })
+        .returning({ count: abuseWindows.count });
+      if (counted.length > 0) return 0;
+      const entry = (
+        await tx
+          .select({
+            attempts: abuseWindows.count,
+            forgetAt: abuseWindows.resetAt,
+          })
+          .from(abuseWindows)
+          .where(rowFor(key))
+          .limit(1)
+      )[0];
+      const nextAt = entry
+        ? entry.forgetAt.getTime() -
+          FORGET_AFTER_MS +
+          delayAfterMs(entry.attempts)
+        : now;
+      return Math.max(1, Math.ceil((nextAt - now) / 1000));
+    },
+    { bookkeeping: true, isolation: "read committed" },
   );
 }
 

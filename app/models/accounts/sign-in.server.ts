@@ -3,11 +3,7 @@
 // live here, on the act itself, so no spelling of a URL goes around them.
 import type { User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
-import {
-  loginRetryAfter,
-  recordLoginFailure,
-  recordLoginSuccess,
-} from "./login-throttle.server";
+import { recordLoginSuccess, takeLoginAttempt } from "./login-throttle.server";
 import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendVerificationEmail } from "./email-verification.server";
@@ -56,13 +52,12 @@ export async function signIn({
     );
   const { username, password } = parsed.data;
   const attempt = { username, cookieHeader };
-  const wait = await loginRetryAfter(attempt);
+  // Counted before the password is checked, so attempts sent together
+  // are checked no faster than one after another.
+  const wait = await takeLoginAttempt(attempt);
   if (wait > 0) throw new LoginThrottledError(wait);
   const user = await verifyLogin(username, password);
-  if (!user) {
-    await recordLoginFailure(attempt);
-    throw new DomainError(401, INVALID_CREDENTIALS);
-  }
+  if (!user) throw new DomainError(401, INVALID_CREDENTIALS);
   return { user, deviceCookie: await recordLoginSuccess(attempt) };
 }
 

@@ -13,7 +13,7 @@ import { betAccess, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
 import { notFound } from "~/utils/errors";
 import { BET_NOT_FOUND, type BetStatus } from "~/domain/bet";
-import { assertMayTryCode, recordCodeMiss } from "./code-guesses.server";
+import { tryCode } from "./code-guesses.server";
 
 import { CODE_LENGTH, normalizeCode } from "./bet-input.server";
 // --- Reading ----------------------------------------------------------------
@@ -210,12 +210,9 @@ export async function openBetByCode({
   clientAddress: string;
 }): Promise<BetView> {
   const guesser = { userId, clientAddress };
-  await assertMayTryCode(guesser);
-  const bet = await findBetByCode(code);
-  if (!bet) {
-    await recordCodeMiss(guesser);
+  const bet = await tryCode(guesser, () => findBetByCode(code));
+  if (!bet)
     throw notFound("No bet found with that code. Please check and try again.");
-  }
   if (bet.visibility === "private") {
     await immediate(
       (tx) =>

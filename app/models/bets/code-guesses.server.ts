@@ -2,8 +2,18 @@
 // codes is the way in, so every lookup by code that misses counts against
 // the account and the address that made it (docs/product-rules.md#abuse-limits): at these limits,
 // finding one bet among a thousand private ones takes longer than bets live
-// (docs/decisions/0502).
-import { AbuseLimit } from "~/models/requests/abuse-limits.server";
+// (docs/decisions/0502-code-guessing.md).
+//
+// The guess is taken before the lookup and given back if it finds something
+// (docs/decisions/1035-limits-taken-atomically.md): counted only after a
+// miss, a burst of simultaneous guesses would all be looked up before the
+// first was counted; looked up first and refused after, a hit in the burst
+// would still show as a hit.
+import {
+  AbuseLimit,
+  giveBack,
+  takeTogether,
+} from "~/models/requests/abuse-limits.server";
 
 export const TOO_MANY_CODE_MISSES =
   "Too many codes that matched no bet. Please wait a few minutes and try again.";
@@ -25,17 +35,21 @@ const perAddress = new AbuseLimit({
 /** Who is trying a code: a signed-in user, or a visitor known by address. */
 export type CodeGuesser = { userId: number | null; clientAddress: string };
 
-async function run(guesser: CodeGuesser, action: "check" | "record") {
-  if (guesser.userId !== null)
-    await perAccount[action]([`user:${guesser.userId}`]);
-  await perAddress[action]([`address:${guesser.clientAddress}`]);
-}
-
-/** 429 before a lookup by code, once the misses are used up. */
-export async function assertMayTryCode(guesser: CodeGuesser) {
-  await run(guesser, "check");
-}
-
-export async function recordCodeMiss(guesser: CodeGuesser) {
-  await run(guesser, "record");
+/**
+ * Runs a lookup by code as one guess: 429 before it once the misses are
+ * used up; a lookup that finds something (not null) costs nothing.
+ */
+export async function tryCode<T>(
+  guesser: CodeGuesser,
+  lookUp: () => Promise<T | null>,
+): Promise<T | null> {
+  const guess = await takeTogether([
+    ...(guesser.userId !== null
+      ? [[perAccount, [`user:${guesser.userId}`]] as [AbuseLimit, string[]]]
+      : []),
+    [perAddress, [`address:${guesser.clientAddress}`]],
+  ]);
+  const found = await lookUp();
+  if (found !== null) await giveBack(guess);
+  return found;
 }

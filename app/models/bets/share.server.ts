@@ -6,11 +6,7 @@ import { bets, type Bet } from "~/db/schema";
 import { publicOrigin } from "~/utils/env.server";
 import { warmShareImageRenderer } from "~/utils/share-image.server";
 import { canViewBet, codeMatches } from "./bet-access.server";
-import {
-  assertMayTryCode,
-  recordCodeMiss,
-  type CodeGuesser,
-} from "./code-guesses.server";
+import { tryCode, type CodeGuesser } from "./code-guesses.server";
 
 type Shareable = Pick<Bet, "id" | "code" | "visibility" | "updatedAt">;
 
@@ -66,10 +62,7 @@ export async function getSharePreview(
 ): Promise<SharePreview | null> {
   if (code === null) return await findPreview(betId, null, viewerId);
   // A code that opens nothing is a guess, and counts as one.
-  await assertMayTryCode(guesser);
-  const preview = await findPreview(betId, code, viewerId);
-  if (!preview) await recordCodeMiss(guesser);
-  return preview;
+  return await tryCode(guesser, () => findPreview(betId, code, viewerId));
 }
 
 async function findPreview(
