@@ -50,6 +50,10 @@ export async function tryCode<T>(
     [perAddress, [`address:${guesser.clientAddress}`]],
   ]);
   const found = await lookUp();
-  if (found !== null) await giveBack(guess);
+  // Giving back is bookkeeping: a hit is answered even when it fails.
+  if (found !== null)
+    await giveBack(guess).catch((error: unknown) =>
+      console.warn("code guesses: a hit's guess not given back", error),
+    );
   return found;
 }
