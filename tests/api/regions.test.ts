@@ -270,6 +270,14 @@ describe.runIf(onPostgres())(
         .toBuffer();
       expect(png.length).toBeGreaterThan(FLY_REPLAY_BODY_LIMIT);
       expect(png.length).toBeLessThan(2 * 1024 * 1024 - 1024);
+      const uploadsAt = (server: TestServer) =>
+        server
+          .output()
+          .split("\n")
+          .filter((line) =>
+            line.includes('"method":"POST","route":"/profile/edit"'),
+          ).length;
+      const amsUploads = uploadsAt(ams);
       const form = new FormData();
       form.append(
         "avatar",
@@ -281,6 +289,14 @@ describe.runIf(onPostgres())(
         headers: { Accept: "text/html" },
       });
       expect(res.status, res.text.slice(0, 300)).toBe(302);
+      // Made in the primary region: syd's machine sent it on itself.
+      // (request lines are written in batches: waited for)
+      const made = await within(
+        3_000,
+        async () => uploadsAt(ams),
+        (n) => n > amsUploads,
+      );
+      expect(made).toBe(amsUploads + 1);
       const me = await within(
         3_000,
         () => client.get("/api/user"),
