@@ -194,3 +194,23 @@ describe("regions", () => {
     expect(env.primaryInternalUrl()).toBe("http://ams.fairshake.internal:8080");
   });
 });
+
+describe("the region's replica", () => {
+  it("is DATABASE_REPLICA_URL with {region} as this machine's region, outside the primary only", async () => {
+    let env = await load({
+      PRIMARY_REGION: "ams",
+      FLY_REGION: "syd",
+      DATABASE_REPLICA_URL: "postgres://u@{region}.db.internal:5433/app",
+    });
+    expect(env.replicaDatabaseUrl()).toBe(
+      "postgres://u@syd.db.internal:5433/app",
+    );
+    vi.resetModules();
+    env = await load({
+      PRIMARY_REGION: "ams",
+      FLY_REGION: "ams",
+      DATABASE_REPLICA_URL: "postgres://u@{region}.db.internal:5433/app",
+    });
+    expect(env.replicaDatabaseUrl()).toBeUndefined();
+  });
+});

@@ -295,9 +295,17 @@ export function regions(): {
 /** True on a machine outside the primary region. */
 export const outsidePrimaryRegion = () => regions()?.outside === true;
 
-/** DATABASE_REPLICA_URL, outside the primary region only; else undefined. */
-export const replicaDatabaseUrl = () =>
-  outsidePrimaryRegion() ? setting("DATABASE_REPLICA_URL") : undefined;
+/**
+ * DATABASE_REPLICA_URL, outside the primary region only; else undefined.
+ * `{region}` in it is this machine's region, so one secret serves every
+ * region (`postgres://…@{region}.fairshake-db.internal:5433/fairshake`).
+ */
+export function replicaDatabaseUrl(): string | undefined {
+  const where = regions();
+  const url = setting("DATABASE_REPLICA_URL");
+  if (!where?.outside || !url) return undefined;
+  return url.replaceAll("{region}", where.here);
+}
 
 /** REPLICA_WAIT_MS: how long a read waits for the replica to reach the person's own write (1 s). */
 export const replicaWaitMs = () => setting("REPLICA_WAIT_MS");
