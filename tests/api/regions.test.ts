@@ -307,6 +307,29 @@ describe.runIf(onPostgres())(
       );
     });
 
+    it("writes nothing from a read there: no session touch, no background work", async () => {
+      const { client, user } = await signUp(ams.url);
+      // A session last seen an hour ago: in the primary region a read
+      // would touch it; outside it, the read stays a read.
+      const hourAgo = Date.now() - 3_600_000;
+      await primarySql.query(
+        "UPDATE sessions SET last_seen_at = $1 WHERE user_id = $2",
+        [hourAgo, user.id],
+      );
+      await replicaCaughtUp();
+      const read = await samePersonAt(client, syd.url).get("/api/user");
+      expect(read.status, read.text).toBe(200);
+      const seen = await primarySql.query(
+        "SELECT last_seen_at AS at FROM sessions WHERE user_id = $1",
+        [user.id],
+      );
+      expect(Number(seen.rows[0].at)).toBe(hourAgo);
+      // The sweep and the outbox run in ams only: syd never tried a write.
+      expect(syd.output()).not.toMatch(
+        /sweep: .* failed|outbox delivery failed/,
+      );
+    });
+
     it("replays reads in the primary region when the replica is lost; /healthz there says so", async () => {
       const { client } = await signUp(proxy.url);
       standby.pause();
