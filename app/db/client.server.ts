@@ -106,7 +106,11 @@ function replicaErrorOr(error: Error): Error {
 /** PostgreSQL's SQLSTATE for a write sent to a hot standby. */
 const READ_ONLY_TRANSACTION = "25006";
 
-const replicaHealth = { lostAt: 0 };
+// On globalThis, like the pools: the server's two bundles share the replica's
+// pool, so the one that opened it must note its loss where both look.
+const replicaHealth = ((
+  globalThis as unknown as { __fairshakeReplicaHealth?: { lostAt: number } }
+).__fairshakeReplicaHealth ??= { lostAt: 0 });
 
 /** True when the replica could not be reached within the last `withinMs`. */
 export function replicaLostRecently(withinMs: number, now = Date.now()) {

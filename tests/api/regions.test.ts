@@ -346,6 +346,15 @@ describe.runIf(onPostgres())(
       } finally {
         standby.resume();
       }
+      // Back: the region reads from its replica again, by itself.
+      const back = await within(
+        6_000,
+        () => client.get("/api/bets"),
+        (r) => r.headers.get("x-test-region") === "syd",
+      );
+      expect(back.status).toBe(200);
+      expect(back.headers.get("x-test-region")).toBe("syd");
+      expect(await (await fetch(`${syd.url}/healthz`)).text()).toBe("ok");
     });
   },
 );
