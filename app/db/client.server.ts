@@ -28,6 +28,7 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
+import { DatabaseUnavailableError } from "~/utils/errors";
 import {
   databaseEngine,
   databasePath,
@@ -63,10 +64,9 @@ const LOST_CODES = new Set([
 ]);
 
 /**
- * `error`, marked `databaseUnavailable` when it says the server cannot be
- * reached: the doors answer it 503 (`unwrapDomainError`, app/utils/errors.ts).
- * A mark, not an error class of ours: the server's two bundles share this
- * pool, and an `instanceof` across them would fail.
+ * `error`, or a DatabaseUnavailableError carrying it when it says the server
+ * cannot be reached: the doors answer it 503 (`unwrapDomainError`,
+ * app/utils/errors.ts).
  */
 function lostOr(error: Error): Error {
   const e = error as { code?: string; message?: string };
@@ -75,10 +75,10 @@ function lostOr(error: Error): Error {
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
       e.message ?? "",
     );
-  return lost ? Object.assign(error, { databaseUnavailable: true }) : error;
+  return lost ? new DatabaseUnavailableError(error) : error;
 }
 
-/** A pg client whose failed queries are marked when the server is gone (`lostOr`). */
+/** A pg client whose failed queries say so when the server is gone (`lostOr`). */
 class ClientThatSaysUnavailable extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
@@ -143,8 +143,7 @@ type Connections = {
   /** SQLite: the write connection's turn, shared like the connection itself. */
   writeQueue?: Promise<unknown>;
 };
-const globalForDb = globalThis as unknown as { __fairshakeDb?: Connections };
-const connections = (globalForDb.__fairshakeDb ??= openConnections());
+const connections = openConnections();
 
 function openConnections(): Connections {
   if (engine === "postgres") return { pool: openPool() };
@@ -305,9 +304,8 @@ export function insideTransaction() {
   return openTransaction() !== undefined;
 }
 
-// SQLite: one transaction at a time on the write connection, in arrival order.
-// The queue lives beside the connection (on globalThis): the server's two
-// bundles share the one write connection, so they must share its turns.
+// SQLite: one transaction at a time on the write connection, in arrival order
+// (the queue lives beside the connection).
 
 function sqliteTransaction<T>(
   body: (tx: Tx) => Promise<T>,
@@ -340,7 +338,7 @@ function sqliteTransaction<T>(
  * "try again", never a 500.
  */
 function outOfTurns(error: Error): Error {
-  return Object.assign(error, { databaseUnavailable: true });
+  return new DatabaseUnavailableError(error);
 }
 
 /** BEGIN IMMEDIATE, waiting on a timer while another process writes. */

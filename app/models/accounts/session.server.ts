@@ -15,13 +15,13 @@ import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { rememberDemoAccount } from "../notifications/demo-outbox.server";
-import { signedCookie } from "~/utils/signed-cookie.server";
+import { signedCookie } from "~/framework/signed-cookie.server";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 // `__Host-` requires Secure, path=/ and no Domain: the browser then refuses
 // the cookie from any subdomain or plain-HTTP page. Read with a synchronous
-// HMAC check on every request (~/utils/signed-cookie.server).
+// HMAC check on every request (~/framework/signed-cookie.server).
 const sessionCookie = signedCookie(
   isProduction ? "__Host-fairshake_session" : "fairshake_session",
   {
