@@ -8,10 +8,10 @@ import { readBuiltStylesheet } from "~/utils/inline-css.server";
 import {
   withModuleAfterFirstPaint,
   withoutScriptPreloads,
-} from "~/utils/script-preloads.server";
+} from "~/framework/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
-import { withMatchedRoutesOnly } from "~/utils/matched-routes.server";
-import { nonceContext } from "~/utils/request-context.server";
+import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
+import { nonceContext } from "~/framework/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/jobs/background-work.server";
 import { noteIfUnavailable } from "~/utils/unavailable.server";

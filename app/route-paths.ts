@@ -1,8 +1,8 @@
 // Paths that code outside the route table relies on, written once:
-// app/routes.ts spells these routes with these constants and server.ts's
+// app/routes.ts spells these routes with these constants and server/serve.ts's
 // middleware reads them, so renaming a route cannot silently drop the
 // middleware that belongs to it. tests/api/route-paths.test.ts fails if one
-// leaves the table or server.ts spells an /api path by hand
+// leaves the table or server/serve.ts spells an /api path by hand
 // (docs/decisions/0936). Rate limits are not here: they attach to the act,
 // not to a URL (docs/decisions/0500).
 

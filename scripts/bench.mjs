@@ -46,8 +46,13 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+// The bare page (/bench/bare) is in the route table only of a build made
+// with BENCH_BARE=1 (app/routes.ts): with --no-build, build so by hand.
 if (!args.has("--no-build")) {
-  const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  const r = spawnSync("npm", ["run", "build"], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_BARE: "1" },
+  });
   if (r.status !== 0) process.exit(1);
 }
 

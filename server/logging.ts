@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino } from "pino";
 import { logLevel } from "~/utils/env.server";
-import { requestRoutePattern } from "./route-pattern";
+import { requestRoutePattern } from "~/framework/route-pattern";
 
 const SECRET_KEYS = [
   "password",

@@ -33,6 +33,7 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
+import { DatabaseUnavailableError } from "~/utils/errors";
 import {
   primaryAskedFor,
   usingPrimary,
@@ -74,10 +75,9 @@ const LOST_CODES = new Set([
 ]);
 
 /**
- * `error`, marked `databaseUnavailable` when it says the server cannot be
- * reached: the doors answer it 503 (`unwrapDomainError`, app/utils/errors.ts).
- * A mark, not an error class of ours: the server's two bundles share this
- * pool, and an `instanceof` across them would fail.
+ * `error`, or a DatabaseUnavailableError carrying it when it says the server
+ * cannot be reached: the doors answer it 503 (`unwrapDomainError`,
+ * app/utils/errors.ts).
  */
 function lostOr(error: Error): Error {
   const e = error as { code?: string; message?: string };
@@ -86,38 +86,36 @@ function lostOr(error: Error): Error {
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
       e.message ?? "",
     );
-  return lost ? Object.assign(error, { databaseUnavailable: true }) : error;
+  return lost ? new DatabaseUnavailableError(error) : error;
 }
 
 /**
  * A replica's errors: lost as on the primary, and noted for the region's
  * middleware (`replicaLostRecently`); a write that reached it (25006,
- * read-only transaction) is marked like a lost connection, so no door answers
- * it 500, and the middleware replays the request in the primary region.
+ * read-only transaction) is answered like a lost connection, so no door
+ * answers it 500, and the middleware replays the request in the primary region.
  */
 function replicaErrorOr(error: Error): Error {
-  const marked = lostOr(error) as Error & { databaseUnavailable?: boolean };
-  if (marked.databaseUnavailable) replicaHealth.lostAt = Date.now();
+  const marked = lostOr(error);
+  if (marked instanceof DatabaseUnavailableError)
+    replicaHealth.lostAt = Date.now();
   else if ((error as { code?: string }).code === READ_ONLY_TRANSACTION)
-    Object.assign(error, { databaseUnavailable: true, readOnlyReplica: true });
-  return error;
+    return new DatabaseUnavailableError(error);
+  return marked;
 }
 
 /** PostgreSQL's SQLSTATE for a write sent to a hot standby. */
 const READ_ONLY_TRANSACTION = "25006";
 
-// On globalThis, like the pools: the server's two bundles share the replica's
-// pool, so the one that opened it must note its loss where both look.
-const replicaHealth = ((
-  globalThis as unknown as { __fairshakeReplicaHealth?: { lostAt: number } }
-).__fairshakeReplicaHealth ??= { lostAt: 0 });
+/** When this process last failed to reach its region's replica. */
+const replicaHealth = { lostAt: 0 };
 
 /** True when the replica could not be reached within the last `withinMs`. */
 export function replicaLostRecently(withinMs: number, now = Date.now()) {
   return now - replicaHealth.lostAt < withinMs;
 }
 
-/** A pg client whose failed queries are marked when the server is gone (`lostOr`). */
+/** A pg client whose failed queries say so when the server is gone (`lostOr`). */
 class ClientThatSaysUnavailable extends pg.Client {
   /** How this client's errors are marked (the replica's notes its loss too). */
   protected mark(error: Error): Error {
@@ -195,8 +193,7 @@ type Connections = {
   /** SQLite: the write connection's turn, shared like the connection itself. */
   writeQueue?: Promise<unknown>;
 };
-const globalForDb = globalThis as unknown as { __fairshakeDb?: Connections };
-const connections = (globalForDb.__fairshakeDb ??= openConnections());
+const connections = openConnections();
 
 function openConnections(): Connections {
   if (engine === "postgres") {
@@ -290,9 +287,8 @@ export { usingPrimary, writesHere };
 
 /** A change asked for outside the primary region: replayed there, never run here. */
 function writeOutsidePrimary(): Error {
-  return Object.assign(
+  return new DatabaseUnavailableError(
     new Error("a write outside the primary region is replayed there"),
-    { databaseUnavailable: true, readOnlyReplica: true },
   );
 }
 
@@ -393,9 +389,8 @@ export function insideTransaction() {
   return openTransaction() !== undefined;
 }
 
-// SQLite: one transaction at a time on the write connection, in arrival order.
-// The queue lives beside the connection (on globalThis): the server's two
-// bundles share the one write connection, so they must share its turns.
+// SQLite: one transaction at a time on the write connection, in arrival order
+// (the queue lives beside the connection).
 
 function sqliteTransaction<T>(
   body: (tx: Tx) => Promise<T>,
@@ -428,7 +423,7 @@ function sqliteTransaction<T>(
  * "try again", never a 500.
  */
 function outOfTurns(error: Error): Error {
-  return Object.assign(error, { databaseUnavailable: true });
+  return new DatabaseUnavailableError(error);
 }
 
 /** BEGIN IMMEDIATE, waiting on a timer while another process writes. */

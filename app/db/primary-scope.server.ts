@@ -5,11 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { outsidePrimaryRegion } from "~/utils/env.server";
 
-// One for the process (on globalThis, like the pools): the server's two
-// bundles each load this module, and must see the same scope.
-const onPrimary = ((
-  globalThis as unknown as { __fairshakeOnPrimary?: AsyncLocalStorage<true> }
-).__fairshakeOnPrimary ??= new AsyncLocalStorage<true>());
+const onPrimary = new AsyncLocalStorage<true>();
 
 /** Runs `fn` with `db` and `immediate` on the primary, in any region. */
 export function usingPrimary<T>(fn: () => T): T {

@@ -1,5 +1,5 @@
 // How the server compresses: brotli's setting for what the compression
-// middleware streams (server.ts), and the pages, compressed here whole.
+// middleware streams (server/serve.ts), and the pages, compressed here whole.
 import zlib from "node:zlib";
 
 /**

@@ -1,5 +1,5 @@
 // Parsing an upload. Its size was already held to the route's limit while it
-// streamed in (server/request-handler.ts), before anything parses it.
+// streamed in (app/framework/request-handler.ts), before anything parses it.
 import { DomainError } from "./errors";
 import { UNREADABLE_FORM } from "./form-data.server";
 

@@ -204,7 +204,10 @@ describe.runIf(onPostgres())(
         const [apiWrite, ...pageWrites] = keyedWriteSenders(
           alice.client,
           "Held",
-        );
+        ) as [
+          () => ReturnType<Client["request"]>,
+          ...(() => ReturnType<Client["request"]>)[],
+        ];
         // The /api write first, until its insert waits on the lock holding
         // the pool's one connection; then the pages queue for it.
         const first = apiWrite();

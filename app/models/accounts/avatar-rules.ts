@@ -1,5 +1,5 @@
 // Avatar limits and messages, safe for the browser bundle: the edit page's
-// route handle declares its body limit with them (server/request-handler.ts).
+// route handle declares its body limit with them (app/framework/request-handler.ts).
 
 /** docs/product-rules.md#amounts-and-limits: avatar upload max 2 MB. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;

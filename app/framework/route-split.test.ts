@@ -1,4 +1,4 @@
-// The pages' and the API's handlers (server/route-split.ts) each hold their
+// The pages' and the API's handlers (app/framework/route-split.ts) each hold their
 // side of the real route table, and every path is sent to the side that
 // holds the route React Router's matcher picks over the whole table.
 import type { IncomingMessage } from "node:http";
@@ -6,7 +6,10 @@ import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 import { nestRoutes, requestLeafRoute, useRouteTable } from "./route-pattern";
 import { splitBuild } from "./route-split";
-import { routeTable, SAMPLE_PATHS } from "../tests/support/server-route-table";
+import {
+  routeTable,
+  SAMPLE_PATHS,
+} from "../../tests/support/server-route-table";
 
 /** The route a path reaches (a data request's: its page's; /_root.data: /). */
 function leafOf(routes: ServerBuild["routes"], path: string) {

@@ -20,11 +20,11 @@ import {
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { withMatchedRoutesOnly } from "~/utils/matched-routes.server";
+import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
 import {
   withModuleAfterFirstPaint,
   withoutScriptPreloads,
-} from "~/utils/script-preloads.server";
+} from "~/framework/script-preloads.server";
 
 type Seen = { requestUrl: string; url: string };
 const NONCE = "n0+/=";
@@ -219,7 +219,7 @@ describe("React Router behaviour Fairshake relies on", () => {
     expect(served).toContain("/assets/routes/bet.js");
   });
 
-  it("server.ts in development: @react-router/dev still serves the build as `virtual:react-router/server-build`", () => {
+  it("server/serve.ts and server/dev.ts: @react-router/dev still serves the build as `virtual:react-router/server-build`", () => {
     const dist = path.resolve("node_modules/@react-router/dev/dist");
     const files = fs.readdirSync(dist, { recursive: true, encoding: "utf8" });
     const names = files.filter(

@@ -3,7 +3,7 @@
 // addressed to, before any route sees it: a body past its limit is refused
 // with 413 while it streams and never buffered whole, whichever spelling of
 // the path reached the route (the match is React Router's own, made once per
-// request in server/route-pattern.ts and shared with logs and metrics).
+// request in app/framework/route-pattern.ts and shared with logs and metrics).
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type {
   NextFunction,
@@ -15,7 +15,10 @@ import {
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
-import { defaultBodyLimit, type BodyLimitHandle } from "~/utils/body-limits";
+import {
+  defaultBodyLimit,
+  type BodyLimitHandle,
+} from "~/framework/body-limits";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { sendPlainPage } from "./plain-page";
 import {
@@ -43,7 +46,7 @@ export function createAppHandler({
   ) => RouterContextProvider;
 }) {
   // Production: the pages and the API each get a handler over their own
-  // routes (server/route-split.ts). Development reloads the build on every
+  // routes (app/framework/route-split.ts). Development reloads the build on every
   // change, so it keeps one handler over the whole table.
   const split = typeof build === "function" ? null : splitBuild(build);
   const handlePages = createRequestHandler(split ? split.pages : build, mode);

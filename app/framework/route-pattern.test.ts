@@ -1,4 +1,4 @@
-// The route patterns kept by shape (server/route-pattern.ts) answer exactly
+// The route patterns kept by shape (app/framework/route-pattern.ts) answer exactly
 // what React Router's matchRoutes answers for the same path, over the real
 // route table (app/routes.ts), whatever order the paths come in.
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,10 @@ import {
   routePatternUncached,
   useRouteTable,
 } from "./route-pattern";
-import { routeTable, SAMPLE_PATHS } from "../tests/support/server-route-table";
+import {
+  routeTable,
+  SAMPLE_PATHS,
+} from "../../tests/support/server-route-table";
 
 describe("route patterns kept by shape", () => {
   useRouteTable(routeTable());

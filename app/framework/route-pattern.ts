@@ -2,7 +2,7 @@
 // per request. Logs and metrics name routes by pattern (`/bet/:id`, never
 // `/bet/42`), so neither leaks ids, codes or tokens from the path and the
 // metrics keep a bounded number of series; the body limit is the matched
-// route's (server/request-handler.ts), whatever spelling reached it.
+// route's (app/framework/request-handler.ts), whatever spelling reached it.
 import type { IncomingMessage } from "node:http";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 

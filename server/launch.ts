@@ -1,4 +1,5 @@
-// How Fairshake starts in production (build/server.js):
+// How Fairshake starts in production (build/server.js, the thin launcher in
+// server.ts, calls `launch`):
 // - with LITESTREAM_REPLICA_URL: a missing database is first restored from the
 //   replica, then the server runs under `litestream replicate -exec`, which
 //   streams every commit to the replica (docs/operations.md#litestream);
@@ -6,13 +7,15 @@
 //   (node:cluster), which share the listening port and the database
 //   (docs/operations.md#workers), and serves their summed metrics;
 // - otherwise the server runs in this very process.
+// Nothing here imports the app: the server itself (./serve.ts) is loaded only
+// by the process that serves, so a primary or Litestream's parent never opens
+// the database.
 import { spawn, spawnSync } from "node:child_process";
 import cluster, { type Worker } from "node:cluster";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   databasePath,
   litestreamBin,
@@ -24,13 +27,16 @@ import {
   webConcurrency,
 } from "~/utils/env.server";
 
-// An invalid variable stops the launcher, named, before anything starts.
-readEnvironment();
+export type LaunchFiles = {
+  /** The launcher itself (build/server.js): what Litestream runs again. */
+  launcher: string;
+  /** What a worker runs: one process serving (build/app-server.js). */
+  oneProcess: string;
+};
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const appServer = path.join(here, "app-server.js");
-const replicaUrl = litestreamReplicaUrl();
-const workers = webConcurrency();
+let files: LaunchFiles;
+let replicaUrl: string | undefined;
+let workers = 1;
 
 function log(msg: string, fields: Record<string, unknown> = {}) {
   process.stdout.write(
@@ -38,14 +44,25 @@ function log(msg: string, fields: Record<string, unknown> = {}) {
   );
 }
 
-if (process.argv[2] === "restore") {
-  restoreCopy(process.argv[3]);
-} else if (replicaUrl && !underLitestream()) {
-  runUnderLitestream(replicaUrl);
-} else if (workers > 1 && cluster.isPrimary) {
-  await runPrimary();
-} else {
-  await import(pathToFileURL(appServer).href);
+export async function launch(
+  launchFiles: LaunchFiles,
+  argv = process.argv.slice(2),
+) {
+  // An invalid variable stops the launcher, named, before anything starts.
+  readEnvironment();
+  files = launchFiles;
+  replicaUrl = litestreamReplicaUrl();
+  workers = webConcurrency();
+  if (argv[0] === "restore") {
+    restoreCopy(argv[1]);
+  } else if (replicaUrl && !underLitestream()) {
+    runUnderLitestream(replicaUrl);
+  } else if (workers > 1 && cluster.isPrimary) {
+    await runPrimary();
+  } else {
+    const { serve } = await import("./serve");
+    await serve();
+  }
 }
 
 // --- Litestream ---------------------------------------------------------
@@ -136,7 +153,7 @@ function runUnderLitestream(url: string) {
     ms: Date.now() - started,
     restored: fs.existsSync(dbPath),
   });
-  const exec = [process.execPath, fileURLToPath(import.meta.url)]
+  const exec = [process.execPath, files.launcher]
     .map((p) => `"${p}"`)
     .join(" ");
   const child = spawn(bin, ["replicate", "-config", config, "-exec", exec], {
@@ -157,7 +174,7 @@ function runUnderLitestream(url: string) {
 
 async function runPrimary() {
   const { startMetricsServer } = await import("./metrics");
-  cluster.setupPrimary({ exec: appServer });
+  cluster.setupPrimary({ exec: files.oneProcess });
   let stopping = false;
   let failed = false;
   const listening = new Set<number>();

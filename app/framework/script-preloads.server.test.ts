@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAINT_WAIT_MS } from "./first-paint";
+import { PAINT_WAIT_MS } from "~/utils/first-paint";
 import {
   withModuleAfterFirstPaint,
   withoutScriptPreloads,

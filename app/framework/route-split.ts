@@ -4,7 +4,7 @@
 // partial manifest <Scripts> sends), so with one handler every page paid for
 // the ~50 /api routes it can never reach, and every API call for the pages.
 // Each handler gets the routes of its side only; which side a request is for
-// is React Router's own answer over the whole table (server/route-pattern.ts),
+// is React Router's own answer over the whole table (app/framework/route-pattern.ts),
 // so every spelling of a path reaches the route it reached before
 // (docs/decisions/0813).
 import type { ServerBuild } from "react-router";

@@ -9,7 +9,7 @@
 // stays React Router's own serialize, so both sides stay one format.
 import { createCookie, type CookieOptions } from "react-router";
 import crypto from "node:crypto";
-import { safeEqual } from "./safe-equal.server";
+import { safeEqual } from "~/utils/safe-equal.server";
 
 export type SignedCookie = {
   readonly name: string;

@@ -1,4 +1,4 @@
-import { onFirstPaintJs } from "./first-paint";
+import { onFirstPaintJs } from "~/utils/first-paint";
 
 /**
  * React hoists <Scripts>' `<link rel="modulepreload">` tags to the top of the
