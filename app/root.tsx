@@ -20,6 +20,7 @@ import { useNonce } from "~/utils/nonce";
 import { useKeepAssetsInServiceWorker } from "~/utils/service-worker";
 import { getUser, sessionMiddleware } from "~/models/accounts/session.server";
 import { idempotencyMiddleware } from "~/models/requests/idempotency-guard.server";
+import { regionMiddleware } from "~/models/requests/regions.server";
 import { readToast } from "~/utils/toast.server";
 import { newFormKeySeed } from "~/utils/form-key-seed.server";
 import { stylesheetDelivery } from "~/utils/inline-css.server";
@@ -39,7 +40,11 @@ export const links: Route.LinksFunction = () => [
 // under the root (pages and the /api alike): docs/decisions/0811.
 // Then every keyed write is claimed once for both doors (docs/product-rules.md#repeats).
 // Outermost: a page that could not reach the database answers 503.
+// Before all of it, outside the primary region, a request that may write is
+// sent to the primary region, and a read that would be stale for this
+// person too (app/models/requests/regions.server.ts): nothing read or claimed.
 export const middleware: Route.MiddlewareFunction[] = [
+  regionMiddleware,
   unavailableMiddleware,
   sessionMiddleware,
   idempotencyMiddleware,

@@ -3,7 +3,13 @@
 // route cannot silently drop its middleware (docs/decisions/0936).
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { API_PREFIX, SIGNED_API_PATHS, apiPath } from "~/route-paths";
+import {
+  API_PREFIX,
+  HEALTH_PATH,
+  SIGNED_API_PATHS,
+  WRITING_GETS,
+  apiPath,
+} from "~/route-paths";
 import { listAppRoutes } from "../support/route-table";
 
 const tablePaths = new Set(listAppRoutes().map((r) => r.path));
@@ -30,6 +36,11 @@ describe("route paths from one source", () => {
     expect(missing(SIGNED_API_PATHS, tablePaths)).toEqual([]);
     for (const p of SIGNED_API_PATHS)
       expect(p.startsWith(apiPath(""))).toBe(true);
+  });
+
+  it("every read that writes, and the health check, is a route", () => {
+    const paths = [...WRITING_GETS.map((g) => g.path), HEALTH_PATH];
+    expect(missing(paths, tablePaths)).toEqual([]);
   });
 
   it("the check fails when a route it relies on is renamed", () => {

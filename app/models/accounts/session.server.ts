@@ -10,7 +10,13 @@ import {
 } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
-import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
+import {
+  db,
+  preparedOnce,
+  changedRows,
+  immediate,
+  writesHere,
+} from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -91,10 +97,12 @@ export async function findUserBySessionToken(
   const row = (await userBySessionHash().execute({ hash, now }))[0];
   if (!row) return null;
   // "Last seen" for the security page, written at most every few minutes so
-  // reading a page stays a read.
+  // reading a page stays a read. Outside the primary region a read writes
+  // nothing: the touch waits for the person's next request there.
   if (
-    !row.lastSeenAt ||
-    now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS
+    writesHere() &&
+    (!row.lastSeenAt ||
+      now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS)
   )
     await immediate(
       (tx) =>
