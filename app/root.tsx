@@ -27,7 +27,7 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 // The icon is in the document (a small data: URL, its size in
-// docs/decisions/0842): as a file it was a request the browser started at the
+// docs/decisions/archive/0842): as a file it was a request the browser started at the
 // load event, which on a small page comes before the first paint (0842). The web app
 // manifest is linked in Layout, after the first paint on pages with scripts.
 export const links: Route.LinksFunction = () => [
@@ -36,7 +36,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 // Who the user is is looked up once per request, for every loader and action
-// under the root (pages and the /api alike): docs/decisions/0811.
+// under the root (pages and the /api alike): docs/decisions/archive/0811.
 // Then every keyed write is claimed once for both doors (docs/product-rules.md#repeats).
 // Outermost: a page that could not reach the database answers 503.
 export const middleware: Route.MiddlewareFunction[] = [

@@ -8,7 +8,7 @@
 const CACHE = "fairshake-offline-v1";
 const OFFLINE_URL = "/offline.html";
 
-// --- Hashed assets (docs/decisions/0801) -------------------------------------
+// --- Hashed assets (docs/decisions/archive/0801) -------------------------------------
 // Files under /assets/ are named by their content hash and never change, so
 // a copy is always right: a repeat visit takes its JavaScript from here and
 // downloads none. A new build has new names; old names are pruned past

@@ -109,7 +109,7 @@ function startServer(command, cwd, env) {
   const child = spawn(process.execPath, command, {
     cwd,
     // Both servers run as the Dockerfile runs Fairshake: the V8 heap held
-    // to 192 MB (docs/decisions/0803) with 8 MB semi-spaces (0843), one
+    // to 192 MB (docs/decisions/archive/0803) with 8 MB semi-spaces (0843), one
     // glibc malloc arena (0804).
     env: {
       ...process.env,

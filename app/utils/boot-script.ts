@@ -19,12 +19,12 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
  *
  * All of it waits for two things. The load event, after the document's own
  * requests: the first `Intl.DateTimeFormat()` in a page loads the browser's
- * time zone data, main-thread time measured in docs/decisions/0830, and as a
+ * time zone data, main-thread time measured in docs/decisions/archive/0830, and as a
  * parser-inserted script it ran before anything was painted (0830). And the first paint the browser reports: a small page's
  * load event can fire before its first frame, and the prefetch and the
  * worker's script, and the manifest the browser fetched at that event, then
  * still came before the paint, where Lighthouse's simulation put them on
- * the path to the largest one (/create-bet's cold LCP, docs/decisions/0841,
+ * the path to the largest one (/create-bet's cold LCP, docs/decisions/archive/0841,
  * 0842). A request sent before then goes with the zone the server already
  * assumed, as on any first visit.
  */

@@ -1,5 +1,5 @@
 // The first paint comes from the HTML alone and the scripts start after it
-// (docs/decisions/0800, 0830). With JavaScript the page still hydrates, under
+// (docs/decisions/archive/0800, 0830). With JavaScript the page still hydrates, under
 // its CSP; without it the served document is the same page, complete.
 import { expect, jsEnabled, test, untilHydrated } from "./fixtures";
 
@@ -119,7 +119,7 @@ test("a page knows every route from the cached manifest: navigating asks the ser
       manifestRequests.push(r.url());
   });
   const response = await page.goto("/");
-  // The page carries no manifest of its own (docs/decisions/0837).
+  // The page carries no manifest of its own (docs/decisions/archive/0837).
   expect(await response?.text()).not.toContain("__reactRouterManifest");
   const myBets = page.getByRole("link", { name: "My Bets" }).first();
   await untilHydrated(myBets);

@@ -1,4 +1,4 @@
-// Who the user is, once per request (docs/decisions/0811): the root
+// Who the user is, once per request (docs/decisions/archive/0811): the root
 // middleware puts one lazy lookup in the request's context; every loader of
 // that request shares it, and the next request looks again.
 import { describe, expect, it } from "vitest";

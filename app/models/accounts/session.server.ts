@@ -168,7 +168,7 @@ export const SIGNED_IN_USER_HEADER = "X-Fairshake-User";
 // and action of that request (root, layout and page, or the one resource
 // route) reads the same one. It is lazy, so a request that never asks (an
 // avatar, /healthz, a login) pays nothing, and it lives exactly as long as the
-// request's context (docs/decisions/0811).
+// request's context (docs/decisions/archive/0811).
 type SessionLookup = () => Promise<User | null>;
 const sessionUserContext = createContext<SessionLookup>();
 // The page's own path and query, as React Router normalised it for the
