@@ -92,7 +92,7 @@ app.use((req, res, next) => {
 });
 
 // Brotli for the browsers that take it (utils/compression.server.ts has the
-// settings); pages arrive gzip-compressed already (0836) and pass through
+// settings); pages arrive gzip-compressed already (docs/decisions/archive/0836-pages-as-gzip.md) and pass through
 // untouched.
 app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
 

@@ -1,6 +1,6 @@
 // What server.ts knows about a request that React Router does not: handed to
 // every loader, action and the document renderer through the request's
-// RouterContextProvider (React Router middleware, docs/decisions/archive/0811).
+// RouterContextProvider (React Router middleware, docs/decisions/archive/0811-session-through-router-middleware.md).
 import { createContext, type RouterContext } from "react-router";
 
 type RequestContexts = {
