@@ -138,7 +138,7 @@ function layerRules() {
       "Routes pay through the payment models (payBet, paymentOptions): a provider is the model's business (docs/decisions/0935).",
   };
   // The /api door shares with the pages only what lives below both (models,
-  // utils): an API route never imports a page's module (docs/decisions/0950).
+  // utils): an API route never imports a page's module (docs/decisions/0950-payment-pages-on-the-page-door.md).
   const PAGES = (regex) => ({
     regex,
     message:

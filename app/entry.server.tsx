@@ -72,7 +72,7 @@ export default function handleRequest(
         onAllReady() {
           // The document is sent as one piece: every write into compression
           // is a zlib call of its own (a page came out of React in several
-          // chunks, measured in docs/decisions/0810), and the head's
+          // chunks, measured in docs/decisions/archive/0810-middleware-and-render-cpu.md), and the head's
           // preloads are taken out in one pass.
           const chunks: Buffer[] = [];
           const whole = new Writable({

@@ -3,8 +3,9 @@
 // middleware reads them, so renaming a route cannot silently drop the
 // middleware that belongs to it. tests/api/route-paths.test.ts fails if one
 // leaves the table or server/serve.ts spells an /api path by hand
-// (docs/decisions/0936). Rate limits are not here: they attach to the act,
-// not to a URL (docs/decisions/0500).
+// (docs/decisions/0936-route-paths-one-source.md). Rate limits are not
+// here: they attach to the act, not to a URL
+// (docs/decisions/0500-limits-attach-to-the-act.md).
 
 /** The JSON API's prefix: JSON answers, the JSON content-type door. */
 export const API_PREFIX = "api";

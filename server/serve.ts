@@ -109,7 +109,7 @@ export async function serve({ vite }: ServeOptions = {}) {
   });
 
   // Brotli for the browsers that take it (utils/compression.server.ts has the
-  // settings); pages arrive gzip-compressed already (0836) and pass through
+  // settings); pages arrive gzip-compressed already (docs/decisions/archive/0836-pages-as-gzip.md) and pass through
   // untouched.
   app.use(compression({ brotli: { params: BROTLI_PARAMS } }));
 

@@ -1,4 +1,4 @@
-// What entry.server.tsx hands <ServerRouter> (docs/decisions/0840). Relies on
+// What entry.server.tsx hands <ServerRouter> (docs/decisions/archive/0840-server-router-matched-routes.md). Relies on
 // React Router internals: see docs/upgrading-react-router.md.
 import type { EntryContext } from "react-router";
 
@@ -8,11 +8,11 @@ import type { EntryContext } from "react-router";
  * `manifest.routes` on every render (`createServerRoutes`, then
  * `createStaticRouter`'s `convertRoutesToDataRoutes`), every page route for
  * the two or three a page shows: a share of a page's CPU and allocations
- * measured in docs/decisions/0840. Everything it renders reads the matched routes only: the
+ * measured in docs/decisions/archive/0840-server-router-matched-routes.md. Everything it renders reads the matched routes only: the
  * route elements come from the request's matches, and <Scripts> and <Links>
  * look up the matched routes; the client loads the whole manifest from its
- * file (`routeDiscovery: "initial"`, 0837), never from here
- * (docs/decisions/0840).
+ * file (`routeDiscovery: "initial"`, docs/decisions/archive/0837-route-manifest-up-front.md), never from here
+ * (docs/decisions/archive/0840-server-router-matched-routes.md).
  */
 export function withMatchedRoutesOnly(context: EntryContext): EntryContext {
   const routes: EntryContext["manifest"]["routes"] = {};

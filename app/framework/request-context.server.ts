@@ -1,6 +1,6 @@
 // What the server knows about a request that React Router does not: handed to
 // every loader, action and the document renderer through the request's
-// RouterContextProvider (React Router middleware, docs/decisions/0811).
+// RouterContextProvider (React Router middleware, docs/decisions/archive/0811-session-through-router-middleware.md).
 // React Router finds a value by the identity of its key: the server
 // (server/serve.ts) and the routes share this one module, as they share one
 // build (docs/decisions/1040-one-module-graph.md).

@@ -112,7 +112,7 @@ function bodyLimitFor(build: ServerBuild, req: ExpressRequest): BodyLimit {
  * joined Buffer: a Request made from bytes copies them (the Fetch standard),
  * so a joined body cost two copies of every upload before any route read it,
  * and a route that parses its own body (`readUploadedFile`) joins it once
- * (docs/decisions/0820). `request.formData()` and `.text()` read it as
+ * (docs/decisions/archive/0820-upload-memory-one-copy.md). `request.formData()` and `.text()` read it as
  * before; the chunks go with the stream once it is read.
  */
 function streamOf(chunks: Buffer[]): ReadableStream<Uint8Array> {

@@ -21,7 +21,7 @@ let table: ServerBuild["routes"] | null = null;
 let statics = new Set<string>();
 // matchRoutes flattens, ranks and compiles the whole route table on every
 // call (React Router keeps precomputed branches only for its own handler),
-// a share of a page's CPU measured in docs/decisions/0810. Its answers are kept here under the path's *shape*:
+// a share of a page's CPU measured in docs/decisions/archive/0810-middleware-and-render-cpu.md. Its answers are kept here under the path's *shape*:
 // each segment that is no route's static segment stands for any other such
 // segment (only dynamic segments and splats can match it), so `/bet/1` and
 // `/bet/999` share one entry and the shapes are few. Bounded all the same.

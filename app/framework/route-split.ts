@@ -6,7 +6,7 @@
 // Each handler gets the routes of its side only; which side a request is for
 // is React Router's own answer over the whole table (app/framework/route-pattern.ts),
 // so every spelling of a path reaches the route it reached before
-// (docs/decisions/0813).
+// (docs/decisions/archive/0813-handlers-by-side-lean-request-log.md).
 import type { ServerBuild } from "react-router";
 
 type Routes = ServerBuild["routes"];

@@ -6,7 +6,7 @@ import { onFirstPaintJs } from "~/utils/first-paint";
  * blocking script: on a slow link all of the page's scripts then compete
  * with the document and its images, and when they win the race they are
  * evaluated and hydrate before the first paint, which waits for them
- * (measured in docs/decisions/0800).
+ * (measured in docs/decisions/archive/0800-first-visit-paints-from-the-html.md).
  * This leaves them out of the served head: the scripts are then found where
  * <Scripts> puts its module script, at the end of the body, after the content
  * is in, and load through their imports (React adds the preload tags again when
@@ -32,7 +32,7 @@ export function withoutScriptPreloads(html: string): string {
  * and Lighthouse (whose simulation puts on the path to the largest paint
  * every script that ran before it did) counted all of them against a slow
  * 4G link: /create-bet's and /bet/{id}'s scores swung from run to run
- * (measured in docs/decisions/0830, 0831). A small classic script in its place
+ * (measured in docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md, docs/decisions/archive/0831-scripts-start-at-the-reported-first-paint.md). A small classic script in its place
  * inserts the same module, with the same nonce, when the browser reports the
  * page's first contentful paint (onFirstPaintJs: at once where no paint will
  * be reported, after PAINT_WAIT_MS at the latest, so a page always hydrates).

@@ -2,7 +2,7 @@
 // imports the secret as a WebCrypto key and verifies the HMAC as an
 // asynchronous crypto job on every call; the session cookie is read on every
 // request, where that cost a measurable share of a page's CPU (measured in
-// docs/decisions/0810). This
+// docs/decisions/archive/0810-middleware-and-render-cpu.md). This
 // reads the same format (`base64(JSON)` + "." + base64 HMAC-SHA256,
 // in a cookie header parsed as the `cookie` package parses it) with
 // node:crypto's synchronous HMAC and a constant-time comparison; writing

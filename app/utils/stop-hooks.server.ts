@@ -36,7 +36,7 @@ const startHooks: (() => void)[] = [];
 /**
  * Runs `hook` the moment a graceful stop begins, before the server waits for
  * the requests in flight: for answers that never end by themselves (open
- * event streams, docs/decisions/1010), which would otherwise hold the stop
+ * event streams, docs/decisions/1010-live-pages-over-server-sent-events.md), which would otherwise hold the stop
  * for the whole grace period.
  */
 export function onStopStarting(hook: () => void) {

@@ -1,6 +1,6 @@
 // The paths server/serve.ts's middleware relies on come from one place
 // (app/route-paths.ts) and must each be a route in app/routes.ts: renaming a
-// route cannot silently drop its middleware (docs/decisions/0936).
+// route cannot silently drop its middleware (docs/decisions/0936-route-paths-one-source.md).
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import {

@@ -176,11 +176,11 @@ export const SIGNED_IN_USER_HEADER = "X-Fairshake-User";
 // and action of that request (root, layout and page, or the one resource
 // route) reads the same one. It is lazy, so a request that never asks (an
 // avatar, /healthz, a login) pays nothing, and it lives exactly as long as the
-// request's context (docs/decisions/0811).
+// request's context (docs/decisions/archive/0811-session-through-router-middleware.md).
 type SessionLookup = () => Promise<User | null>;
 const sessionUserContext = createContext<SessionLookup>();
 // The page's own path and query, as React Router normalised it for the
-// middleware (`url`): with `v8_passThroughRequests` (ADR 0835) a loader's
+// middleware (`url`): with `v8_passThroughRequests` (docs/decisions/archive/0835-loaders-get-the-request-as-it-came.md) a loader's
 // `request.url` is the raw request's, so a client navigation's data request
 // reads `/bet/7.data?_routes=…` there, which is no address to come back to.
 const returnToContext = createContext<string>();
@@ -208,7 +208,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
   // The answer names who it was for when the request asked (every page
   // does, in the root loader): the service worker keeps signed-in pages
   // for offline reading and forgets them all when the answer names someone
-  // else, or no one (public/sw.js, docs/decisions/1001). Never a lookup of
+  // else, or no one (public/sw.js, docs/decisions/1001-offline-reading-of-kept-pages.md). Never a lookup of
   // its own: a request that did not ask pays nothing.
   // A public answer (a share image) is the same for everyone and may be
   // kept by any cache: it names no one.
