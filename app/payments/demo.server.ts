@@ -152,6 +152,8 @@ export function validateDemoCard(
   return { cardNumber: number };
 }
 
+const NAMES_NO_INTENT = /[\u0000-\u001f\u007f]|^.{256,}$/su;
+
 /**
  * Confirms a demo intent with a card: 200-like on 4242…, 402 'Your card was
  * declined.' on 4000…0002. Only the intent's payer (the bet's loser, as
@@ -161,7 +163,11 @@ async function confirmDemoIntent(
   store: DemoIntentStore,
   { intentId, card, isPayer, now = new Date() }: DemoConfirmInput,
 ): Promise<{ status: "succeeded" }> {
-  const row = await store.find(intentId);
+  // An id with a control character (PostgreSQL refuses a NUL in text) or
+  // past any id's length names no intent: the same 404 as an unknown one.
+  const row = NAMES_NO_INTENT.test(intentId)
+    ? null
+    : await store.find(intentId);
   if (!row || !(await isPayer(intentId)))
     throw notFound("Payment intent not found.");
   if (row.status === "succeeded") return { status: "succeeded" };

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
+import { signUp } from "../support/server";
 import {
   HTML_PAYLOADS,
   ODD_TEXT,
@@ -458,4 +459,23 @@ describe("accepted text comes back exactly and renders escaped", () => {
     expect(html.text).toContain("&lt;b&gt;x&lt;/b&gt;");
     expect(html.text).not.toContain("<b>x</b>");
   });
+});
+
+describe("a payment intent id that names no intent", () => {
+  // Found by the property above on PostgreSQL, which refuses a NUL in text:
+  // the lookup failed and the call answered 500.
+  it.each([["a\u0000b"], ["x".repeat(300)], ["pi_\u0007"]])(
+    "POST /api/payments/demo/confirm with %j is 404, never 500",
+    async (paymentIntentId) => {
+      const { client } = await signUp(server.url);
+      const res = await client.post("/api/payments/demo/confirm", {
+        paymentIntentId,
+        cardNumber: "4242 4242 4242 4242",
+        expiry: "12/40",
+        cvc: "123",
+      });
+      expect(res.status, res.text).toBe(404);
+      expect(res.data).toEqual({ error: "Payment intent not found." });
+    },
+  );
 });

@@ -117,9 +117,12 @@ describe.runIf(onPostgres())(
       );
 
     /** Waits until the standby has replayed everything the primary has written. */
+    // Up to the primary's insert position, the one `fs_lsn` carries: the
+    // written position can lag it while the last commit is unflushed
+    // (synchronous_commit off), and a pause then caught the replica short.
     async function replicaCaughtUp() {
       const { lsn } = (
-        await primarySql.query("SELECT pg_current_wal_lsn() AS lsn")
+        await primarySql.query("SELECT pg_current_wal_insert_lsn() AS lsn")
       ).rows[0];
       await within(
         5_000,
