@@ -4,7 +4,7 @@ import { AppHeader, BottomNav } from "~/components/app-shell";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import { countUnreadActivity } from "~/models/social/activity.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { latestLiveEventId } from "~/models/notifications/live-events.server";
+import { liveResumePoint } from "~/models/notifications/live-streams.server";
 import { useLiveUpdates } from "~/utils/live-updates";
 
 // Every screen inside this layout is protected: the guard redirects a
@@ -12,7 +12,7 @@ import { useLiveUpdates } from "~/utils/live-updates";
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Read first, before any await lets the page's own loader read its data:
   // the stream then sends whatever changed after that data was read.
-  const liveCursor = await latestLiveEventId();
+  const liveCursor = await liveResumePoint();
   const user = await requireUser({ request, context });
   return {
     userId: user.id,

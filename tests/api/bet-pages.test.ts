@@ -268,6 +268,53 @@ describe("bet pages", () => {
     );
   });
 
+  it("offer the referee no Join, on /bet/{id} and /join/{code}, and the API refuses them (docs/product-rules.md#joining)", async () => {
+    const creator = await signUp(server.url);
+    const referee = await signUp(server.url);
+    expect(
+      (
+        await creator.client.post("/api/friends", {
+          friendId: referee.user.id,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await referee.client.post("/api/friends/accept", {
+          friendId: creator.user.id,
+        })
+      ).status,
+    ).toBe(200);
+    const bet = await newBet(creator.client, { refereeId: referee.user.id });
+    // A stranger is offered Join on both pages: the control.
+    const { client: stranger } = await signUp(server.url);
+    expect((await stranger.get(`/bet/${bet.id}`)).text).toContain(
+      "Join Bet for",
+    );
+    expect((await stranger.get(`/join/${bet.code}`)).text).toContain(
+      "Join This Bet",
+    );
+    const detail = await referee.client.get(`/bet/${bet.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.text).not.toContain("Join Bet for");
+    expect(detail.text).not.toContain('value="join"');
+    const byCode = await referee.client.get(`/join/${bet.code}`);
+    expect(byCode.status).toBe(200);
+    expect(byCode.text).not.toContain("Join This Bet");
+    expect(byCode.text).toContain(
+      "You are this bet&#x27;s referee, so you cannot join it.",
+    );
+    const api = await referee.client.post(`/api/bets/${bet.id}/join`, {});
+    expect(api.status).toBe(409);
+    expect(api.data.error).toBe("The referee cannot join this bet.");
+    const posted = await referee.client.request("POST", `/bet/${bet.id}`, {
+      body: new URLSearchParams({ intent: "join" }).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(posted.status).toBe(409);
+    expect(posted.text).toContain("The referee cannot join this bet.");
+  });
+
   it("protected bet screens redirect a visitor to /auth (302)", async () => {
     const anon = new Client(server.url);
     for (const path of [

@@ -123,10 +123,21 @@ describe.runIf(onPostgres())(
         expect(answer.headers.get("Retry-After")).toBe("5");
       }
       expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
-      // Keyed writes, through every door, answer the same.
+      // Keyed writes, through every door, answer the same, and so does a
+      // load of keyed and unkeyed /api writes sent at once.
       const doors = ["/api/bets", "/create-bet", "/create-bet.data"];
       const keyed = await Promise.all(keyedWrites(alice.client, "Keyed"));
       keyed.forEach((answer, i) => expectUnavailable(answer, doors[i]!));
+      const load = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          alice.client.request("POST", "/api/bets", {
+            json: betInput(`Load ${i}`),
+            headers:
+              i % 2 === 0 ? { "Idempotency-Key": crypto.randomUUID() } : {},
+          }),
+        ),
+      );
+      for (const answer of load) expectUnavailable(answer, "/api/bets");
       // The pages too, a document and a client navigation's data request.
       for (const path of ["/", "/my-bets", "/my-bets.data"]) {
         const page = await alice.client.request("GET", path, {
@@ -193,7 +204,10 @@ describe.runIf(onPostgres())(
         const [apiWrite, ...pageWrites] = keyedWriteSenders(
           alice.client,
           "Held",
-        );
+        ) as [
+          () => ReturnType<Client["request"]>,
+          ...(() => ReturnType<Client["request"]>)[],
+        ];
         // The /api write first, until its insert waits on the lock holding
         // the pool's one connection; then the pages queue for it.
         const first = apiWrite();

@@ -1,6 +1,7 @@
 // GET /api/events (docs/api.md, docs/product-rules.md#live-pages): who
 // hears what, the heartbeat, the catch-up after a reconnect, and events
 // made by another process on the same database.
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import { Client, signUp } from "../support/server";
@@ -30,6 +31,14 @@ async function privateBet(client: Client) {
   });
   expect(res.status, res.text).toBe(201);
   return res.data as { id: number; code: string };
+}
+
+/** Resolves once the server has ended `s`, or fails after `ms`. */
+function endsWithin(s: EventStream, ms: number) {
+  return Promise.race([
+    s.ended.then(() => "ended"),
+    new Promise((r) => setTimeout(() => r("still open"), ms)),
+  ]);
 }
 
 const betEvent = (betId: number) => (e: { data: Record<string, unknown> }) =>
@@ -152,6 +161,95 @@ describe("GET /api/events", () => {
   });
 });
 
+describe("a stream outlives no session", () => {
+  // The heartbeat is 300 ms here, so the sessions behind open streams are
+  // looked up every 300 ms: "a few seconds" leaves room for a slow machine.
+  it("a sign-out ends the stream opened with that session", async () => {
+    const alice = await signUp(server.url);
+    const s = await stream(alice.client);
+    expect(s.status).toBe(200);
+    expect((await alice.client.post("/api/logout", {})).status).toBe(204);
+    expect(await endsWithin(s, 5_000)).toBe("ended");
+  });
+
+  it("signing out everywhere else ends the other device's stream, not this one's", async () => {
+    const alice = await signUp(server.url);
+    const phone = new Client(server.url);
+    const login = await phone.post("/api/login", {
+      username: alice.user.username,
+      password: "secret123",
+    });
+    expect(login.status, login.text).toBe(200);
+    const here = await stream(alice.client);
+    const there = await stream(phone);
+    const out = await alice.client.post("/api/user/sessions/revoke-others", {});
+    expect(out.status, out.text).toBe(204);
+    expect(await endsWithin(there, 5_000)).toBe("ended");
+    expect(await endsWithin(here, 1_000)).toBe("still open");
+  });
+
+  it("closing the account ends its streams", async () => {
+    const alice = await signUp(server.url);
+    const phone = new Client(server.url);
+    await phone.post("/api/login", {
+      username: alice.user.username,
+      password: "secret123",
+    });
+    const here = await stream(alice.client);
+    const there = await stream(phone);
+    const closed = await alice.client.request("DELETE", "/api/user", {
+      json: { password: "secret123" },
+    });
+    expect(closed.status, closed.text).toBe(204);
+    expect(await endsWithin(here, 5_000)).toBe("ended");
+    expect(await endsWithin(there, 5_000)).toBe("ended");
+  });
+});
+
+describe("an event whose transaction commits after a higher id was read", () => {
+  // PostgreSQL hands an id out at insert and shows the row at commit; SQLite
+  // commits one write at a time, so there the order cannot differ.
+  it("still reaches the open stream, and a stream resumed from the id seen meanwhile", async (context) => {
+    const url = server.databaseEnv.DATABASE_URL;
+    if (!url) return context.skip();
+    const alice = await signUp(server.url);
+    const first = await stream(alice.client);
+
+    const held = new pg.Client({ connectionString: url });
+    await held.connect();
+    const hold = async () => {
+      await held.query("BEGIN");
+      await held.query(
+        "INSERT INTO live_events (user_id, type) VALUES ($1, 'friends')",
+        [alice.user.id],
+      );
+    };
+    try {
+      // A low id, held in an open transaction; a higher one (her next bet)
+      // commits and is read and sent.
+      await hold();
+      const second = await privateBet(alice.client);
+      await first.waitFor(betEvent(second.id));
+      await new Promise((r) => setTimeout(r, 600)); // a few polls pass it by
+      await held.query("COMMIT");
+      await first.waitFor((e) => e.data.type === "friends");
+
+      // Again, but the tab is gone when the low id commits: it comes back
+      // with the last id it was sent and must hear of it.
+      await hold();
+      const third = await privateBet(alice.client);
+      await first.waitFor(betEvent(third.id));
+      const lastId = first.events[first.events.length - 1]!.id;
+      first.close();
+      await held.query("COMMIT");
+      const back = await stream(alice.client, { lastEventId: lastId });
+      await back.waitFor((e) => e.data.type === "friends");
+    } finally {
+      await held.end();
+    }
+  });
+});
+
 describe("events made by another process", () => {
   // A second server process on the same database file: a change made
   // through it reaches a stream held by the first (and the other way round).
@@ -246,5 +344,28 @@ describe("how many streams one person may hold", () => {
         return again.status;
       })
       .toBe(200);
+  });
+});
+
+describe("many streams opened at once by one person", () => {
+  const limited = useServer({ RATE_LIMITS: "on" });
+
+  it(`40 at once: at most ${MAX_STREAMS_PER_USER} open, the rest 429, and every open one is told`, async () => {
+    const alice = await signUp(limited.url);
+    const earlier = await privateBet(alice.client);
+    // Each comes back from before that bet, so each reads what it missed
+    // while the others open.
+    const all = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        stream(alice.client, { lastEventId: "0" }),
+      ),
+    );
+    const accepted = all.filter((s) => s.status === 200);
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.length).toBeLessThanOrEqual(MAX_STREAMS_PER_USER);
+    for (const s of all) expect([200, 429]).toContain(s.status);
+    for (const s of accepted) await s.waitFor(betEvent(earlier.id));
+    const bet = await privateBet(alice.client);
+    for (const s of accepted) await s.waitFor(betEvent(bet.id), 5_000);
   });
 });

@@ -19,6 +19,8 @@ export type TestServer = {
   running: () => boolean;
   /** What the process wrote to stdout and stderr so far. */
   output: () => string;
+  /** The exit code once it has exited by itself, else null. */
+  exitCode: () => number | null;
 };
 
 export async function startServer(
@@ -88,6 +90,7 @@ export async function startServer(
     databaseEnv,
     running: () => child.exitCode === null && child.signalCode === null,
     output: () => output,
+    exitCode: () => child.exitCode,
     stop: () =>
       new Promise((resolve) => {
         // Killed earlier (a test's lost machine): nothing left to stop.

@@ -9,7 +9,7 @@ import {
   type RouterContextProvider,
 } from "react-router";
 import crypto from "node:crypto";
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
@@ -121,6 +121,40 @@ export async function deleteExpiredSessions(now = Date.now()) {
       { bookkeeping: true },
     ),
   );
+}
+
+/**
+ * What names the session this request carries (its token's hash, as the
+ * sessions table keeps it), or null: an open event stream remembers it, so
+ * the stream ends when the session does.
+ */
+export function sessionHashOf(request: Request): string | null {
+  const token = readToken(request);
+  return token ? hashToken(token) : null;
+}
+
+/**
+ * Which of `hashes` still name a live session: one query for all the event
+ * streams of a process (docs/decisions/1010-live-pages-over-server-sent-events.md).
+ */
+export async function liveSessionHashes(
+  hashes: readonly string[],
+  now = Date.now(),
+): Promise<Set<string>> {
+  const live = new Set<string>();
+  // In slices: a statement may bind only so many parameters.
+  for (let i = 0; i < hashes.length; i += 500)
+    for (const row of await db
+      .select({ idHash: sessions.idHash })
+      .from(sessions)
+      .where(
+        and(
+          inArray(sessions.idHash, hashes.slice(i, i + 500)),
+          gt(sessions.expiresAt, new Date(now)),
+        ),
+      ))
+      live.add(row.idHash);
+  return live;
 }
 
 /**

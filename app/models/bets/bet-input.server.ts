@@ -158,7 +158,6 @@ export type BetInput = {
 };
 
 export const REFEREE_NOT_FRIEND = "The referee must be one of your friends.";
-export const REFEREE_CANNOT_JOIN = "The referee cannot join this bet.";
 
 /** `refereeId` from JSON or a form: absent, null/"" (none) or a user id. */
 export function parseRefereeId(value: unknown): number | null | undefined {
@@ -247,8 +246,11 @@ export function parseBetInput(
   };
 }
 
+/** A join's `version`: epoch ms, none sent (null), or text that did not parse. */
+export type ShownVersion = number | null | "invalid";
+
 /** A join's `version` is the bet's `updatedAt` as shown: ISO text or epoch ms. */
-export function parseVersion(value: unknown): number | null | "invalid" {
+export function parseVersion(value: unknown): ShownVersion {
   if (value === undefined || value === null || value === "") return null;
   const ms =
     typeof value === "number"

@@ -1,7 +1,8 @@
 // Bets: input, creating and joining (docs/product-rules.md#amounts-and-limits, #bets), the model rules.
 import { describe, expect, it } from "vitest";
 import { STORM_TIMEOUT_MS, storm } from "../../../tests/support/storm";
-import { BET_CHANGED, BET_FULL, createBet, joinBet } from "./bet.server";
+import { BET_CHANGED, createBet, joinBet } from "./bet.server";
+import { BET_FULL } from "./bet-policy.server";
 import { cancelExpiredBets } from "./bet-lists.server";
 import { CODE_ALPHABET, parseBetInput } from "./bet-input.server";
 import {

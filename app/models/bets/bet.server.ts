@@ -6,20 +6,19 @@ import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import { recordActivity } from "../social/activity.server";
 import { holdAccountOpen } from "../accounts/closed-account.server";
-import { editRefusal } from "./bet-policy.server";
+import { editRefusal, joinRefusal, BET_FULL } from "./bet-policy.server";
 import { conflict, notFound, refused } from "~/utils/errors";
 
 import {
-  REFEREE_CANNOT_JOIN,
   assertReferee,
   generateCode,
   type BetInput,
+  type ShownVersion,
 } from "./bet-input.server";
 import { BET_NOT_FOUND } from "~/domain/bet";
 import {
   canViewBet,
   effectiveStatus,
-  isParticipant,
   toViews,
   type BetCommand,
   type BetView,
@@ -86,13 +85,15 @@ export async function createBet({
 
 // --- Joining ----------------------------------------------------------------
 
-export const BET_FULL = "Bet already has the maximum number of participants.";
 export const BET_CHANGED =
   "This bet changed while you were looking. Please review it again.";
 
 /**
  * Joins a bet as its second participant, in one immediate transaction with a
  * conditional update: of any number of simultaneous joins exactly one wins.
+ * `joinRefusal` is the rule, asked here at commit time; the conditional
+ * update is the race guard. `version` is the bet's `updatedAt` as the form
+ * showed it; one that did not parse ("invalid") is no version of this bet.
  */
 export async function joinBet({
   betId,
@@ -102,7 +103,7 @@ export async function joinBet({
 }: {
   betId: number;
   userId: number;
-  version?: number | null;
+  version?: ShownVersion;
   now?: number;
 }) {
   return await immediate(async (tx) => {
@@ -111,17 +112,19 @@ export async function joinBet({
       await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
     )[0];
     if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
-    if (await isParticipant(betId, userId, tx))
-      throw conflict("You have already joined this bet.");
-    if (bet.refereeId === userId) throw conflict(REFEREE_CANNOT_JOIN);
-    const status = effectiveStatus(bet, now);
-    if (status === "cancelled")
-      throw conflict(
-        "This bet has been cancelled: its deadline passed before anyone joined.",
-      );
-    if (status === "settled")
-      throw conflict("This bet has already been settled.");
-    if (status !== "pending") throw conflict(BET_FULL);
+    const seated = await tx
+      .select({ id: betParticipants.userId })
+      .from(betParticipants)
+      .where(eq(betParticipants.betId, betId));
+    const refusal = joinRefusal(
+      {
+        status: effectiveStatus(bet, now),
+        refereeId: bet.refereeId,
+        participants: seated,
+      },
+      userId,
+    );
+    if (refusal) throw refused(refusal);
     if (
       version !== undefined &&
       version !== null &&

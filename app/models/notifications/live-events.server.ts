@@ -3,12 +3,16 @@
 // activity call these in the same transaction as the change, so an event
 // exists exactly when the change does, whichever process or machine made
 // it. Each process reads the new rows by id (live-streams.server.ts) and
-// passes them to its open streams. Plain Drizzle, no SQLite-only SQL: the
-// cursor query is the same on PostgreSQL (docs/decisions/1010).
+// passes them to its open streams (docs/decisions/1010-live-pages-over-server-sent-events.md).
+// On PostgreSQL an id is handed out at insert and its row seen at commit, so
+// the read also says which transactions may still commit a lower id
+// (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
 import { and, asc, desc, eq, gt, lt, lte, sql } from "drizzle-orm";
 import {
   db,
+  engine,
   preparedOnce,
+  selectRows,
   type Tx,
   changedRows,
   immediate,
@@ -36,7 +40,13 @@ async function tell(
   betId: number | null = null,
 ) {
   const rows = [...new Set(people)].map((userId) => ({ userId, type, betId }));
-  if (rows.length > 0) await tx.insert(liveEvents).values(rows);
+  if (rows.length === 0) return;
+  // The transaction takes its id before its rows take theirs: a reader that
+  // finds an id missing then knows the transaction holding it is below the
+  // snapshot's xmax, and when it has surely ended (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
+  if (engine === "postgres")
+    await selectRows(tx, sql`select pg_current_xact_id()`);
+  await tx.insert(liveEvents).values(rows);
 }
 
 /**
@@ -123,6 +133,104 @@ export async function liveEventsAfter(
   limit = 1000,
 ): Promise<LiveEvent[]> {
   return await after().execute({ cursor, limit });
+}
+
+/**
+ * One read of the live cursor: the rows after `cursor` and the rows among
+ * `missing` (ids below it not seen yet) that are now visible, oldest first,
+ * with the bounds of the snapshot they were read in. On PostgreSQL every
+ * transaction below `xmin` had ended when they were read, and every one
+ * still to take an id gets one of at least `xmax`. On SQLite a reader only
+ * ever sees whole commits, made one at a time: nothing is in flight, both
+ * are null.
+ */
+export type LiveRead = {
+  events: LiveEvent[];
+  xmin: bigint | null;
+  xmax: bigint | null;
+};
+
+export async function readLiveEvents(
+  cursor: number,
+  missing: number[],
+  limit = 1000,
+): Promise<LiveRead> {
+  if (engine === "sqlite")
+    return {
+      events: await selectRows<LiveEvent>(
+        db,
+        sql`select id, user_id as "userId", type, bet_id as "betId"
+          from live_events
+          where id > ${cursor}
+            or id in (select value from json_each(${JSON.stringify(missing)}))
+          order by id limit ${limit}`,
+      ),
+      xmin: null,
+      xmax: null,
+    };
+  // One statement, so the rows and the bounds come from one snapshot.
+  const [row] = await selectRows<{
+    xmin: string;
+    xmax: string;
+    events: LiveEvent[];
+  }>(
+    db,
+    sql`select pg_snapshot_xmin(s)::text as xmin, pg_snapshot_xmax(s)::text as xmax,
+      coalesce((select json_agg(json_build_object('id', e.id, 'userId', e.user_id,
+          'type', e.type, 'betId', e.bet_id) order by e.id)
+        from (select id, user_id, type, bet_id from live_events
+          where id > ${cursor} or id = any(${`{${missing.join(",")}}`}::int[])
+          order by id limit ${limit}) e), '[]'::json) as events
+      from pg_current_snapshot() as s`,
+  );
+  return {
+    events: row!.events,
+    xmin: BigInt(row!.xmin),
+    xmax: BigInt(row!.xmax),
+  };
+}
+
+/** How far back a process that begins reading looks for ids in flight. */
+export const LIVE_LOOK_BACK_IDS = 1_000;
+
+/**
+ * Where a process's cursor begins: the newest visible id, and the ids among
+ * the LIVE_LOOK_BACK_IDS before it that are not visible (in flight, or
+ * rolled back: only PostgreSQL has either), with the snapshot's bounds.
+ * A page's cursor is read the same way.
+ */
+export async function liveCursorStart(
+  /** Ids up to this one are known not to be in flight: not looked at. */
+  settled = 0,
+): Promise<Omit<LiveRead, "events"> & { latest: number; missing: number[] }> {
+  if (engine === "sqlite")
+    return {
+      latest: await latestLiveEventId(),
+      missing: [],
+      xmin: null,
+      xmax: null,
+    };
+  const [row] = await selectRows<{
+    xmin: string;
+    xmax: string;
+    latest: number;
+    missing: number[];
+  }>(
+    db,
+    sql`with latest as (select coalesce(max(id), 0) as id from live_events)
+      select pg_snapshot_xmin(s)::text as xmin, pg_snapshot_xmax(s)::text as xmax,
+        latest.id as latest,
+        array(select g from generate_series(
+            greatest(latest.id - ${LIVE_LOOK_BACK_IDS}, ${settled}, 0) + 1, latest.id) g
+          where not exists (select 1 from live_events e where e.id = g)) as missing
+      from pg_current_snapshot() as s, latest`,
+  );
+  return {
+    latest: Number(row!.latest),
+    missing: row!.missing.map(Number),
+    xmin: BigInt(row!.xmin),
+    xmax: BigInt(row!.xmax),
+  };
 }
 
 /**

@@ -22,11 +22,8 @@ import {
 } from "./settlement-referee.server";
 import { settlementViewOf } from "./settlement-view.server";
 import { toBetJson } from "~/routes/api/json";
-import {
-  REFEREE_CANNOT_JOIN,
-  REFEREE_NOT_FRIEND,
-  parseBetInput,
-} from "../bets/bet-input.server";
+import { REFEREE_NOT_FRIEND, parseBetInput } from "../bets/bet-input.server";
+import { REFEREE_CANNOT_JOIN } from "../bets/bet-policy.server";
 import { createBet, joinBet, updateBet } from "../bets/bet.server";
 import { getBetForViewer, getBetView } from "../bets/bet-access.server";
 import { listActivity } from "../social/activity.server";

@@ -1,5 +1,8 @@
 import type { Route } from "./+types/events";
-import { requireApiUser } from "~/models/accounts/session.server";
+import {
+  requireApiUser,
+  sessionHashOf,
+} from "~/models/accounts/session.server";
 import { openLiveStream } from "~/models/notifications/live-streams.server";
 import { api, jsonError } from "~/utils/api.server";
 
@@ -50,14 +53,22 @@ export function loader({ request, context }: Route.LoaderArgs) {
         // already closed by a cancel
       }
     };
-    const outcome = await openLiveStream(user.id, resumeFrom(request), {
-      write: (text) => {
-        if (ended) return;
-        if (controller) controller.enqueue(encoder.encode(text));
-        else early.push(text);
+    // The stream ends with the session it was opened with (a sign-out, a
+    // sign-out everywhere else, the account closed).
+    const session = sessionHashOf(request)!;
+    const outcome = await openLiveStream(
+      user.id,
+      resumeFrom(request),
+      {
+        write: (text) => {
+          if (ended) return;
+          if (controller) controller.enqueue(encoder.encode(text));
+          else early.push(text);
+        },
+        end,
       },
-      end,
-    });
+      session,
+    );
     if (!outcome.ok && outcome.reason === "too-many")
       return jsonError(429, "Too many open event streams", undefined, {
         "Retry-After": "30",

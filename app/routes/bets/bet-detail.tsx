@@ -15,25 +15,23 @@ import {
 } from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
 import { BET_NOT_FOUND } from "~/domain/bet";
-import { joinBet } from "~/models/bets/bet.server";
-import { mayEditBet } from "~/models/bets/bet-policy.server";
-import { parseVersion } from "~/models/bets/bet-input.server";
+import { mayEditBet, mayJoinBet } from "~/models/bets/bet-policy.server";
 import { settlementViewOf } from "~/models/settlements/settlement-view.server";
 import { fairAction, loadFairState } from "./bet-fair.server";
+import { joinFromForm } from "./join-action.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { shareLinks } from "~/models/bets/share.server";
-import { parseId } from "~/utils/api.server";
+import { betIdOrNotFound } from "~/utils/api.server";
 import { qrCodeSvg } from "~/utils/qr-code.server";
 import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
 import { DEMO_PAYMENT_BET_ID } from "~/models/jobs/demo-seed.server";
-import { invalid, notFound } from "~/utils/errors";
+import { invalid } from "~/utils/errors";
 import { betForPage } from "./load.server";
 import { formFailure } from "~/utils/page.server";
 import { initials } from "~/utils/initials";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 import {
   cardFrame,
@@ -80,8 +78,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     isCreator,
     isParticipant,
     canEdit: mayEditBet(bet, user.id),
-    canJoin:
-      !isParticipant && bet.status === "pending" && bet.participants.length < 2,
+    canJoin: mayJoinBet(bet, user.id),
     // docs/product-rules.md#bets: the seeded bet alice lost offers the demo payment.
     demoPaymentHref:
       isDemoMode && bet.id === DEMO_PAYMENT_BET_ID
@@ -99,22 +96,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "nudge" || intent === "refer")
     return fairAction(intent, params.id, user.id);
   if (intent !== "join") return formFailure(invalid("Unknown action"), "Error");
-  const betId = parseId(params.id);
-  try {
-    if (betId === null) throw notFound(BET_NOT_FOUND);
-    const version = parseVersion(form.get("version"));
-    const bet = await joinBet({
-      betId,
-      userId: user.id,
-      version: version === "invalid" ? -1 : version,
-    });
-    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
-      title: "You joined the bet!",
-      description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
-    });
-  } catch (error) {
-    return formFailure(error, "Failed to join bet");
-  }
+  return joinFromForm({
+    userId: user.id,
+    form,
+    findBet: async () => betIdOrNotFound(params.id),
+  });
 }
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).

@@ -7,17 +7,16 @@ import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/join";
 import { StatusBadge } from "~/components/bets/status-badge";
 import { FormAlert } from "~/components/forms";
-import { joinBet } from "~/models/bets/bet.server";
 import { openBetByCode } from "~/models/bets/bet-access.server";
-import { parseVersion } from "~/models/bets/bet-input.server";
+import { joinRefusal } from "~/models/bets/bet-policy.server";
+import { joinFromForm } from "./join-action.server";
 import {
   describePaymentRecord,
   getPaymentRecord,
 } from "~/models/payments/dues.server";
-import { formFailure, page } from "~/utils/page.server";
+import { page } from "~/utils/page.server";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
 import {
   cardFrame,
@@ -46,7 +45,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     user.id,
     context.get(clientAddressContext),
   );
-  const isParticipant = bet.participants.some((p) => p.id === user.id);
+  const refusal = joinRefusal(bet, user.id);
   return {
     code: params.code.toUpperCase(),
     bet: {
@@ -63,34 +62,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       refereeName: bet.refereeName,
       version: bet.updatedAt.toISOString(),
     },
-    isParticipant,
-    isReferee: bet.refereeId === user.id,
+    /** Why this person may not join, as the page words it; null: the Join form. */
+    cannotJoin: refusal ? (refusal.shown ?? refusal.message) : null,
   };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
-  try {
-    const bet = await open(
-      params.code,
-      user.id,
-      context.get(clientAddressContext),
-    );
-    const version = parseVersion(form.get("version"));
-    await joinBet({
-      betId: bet.id,
-      userId: user.id,
-      version: version === "invalid" ? -1 : version,
-    });
-    return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
-      title: "You joined the bet!",
-      description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
-    });
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    return formFailure(error, "Failed to join bet");
-  }
+  return joinFromForm({
+    userId: user.id,
+    form,
+    findBet: async () =>
+      (await open(params.code, user.id, context.get(clientAddressContext))).id,
+  });
 }
 
 function Shell({ children }: { children: React.ReactNode }) {
@@ -109,8 +94,7 @@ export default function JoinByCode({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
-  const { bet, code, isParticipant } = loaderData;
-  const closed = bet.status === "settled" || bet.status === "cancelled";
+  const { bet, code, cannotJoin } = loaderData;
   return (
     <Shell>
       <p className="text-sm text-slate-600">
@@ -144,27 +128,17 @@ export default function JoinByCode({
         ) : null}
       </section>
       <FormAlert title={actionData?.title} message={actionData?.message} />
-      {closed ? (
+      {cannotJoin ? (
         <p role="status" className="card text-slate-700">
-          This bet has been settled or cancelled and can no longer be joined.
+          {cannotJoin}
         </p>
-      ) : isParticipant ? (
-        <p className="card text-slate-700">You are already in this bet.</p>
-      ) : loaderData.isReferee ? (
-        <p className="card text-slate-700">
-          You are this bet&apos;s referee, so you cannot join it.
-        </p>
-      ) : bet.status === "pending" ? (
+      ) : (
         <KeyedForm method="post">
           <input type="hidden" name="version" value={bet.version} />
           <button type="submit" className="btn-primary w-full">
             Join This Bet
           </button>
         </KeyedForm>
-      ) : (
-        <p className="card text-slate-700">
-          Bet already has the maximum number of participants.
-        </p>
       )}
       <Link
         to={href("/bet/:id", { id: String(bet.id) })}

@@ -1,5 +1,6 @@
-// POST /api/bets/{id}/join {version?}: one immediate transaction; 409 when
-// full, already in, not pending, past the deadline or changed (docs/product-rules.md#paying).
+// POST /api/bets/{id}/join {version?}: one immediate transaction; 409 as
+// joinRefusal answers (already in, the referee, not pending, past the
+// deadline, full) or when changed (docs/product-rules.md#joining).
 import type { Route } from "./+types/join";
 import { joinBet } from "~/models/bets/bet.server";
 import { parseVersion } from "~/models/bets/bet-input.server";
