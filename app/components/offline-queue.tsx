@@ -6,6 +6,7 @@
 import { useEffect, useState } from "react";
 import { useLocation, useSubmit } from "react-router";
 import {
+  claimDevice,
   othersKeptOnDevice,
   readCounts,
   setQueueOwner,
@@ -56,8 +57,10 @@ function useSendWhenOnline(userId: number, waiting: number) {
   const { key: locationKey } = useLocation();
   useEffect(() => {
     setQueueOwner(userId);
-    // Another person's actions are never kept past their signing out.
-    if (othersKeptOnDevice(userId)) void keptFor(userId).catch(() => {});
+    // Another person's actions are never kept past someone else signing in.
+    const arrived = claimDevice(userId);
+    if (arrived || othersKeptOnDevice(userId))
+      void keptFor(userId).catch(() => {});
     return () => setQueueOwner(null);
   }, [userId]);
   useEffect(() => {

@@ -81,6 +81,45 @@ export function useQueueCounts(userId: number) {
   return { waiting: waiting!, refused: refused! };
 }
 
+// Who last used the queue in this browser, and since when. Written at once
+// (localStorage is synchronous), so another person's arrival voids what the
+// one before kept even when deleting it from IndexedDB is cut short by
+// leaving the page (docs/product-rules.md#acting-offline).
+const DEVICE = "fairshake-offline-queue-device";
+type DeviceOwner = { userId: number; since: number };
+
+function readDevice(): DeviceOwner | null {
+  try {
+    return JSON.parse(localStorage.getItem(DEVICE) ?? "null") as DeviceOwner;
+  } catch {
+    return null;
+  }
+}
+
+/** A signed-in page started for `userId`; true when someone else had used the queue here. */
+export function claimDevice(userId: number) {
+  const before = readDevice();
+  if (before?.userId === userId) return false;
+  try {
+    // The first claim in this browser voids nothing already kept.
+    localStorage.setItem(
+      DEVICE,
+      JSON.stringify({ userId, since: before ? Date.now() : 0 }),
+    );
+  } catch {
+    // storage refused: the server's check before each send still holds
+  }
+  if (before) forgetCountsExcept(userId);
+  return before !== null;
+}
+
+/** `userId`'s kept actions made before this moment are void: someone else signed in since. */
+export function voidBefore(userId: number) {
+  const device = readDevice();
+  if (!device) return 0;
+  return device.userId === userId ? device.since : Infinity;
+}
+
 /** Whether this device still counts someone else's kept actions. */
 export function othersKeptOnDevice(userId: number) {
   try {

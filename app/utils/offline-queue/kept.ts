@@ -3,18 +3,25 @@
 // with the header: the list opens, and signing out asks, with the network
 // gone too. Sending them is ./queue.ts, loaded when something waits.
 import { markKey } from "../unsent-forms";
-import { forgetCountsExcept, queueOwner, writeCounts } from "./counts";
+import {
+  forgetCountsExcept,
+  queueOwner,
+  voidBefore,
+  writeCounts,
+} from "./counts";
 import { publishCounts } from "./keep";
 import { allKept, deleteKept, getKept, type KeptAction } from "./store";
 
 const LOCK = "fairshake-offline-queue";
 
-/** This person's kept actions, oldest first; drops everyone else's. */
+/** This person's kept actions, oldest first; drops everyone else's, and theirs from before someone else signed in. */
 export async function keptFor(userId: number) {
   const all = await allKept();
+  const since = voidBefore(userId);
   const mine: KeptAction[] = [];
   for (const action of all) {
-    if (action.userId !== userId) await deleteKept(action.key);
+    if (action.userId !== userId || action.createdAt < since)
+      await deleteKept(action.key);
     else mine.push(action);
   }
   forgetCountsExcept(userId);
