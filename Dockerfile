@@ -20,11 +20,11 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
-# The V8 heap is held to 192 MB (docs/decisions/0803): on a large machine V8
+# The V8 heap is held to 192 MB (docs/decisions/archive/0803-bounded-memory.md): on a large machine V8
 # lets it grow to gigabytes before collecting, on the 512 MB VM it must not.
-# Its young generation to two 8 MB semi-spaces, not 16 (docs/decisions/0843):
+# Its young generation to two 8 MB semi-spaces, not 16 (docs/decisions/archive/0843-young-generation-8-mb.md):
 # about 20 MB less resident, for no measurable CPU.
-# One glibc malloc arena (docs/decisions/0804): with one per thread, each
+# One glibc malloc arena (docs/decisions/archive/0804-one-malloc-arena.md): with one per thread, each
 # libvips/libuv thread that decoded an avatar kept its own high-water mark.
 ENV NODE_ENV=production \
     PORT=8080 \

@@ -45,12 +45,50 @@ export default tseslint.config(
   // described, defaulted and checked in one place.
   // tests/lint/environment.test.ts proves the rule.
   environmentRule(),
+  // One module graph per process (docs/decisions/1040-one-module-graph.md):
+  // a module's state is its own, never parked on globalThis or under a
+  // registered symbol to survive a second copy of the module.
+  // tests/lint/singletons.test.ts proves the rule.
+  ...singletonRules(),
   {
     // Tests poke at loosely typed JSON answers on purpose.
     files: ["tests/**", "**/*.test.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 );
+
+// Function declarations are hoisted; the config above runs before any const.
+function singletonMessage() {
+  return "One module graph per process: keep the state in the module itself, not on globalThis or under Symbol.for (docs/decisions/1040-one-module-graph.md).";
+}
+
+function symbolForRule() {
+  return { object: "Symbol", property: "for", message: singletonMessage() };
+}
+
+function singletonRules() {
+  const files = ["app/**", "server/**", "server.ts"];
+  const ignores = ["**/*.test.ts", "**/*.test.tsx"];
+  return [
+    {
+      files,
+      ignores,
+      rules: {
+        "no-restricted-globals": [
+          "error",
+          { name: "globalThis", message: singletonMessage() },
+          { name: "global", message: singletonMessage() },
+        ],
+      },
+    },
+    // The environment rule below owns no-restricted-properties for every
+    // other file (a later setting of a rule replaces an earlier one).
+    {
+      files: ["app/utils/env.server.ts"],
+      rules: { "no-restricted-properties": ["error", symbolForRule()] },
+    },
+  ];
+}
 
 function environmentRule() {
   const message =
@@ -62,6 +100,7 @@ function environmentRule() {
       "no-restricted-properties": [
         "error",
         { object: "process", property: "env", message },
+        symbolForRule(),
       ],
       "no-restricted-syntax": [
         "error",
@@ -99,7 +138,7 @@ function layerRules() {
       "Routes pay through the payment models (payBet, paymentOptions): a provider is the model's business (docs/decisions/0935).",
   };
   // The /api door shares with the pages only what lives below both (models,
-  // utils): an API route never imports a page's module (docs/decisions/0950).
+  // utils): an API route never imports a page's module (docs/decisions/0950-payment-pages-on-the-page-door.md).
   const PAGES = (regex) => ({
     regex,
     message:
@@ -164,6 +203,21 @@ function layerRules() {
         DB,
         MODELS(
           "Helpers know no rules: what needs a model is a model or a route helper.",
+        ),
+      ],
+    ),
+    // The framework seam (docs/upgrading-react-router.md): where Express
+    // meets React Router, and what leans on React Router's internals.
+    layer(
+      ["app/framework/**"],
+      [
+        {
+          ...DB,
+          message:
+            "The framework seam knows no tables: a route or a model reads the database.",
+        },
+        MODELS(
+          "The framework seam knows no rules: it hands requests to the routes, which call models.",
         ),
       ],
     ),

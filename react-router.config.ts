@@ -6,7 +6,7 @@ export default {
   // (about 3 KB gzipped) instead of carrying a partial one inline that the
   // client then extends with /__manifest requests: no per-request matching of
   // "/" against every route on the server, 4 KB less per page, and no extra
-  // round trip on a client navigation (docs/decisions/0837).
+  // round trip on a client navigation (docs/decisions/archive/0837-route-manifest-up-front.md).
   routeDiscovery: { mode: "initial" },
   future: {
     v8_middleware: true,

@@ -8,10 +8,10 @@ import { readBuiltStylesheet } from "~/utils/inline-css.server";
 import {
   withModuleAfterFirstPaint,
   withoutScriptPreloads,
-} from "~/utils/script-preloads.server";
+} from "~/framework/script-preloads.server";
 import { NonceProvider } from "~/utils/nonce";
-import { withMatchedRoutesOnly } from "~/utils/matched-routes.server";
-import { nonceContext } from "~/utils/request-context.server";
+import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
+import { nonceContext } from "~/framework/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/jobs/background-work.server";
 import { noteIfUnavailable } from "~/utils/unavailable.server";
@@ -72,7 +72,7 @@ export default function handleRequest(
         onAllReady() {
           // The document is sent as one piece: every write into compression
           // is a zlib call of its own (a page came out of React in several
-          // chunks, measured in docs/decisions/0810), and the head's
+          // chunks, measured in docs/decisions/archive/0810-middleware-and-render-cpu.md), and the head's
           // preloads are taken out in one pass.
           const chunks: Buffer[] = [];
           const whole = new Writable({

@@ -20,6 +20,7 @@ import { useNonce } from "~/utils/nonce";
 import { useKeepAssetsInServiceWorker } from "~/utils/service-worker";
 import { getUser, sessionMiddleware } from "~/models/accounts/session.server";
 import { idempotencyMiddleware } from "~/models/requests/idempotency-guard.server";
+import { regionMiddleware } from "~/models/requests/regions.server";
 import { readToast } from "~/utils/toast.server";
 import { newFormKeySeed } from "~/utils/form-key-seed.server";
 import { stylesheetDelivery } from "~/utils/inline-css.server";
@@ -27,8 +28,8 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 // The icon is in the document (a small data: URL, its size in
-// docs/decisions/0842): as a file it was a request the browser started at the
-// load event, which on a small page comes before the first paint (0842). The web app
+// docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md): as a file it was a request the browser started at the
+// load event, which on a small page comes before the first paint. The web app
 // manifest is linked in Layout, after the first paint on pages with scripts.
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: favicon, type: "image/svg+xml" },
@@ -36,10 +37,14 @@ export const links: Route.LinksFunction = () => [
 ];
 
 // Who the user is is looked up once per request, for every loader and action
-// under the root (pages and the /api alike): docs/decisions/0811.
+// under the root (pages and the /api alike): docs/decisions/archive/0811-session-through-router-middleware.md.
 // Then every keyed write is claimed once for both doors (docs/product-rules.md#repeats).
 // Outermost: a page that could not reach the database answers 503.
+// Before all of it, outside the primary region, a request that may write is
+// sent to the primary region, and a read that would be stale for this
+// person too (app/models/requests/regions.server.ts): nothing read or claimed.
 export const middleware: Route.MiddlewareFunction[] = [
+  regionMiddleware,
   unavailableMiddleware,
   sessionMiddleware,
   idempotencyMiddleware,
@@ -101,7 +106,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {hydrates ? (
           // Linked by the boot script after the first paint: the browser
           // fetches a linked manifest at the load event, which can come
-          // before the paint (0842). Without JavaScript, from here.
+          // before the paint (docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md). Without JavaScript, from here.
           <noscript>
             <link rel="manifest" href={MANIFEST_HREF} />
           </noscript>

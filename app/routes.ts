@@ -8,6 +8,7 @@ import {
   route,
 } from "@react-router/dev/routes";
 import { API_PREFIX, SIGNED_API_ROUTES } from "./route-paths";
+import { benchBareOn } from "./utils/env.server";
 
 export default [
   // /auth — public, no JavaScript (docs/product-rules.md#forms-and-messages); a signed-in user goes to /.
@@ -58,7 +59,9 @@ export default [
   route("logout", "routes/auth/logout.tsx"),
   route("avatars/:userId", "routes/avatars.ts"),
   route("healthz", "routes/healthz.ts"),
-  route("bench/bare", "routes/bench/bare.tsx"),
+  // The bench's yardstick page is no part of the product: it is in the
+  // table only of a build made with BENCH_BARE=1 (`npm run bench` makes one).
+  ...(benchBareOn() ? [route("bench/bare", "routes/bench/bare.tsx")] : []),
 
   // The JSON API (docs/api.md).
   ...prefix(API_PREFIX, [

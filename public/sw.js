@@ -2,13 +2,13 @@
 // hashed build assets kept for repeat visits, and the latest copy of the
 // signed-in pages a person opened (home, My Bets, each bet page, Activity),
 // kept for reading offline (docs/product-rules.md#offline-reading,
-// docs/decisions/1001). Those copies are this person's only: any answer that
+// docs/decisions/1001-offline-reading-of-kept-pages.md). Those copies are this person's only: any answer that
 // names someone else, or no one, and signing out delete them all. No other
 // page and no API answer is ever stored.
 const CACHE = "fairshake-offline-v1";
 const OFFLINE_URL = "/offline.html";
 
-// --- Hashed assets (docs/decisions/0801) -------------------------------------
+// --- Hashed assets (docs/decisions/archive/0801-service-worker-keeps-hashed-assets.md) -------------------------------------
 // Files under /assets/ are named by their content hash and never change, so
 // a copy is always right: a repeat visit takes its JavaScript from here and
 // downloads none. A new build has new names; old names are pruned past
@@ -54,7 +54,7 @@ self.addEventListener("message", (event) => {
 
 // -------------------------------------------------------------------------------
 
-// --- Kept pages, for reading offline (docs/decisions/1001) ---------------------
+// --- Kept pages, for reading offline (docs/decisions/1001-offline-reading-of-kept-pages.md) ---------------------
 // Navigations to the pages below go to the network first; a 200 HTML answer
 // for a signed-in person is kept, with the time it was fetched, in a cache
 // named after that person ("fairshake-pages-<id>"), at most PAGE_LIMIT of

@@ -46,8 +46,13 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+// The bare page (/bench/bare) is in the route table only of a build made
+// with BENCH_BARE=1 (app/routes.ts): with --no-build, build so by hand.
 if (!args.has("--no-build")) {
-  const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  const r = spawnSync("npm", ["run", "build"], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_BARE: "1" },
+  });
   if (r.status !== 0) process.exit(1);
 }
 
@@ -109,8 +114,8 @@ function startServer(command, cwd, env) {
   const child = spawn(process.execPath, command, {
     cwd,
     // Both servers run as the Dockerfile runs Fairshake: the V8 heap held
-    // to 192 MB (docs/decisions/0803) with 8 MB semi-spaces (0843), one
-    // glibc malloc arena (0804).
+    // to 192 MB (docs/decisions/archive/0803-bounded-memory.md) with 8 MB semi-spaces (docs/decisions/archive/0843-young-generation-8-mb.md), one
+    // glibc malloc arena (docs/decisions/archive/0804-one-malloc-arena.md).
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -294,9 +299,9 @@ if (section("weight")) {
     // and, where it has one, its inline manifest of the matched routes), then
     // what those import statically: what a browser downloads to hydrate the
     // page. The module script is a JavaScript string inside the script that
-    // starts it after the first paint (0831), so its quotes may be escaped.
+    // starts it after the first paint (docs/decisions/archive/0831-scripts-start-at-the-reported-first-paint.md), so its quotes may be escaped.
     // The route manifest file counts where the page imports it (Fairshake,
-    // 0837), not where an inline manifest only names it as its `url` (the
+    // docs/decisions/archive/0837-route-manifest-up-front.md), not where an inline manifest only names it as its `url` (the
     // bare app's lazy route discovery, which never downloads it).
     const scripts = new Set();
     for (const m of text.matchAll(
@@ -607,7 +612,7 @@ if (section("workers")) {
 }
 
 if (section("live")) {
-  // Live pages (docs/decisions/1010): 1,000 open event streams on the one
+  // Live pages (docs/decisions/1010-live-pages-over-server-sent-events.md): 1,000 open event streams on the one
   // server process, and how fast one event reaches all of them.
   const live = await measureLiveStreams({
     base: BASE,
@@ -824,7 +829,7 @@ if (section("lighthouse") && !args.has("--no-lighthouse")) {
       let result = await run();
       // NO_NAVSTART: Lighthouse's trace held no navigation of the main frame
       // ("Please run Lighthouse again"). Seen in ~1 of 10 runs here, on pages
-      // with and without JavaScript, before and after decision 0830, so not
+      // with and without JavaScript, before and after the change in docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md, so not
       // the page: the run is repeated (at most twice) and counted.
       for (let again = 0; again < 2; again++) {
         if (result.lhr.runtimeError?.code !== "NO_NAVSTART") break;

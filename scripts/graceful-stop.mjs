@@ -6,7 +6,7 @@
 // server's own request log, by request id), none was cut off, every process
 // stopped because all requests were answered (not at the grace period's
 // end), exited 0, and requests really were in flight at the signal. Open
-// event streams (GET /api/events, docs/decisions/1010) must not hold the stop
+// event streams (GET /api/events, docs/decisions/1010-live-pages-over-server-sent-events.md) must not hold the stop
 // back: each is ended cleanly by the server. Runs with one process and with
 // two workers.
 import fs from "node:fs";

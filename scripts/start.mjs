@@ -63,10 +63,10 @@ const child = spawn(process.execPath, ["build/server.js"], {
     NODE_ENV: "production",
     DEMO_MODE: "1",
     PORT: "3000",
-    // As in the Dockerfile: the V8 heap held to 192 MB (docs/decisions/0803),
-    // its young generation to 8 MB semi-spaces (0843).
+    // As in the Dockerfile: the V8 heap held to 192 MB (docs/decisions/archive/0803-bounded-memory.md),
+    // its young generation to 8 MB semi-spaces (docs/decisions/archive/0843-young-generation-8-mb.md).
     NODE_OPTIONS: "--max-old-space-size=192 --max-semi-space-size=8",
-    // One glibc malloc arena, as in the Dockerfile (docs/decisions/0804).
+    // One glibc malloc arena, as in the Dockerfile (docs/decisions/archive/0804-one-malloc-arena.md).
     MALLOC_ARENA_MAX: "1",
     ...process.env,
   },

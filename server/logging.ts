@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino } from "pino";
 import { logLevel } from "~/utils/env.server";
-import { requestRoutePattern } from "./route-pattern";
+import { requestRoutePattern } from "~/framework/route-pattern";
 
 const SECRET_KEYS = [
   "password",
@@ -62,7 +62,7 @@ function requestId(req: IncomingMessage, res: ServerResponse) {
 // so it is written by a logger without the redaction pass, which walked
 // every wildcard path on every line. pino-http did the same job with two
 // child loggers and their serializers per request (their cost measured in
-// docs/decisions/0813). Other log lines keep `logger` and its redaction.
+// docs/decisions/archive/0813-handlers-by-side-lean-request-log.md). Other log lines keep `logger` and its redaction.
 /** One line when the answer is finished (or the connection dropped first). */
 export function requestLogging(
   destination: pino.DestinationStream = pino.destination(1),
@@ -78,7 +78,7 @@ export function requestLogging(
       res.off("finish", done);
       res.off("close", done);
       const status = res.statusCode;
-      // Safe values only: this line is not redacted (docs/decisions/0813).
+      // Safe values only: this line is not redacted (docs/decisions/archive/0813-handlers-by-side-lean-request-log.md).
       const line = {
         requestId: id,
         req: { method: req.method, route: requestRoutePattern(req) },

@@ -14,7 +14,7 @@ import {
 } from "prom-client";
 import { metricsHostSetting, metricsPortSetting } from "~/utils/env.server";
 import { logger } from "./logging";
-import { requestRoutePattern } from "./route-pattern";
+import { requestRoutePattern } from "~/framework/route-pattern";
 
 /**
  * Where the metrics port listens: only where the scraper reaches it. On Fly

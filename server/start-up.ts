@@ -1,5 +1,5 @@
 // What runs once before the server takes its first request, called on
-// server.ts's start path (never as a side effect of importing a module): the
+// server/serve.ts's start path (never as a side effect of importing a module): the
 // environment is checked, the database brought up to date (migrations),
 // usernames from before the look-alike rule get their skeletons, and in demo
 // mode the demo data is seeded.

@@ -2,7 +2,7 @@
 // makes the page behind it inert (focus cannot leave it), closes it on Escape
 // and gives focus back to what opened it. It replaced Radix's Dialog, whose
 // focus trap, scroll lock and portal were most of /profile's route module
-// for what the platform does (measured in docs/decisions/0838).
+// for what the platform does (measured in docs/decisions/archive/0838-native-dialog-for-edit-profile.md).
 //
 // The element is always rendered (closed, it is not displayed), so closing is
 // always `close()` and the browser's focus return runs; its contents are

@@ -14,6 +14,11 @@
 //     while another process holds the lock;
 //   PostgreSQL: a SERIALIZABLE transaction, run again when PostgreSQL
 //     reports that a concurrent one made it unsafe.
+//
+// Outside the primary region (PRIMARY_REGION, FLY_REGION) `db` reads from
+// the region's replica (DATABASE_REPLICA_URL) and `immediate` refuses at
+// once: the request is replayed in the primary region
+// (docs/decisions/1050-regions-read-nearby-write-in-one.md).
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
@@ -28,12 +33,19 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
+import { DatabaseUnavailableError } from "~/utils/errors";
+import {
+  primaryAskedFor,
+  usingPrimary,
+  writesHere,
+} from "./primary-scope.server";
 import {
   databaseEngine,
   databasePath,
   databasePoolSize,
   databaseUrl,
   lockWaitMs,
+  replicaDatabaseUrl,
 } from "~/utils/env.server";
 
 export type Db = NodePgDatabase<typeof pgSchema>;
@@ -63,10 +75,9 @@ const LOST_CODES = new Set([
 ]);
 
 /**
- * `error`, marked `databaseUnavailable` when it says the server cannot be
- * reached: the doors answer it 503 (`unwrapDomainError`, app/utils/errors.ts).
- * A mark, not an error class of ours: the server's two bundles share this
- * pool, and an `instanceof` across them would fail.
+ * `error`, or a DatabaseUnavailableError carrying it when it says the server
+ * cannot be reached: the doors answer it 503 (`unwrapDomainError`,
+ * app/utils/errors.ts).
  */
 function lostOr(error: Error): Error {
   const e = error as { code?: string; message?: string };
@@ -75,11 +86,42 @@ function lostOr(error: Error): Error {
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
       e.message ?? "",
     );
-  return lost ? Object.assign(error, { databaseUnavailable: true }) : error;
+  return lost ? new DatabaseUnavailableError(error) : error;
 }
 
-/** A pg client whose failed queries are marked when the server is gone (`lostOr`). */
+/**
+ * A replica's errors: lost as on the primary, and noted for the region's
+ * middleware (`replicaLostRecently`); a write that reached it (25006,
+ * read-only transaction) is answered like a lost connection, so no door
+ * answers it 500, and the middleware replays the request in the primary region.
+ */
+function replicaErrorOr(error: Error): Error {
+  const marked = lostOr(error);
+  if (marked instanceof DatabaseUnavailableError)
+    replicaHealth.lostAt = Date.now();
+  else if ((error as { code?: string }).code === READ_ONLY_TRANSACTION)
+    return new DatabaseUnavailableError(error);
+  return marked;
+}
+
+/** PostgreSQL's SQLSTATE for a write sent to a hot standby. */
+const READ_ONLY_TRANSACTION = "25006";
+
+/** When this process last failed to reach its region's replica. */
+const replicaHealth = { lostAt: 0 };
+
+/** True when the replica could not be reached within the last `withinMs`. */
+export function replicaLostRecently(withinMs: number, now = Date.now()) {
+  return now - replicaHealth.lostAt < withinMs;
+}
+
+/** A pg client whose failed queries say so when the server is gone (`lostOr`). */
 class ClientThatSaysUnavailable extends pg.Client {
+  /** How this client's errors are marked (the replica's notes its loss too). */
+  protected mark(error: Error): Error {
+    return lostOr(error);
+  }
+
   constructor(config?: string | pg.ClientConfig) {
     super(config);
     // The pool listens for errors only while a client is idle. A client that
@@ -99,7 +141,7 @@ class ClientThatSaysUnavailable extends pg.Client {
     const last = args[args.length - 1];
     if (typeof last === "function") {
       args[args.length - 1] = (error: Error | undefined, ...rest: unknown[]) =>
-        last(error && lostOr(error), ...rest);
+        last(error && this.mark(error), ...rest);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return (super.query as any)(...args);
     }
@@ -107,9 +149,15 @@ class ClientThatSaysUnavailable extends pg.Client {
     const result = (super.query as any)(...args);
     return result && typeof result.catch === "function"
       ? result.catch((error: Error) => {
-          throw lostOr(error);
+          throw this.mark(error);
         })
       : result;
+  }
+}
+
+class ReplicaClient extends ClientThatSaysUnavailable {
+  protected override mark(error: Error): Error {
+    return replicaErrorOr(error);
   }
 }
 
@@ -140,14 +188,23 @@ type Connections = {
   sqlite?: Database.Database;
   sqliteReader?: Database.Database;
   pool?: pg.Pool;
+  /** Outside the primary region: the region's read replica. */
+  replicaPool?: pg.Pool;
   /** SQLite: the write connection's turn, shared like the connection itself. */
   writeQueue?: Promise<unknown>;
 };
-const globalForDb = globalThis as unknown as { __fairshakeDb?: Connections };
-const connections = (globalForDb.__fairshakeDb ??= openConnections());
+const connections = openConnections();
 
 function openConnections(): Connections {
-  if (engine === "postgres") return { pool: openPool() };
+  if (engine === "postgres") {
+    const replicaUrl = replicaDatabaseUrl();
+    return {
+      pool: openPool(databaseUrl()!, ClientThatSaysUnavailable, lostOr),
+      replicaPool: replicaUrl
+        ? openPool(replicaUrl, ReplicaClient, replicaErrorOr)
+        : undefined,
+    };
+  }
   const sqlite = openDatabase();
   // A second, read-only connection (an in-memory database has only one).
   const sqliteReader = sqlite.memory
@@ -175,14 +232,18 @@ function numbers(): pg.CustomTypesConfig {
   };
 }
 
-function openPool() {
+function openPool(
+  connectionString: string,
+  Client: typeof ClientThatSaysUnavailable,
+  mark: (error: Error) => Error,
+) {
   // Set globally as well: drizzle passes its own per-query type parsers,
   // which fall back to these.
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
   const pool = new pg.Pool({
-    Client: ClientThatSaysUnavailable,
-    connectionString: databaseUrl(),
+    Client,
+    connectionString,
     max: databasePoolSize(),
     // Waiting for a free connection is a queue under load, not an outage
     // (a server that is down refuses at once): as long as SQLite waits for
@@ -207,9 +268,9 @@ function openPool() {
       callback?: (error: Error | undefined, ...rest: unknown[]) => void,
     ) =>
       callback
-        ? connect((error, ...rest) => callback(error && lostOr(error), ...rest))
+        ? connect((error, ...rest) => callback(error && mark(error), ...rest))
         : (connect() as Promise<pg.PoolClient>).catch((error: Error) => {
-            throw lostOr(error);
+            throw mark(error);
           }),
   });
   return pool;
@@ -217,6 +278,19 @@ function openPool() {
 
 /** The PostgreSQL pool, for what only PostgreSQL has (health, copy, locks). */
 export const pool = connections.pool as pg.Pool;
+
+/** Outside the primary region, the replica's pool; else undefined. */
+export const replicaPool = connections.replicaPool;
+
+// `usingPrimary` and `writesHere` (./primary-scope.server.ts), for the models.
+export { usingPrimary, writesHere };
+
+/** A change asked for outside the primary region: replayed there, never run here. */
+function writeOutsidePrimary(): Error {
+  return new DatabaseUnavailableError(
+    new Error("a write outside the primary region is replayed there"),
+  );
+}
 
 // --- The models' API --------------------------------------------------------
 
@@ -230,11 +304,20 @@ function openTransaction(): Tx | undefined {
   return scope?.open ? scope.tx : undefined;
 }
 
-const readDb = (engine === "postgres"
+const primaryDb = (engine === "postgres"
   ? drizzlePg(pool, { schema: pgSchema })
   : drizzleSqlite(connections.sqliteReader!, {
       schema: sqliteSchema,
     })) as unknown as Db;
+
+const replicaDb = replicaPool
+  ? drizzlePg(replicaPool, { schema: pgSchema })
+  : undefined;
+
+/** Where a read outside a transaction goes: the replica outside the primary region. */
+function readDb(): Db {
+  return replicaDb && !primaryAskedFor() ? replicaDb : primaryDb;
+}
 
 const writeDb =
   engine === "sqlite"
@@ -242,10 +325,10 @@ const writeDb =
     : undefined;
 
 /** The reading handle: the read connection, or the open transaction. */
-export const db: Db = new Proxy(readDb, {
-  get(target, property) {
-    const tx = openTransaction();
-    return Reflect.get(tx ?? target, property, tx ?? target);
+export const db: Db = new Proxy(primaryDb, {
+  get(_target, property) {
+    const target = openTransaction() ?? readDb();
+    return Reflect.get(target, property, target);
   },
 });
 
@@ -275,6 +358,7 @@ export async function immediate<T>(
 ): Promise<T> {
   const outer = openTransaction();
   if (outer) return fn(outer); // a model called from another's transaction joins it
+  if (!writesHere()) throw writeOutsidePrimary();
   // A request sent with an idempotency key records, in this same
   // transaction, that its change committed (docs/product-rules.md#repeats).
   const witness = options.bookkeeping ? undefined : currentChangeWitness<Tx>();
@@ -305,9 +389,8 @@ export function insideTransaction() {
   return openTransaction() !== undefined;
 }
 
-// SQLite: one transaction at a time on the write connection, in arrival order.
-// The queue lives beside the connection (on globalThis): the server's two
-// bundles share the one write connection, so they must share its turns.
+// SQLite: one transaction at a time on the write connection, in arrival order
+// (the queue lives beside the connection).
 
 function sqliteTransaction<T>(
   body: (tx: Tx) => Promise<T>,
@@ -340,7 +423,7 @@ function sqliteTransaction<T>(
  * "try again", never a 500.
  */
 function outOfTurns(error: Error): Error {
-  return Object.assign(error, { databaseUnavailable: true });
+  return new DatabaseUnavailableError(error);
 }
 
 /** BEGIN IMMEDIATE, waiting on a timer while another process writes. */
@@ -374,7 +457,7 @@ async function postgresTransaction<T>(
   body: (tx: Tx) => Promise<T>,
   isolationLevel: "serializable" | "read committed",
 ): Promise<T> {
-  const pgDb = readDb;
+  const pgDb = primaryDb;
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
@@ -413,13 +496,18 @@ export function postgresCode(error: unknown): string | undefined {
  */
 export function preparedOnce<T>(build: () => T): () => T {
   let statement: T | undefined;
-  return () => (openTransaction() ? build() : (statement ??= build()));
+  // Built again, not kept, where `db` is not the usual reader: a
+  // transaction, or the primary asked for outside the primary region.
+  const unusual = () =>
+    openTransaction() !== undefined ||
+    (replicaDb !== undefined && primaryAskedFor());
+  return () => (unusual() ? build() : (statement ??= build()));
 }
 
 /** Closes the connections (a graceful stop, the end of a test file). */
 export async function closeDatabase() {
   if (engine === "postgres") {
-    await pool.end();
+    await Promise.all([pool.end(), replicaPool?.end()]);
     return;
   }
   await connections.writeQueue;

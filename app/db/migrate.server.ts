@@ -8,6 +8,7 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import fs from "node:fs";
 import path from "node:path";
 import { migrationsFolder } from "~/utils/env.server";
+import { usingPrimary } from "./primary-scope.server";
 
 export const MIGRATIONS_FOLDER = path.resolve(migrationsFolder());
 
@@ -41,7 +42,8 @@ export async function applyPostgresMigrations(
     await migratePg(drizzlePg(client), {
       migrationsFolder: PG_MIGRATIONS_FOLDER,
     });
-    await whileLocked?.();
+    // From any region: start-up's run-once work writes to the primary.
+    if (whileLocked) await usingPrimary(whileLocked);
   } finally {
     await client
       .query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK])

@@ -1,4 +1,4 @@
-// Mail in the product's look, as plain templates (docs/decisions/0600):
+// Mail in the product's look, as plain templates (docs/decisions/0600-database-scheduler.md):
 // an HTML part with inline styles (mail clients ignore stylesheets) and a
 // plain-text part with the same words and links. Every text is escaped.
 import type { Mail } from "./mail.server";

@@ -3,7 +3,7 @@
 // recording a payment. Card numbers are checked and forgotten: never stored,
 // never logged. Where the intents are kept is the model's business: the
 // model that chooses the provider hands it a store (models never come the
-// other way: docs/decisions/0920, 0960), so this file touches no database.
+// other way: docs/decisions/0920-layers-by-lint.md, docs/decisions/0960-layers-as-they-are.md), so this file touches no database.
 import crypto from "node:crypto";
 import { PAYMENT_FAILED_TITLE } from "~/domain/payment";
 import {

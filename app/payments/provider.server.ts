@@ -2,7 +2,7 @@
 // DEMO_MODE=1, Stripe when its test keys are set, neither otherwise (then
 // payments say they are unavailable: docs/decisions/0201-no-payment-provider.md).
 // Everything a caller needs from a provider is a method here, so no caller
-// casts to one provider or branches on its name (docs/decisions/0935).
+// casts to one provider or branches on its name (docs/decisions/0935-payments-door.md).
 // Which provider this server uses is chosen in the model layer
 // (models/payments/payment-provider.server.ts), which hands the demo provider its store.
 
@@ -45,7 +45,7 @@ export type CheckoutInput = {
   fields: CheckoutFields;
   /**
    * Opens (or re-finds) the payer's intent through the model, which records
-   * it as this payer's: providers never call the models (docs/decisions/0920).
+   * it as this payer's: providers never call the models (docs/decisions/0920-layers-by-lint.md).
    */
   openIntent: () => Promise<string>;
   /** Whether the person paying is the payer this intent was opened for. */

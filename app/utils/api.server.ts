@@ -74,7 +74,7 @@ export function isJsonContentType(request: Request) {
  * Reads a JSON body: 415 unless it is declared JSON, 400 for malformed JSON,
  * bytes that are not UTF-8, or a body that is not an object. An empty body
  * reads as {}. Its size was held to the route's limit (16 KB) while it
- * streamed in, before any of this (server/request-handler.ts).
+ * streamed in, before any of this (app/framework/request-handler.ts).
  */
 export async function readJson(
   request: Request,

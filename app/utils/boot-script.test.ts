@@ -1,5 +1,5 @@
 // The root's boot script, run in a pretend browser: nothing of it happens
-// until the page has both loaded and painted (docs/decisions/0841).
+// until the page has both loaded and painted (docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md).
 import { describe, expect, it } from "vitest";
 import { BOOT_SCRIPT } from "./boot-script";
 import { PAINT_WAIT_MS } from "./first-paint";

@@ -9,23 +9,23 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
  * a cookie so the server can show and read dates in it (docs/product-rules.md#bets), registers
  * the service worker (public/sw.js: the offline page, the hashed assets,
  * which the hydrated page names to it: useKeepAssetsInServiceWorker, and the
- * signed-in pages kept for reading offline: docs/decisions/1001) and, on
+ * signed-in pages kept for reading offline: docs/decisions/1001-offline-reading-of-kept-pages.md) and, on
  * a first visit (stylesheet inline, `<style data-href>`), prefetches the
  * stylesheet for the next page, which the head does not do on pages with
- * scripts: there it competed with the first paint's own requests (0830). It
+ * scripts: there it competed with the first paint's own requests (docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md). It
  * also links the web app manifest, which the browser fetches as soon as it
- * is linked and the page has loaded (0842); the head links it only in a
+ * is linked and the page has loaded (docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md); the head links it only in a
  * `<noscript>`, for browsers with JavaScript off.
  *
  * All of it waits for two things. The load event, after the document's own
  * requests: the first `Intl.DateTimeFormat()` in a page loads the browser's
- * time zone data, main-thread time measured in docs/decisions/0830, and as a
- * parser-inserted script it ran before anything was painted (0830). And the first paint the browser reports: a small page's
+ * time zone data, main-thread time measured in docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md, and as a
+ * parser-inserted script it ran before anything was painted. And the first paint the browser reports: a small page's
  * load event can fire before its first frame, and the prefetch and the
  * worker's script, and the manifest the browser fetched at that event, then
  * still came before the paint, where Lighthouse's simulation put them on
- * the path to the largest one (/create-bet's cold LCP, docs/decisions/0841,
- * 0842). A request sent before then goes with the zone the server already
+ * the path to the largest one (/create-bet's cold LCP, docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md,
+ * docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md). A request sent before then goes with the zone the server already
  * assumed, as on any first visit.
  */
 export const BOOT_SCRIPT =

@@ -1,12 +1,12 @@
 // How the server compresses: brotli's setting for what the compression
-// middleware streams (server.ts), and the pages, compressed here whole.
+// middleware streams (server/serve.ts), and the pages, compressed here whole.
 import zlib from "node:zlib";
 
 /**
  * Quality 4 (compression's own default) with a 256 KB window
  * (BROTLI_PARAM_LGWIN 18) instead of 4 MB (22): no answer comes near
  * 256 KB, and setting up the 4 MB window cost CPU and megabytes of memory
- * per answer (measured in docs/decisions/0802).
+ * per answer (measured in docs/decisions/archive/0802-server-cpu-per-request.md).
  */
 export const BROTLI_PARAMS = {
   [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
@@ -15,12 +15,12 @@ export const BROTLI_PARAMS = {
 
 /**
  * A whole HTML document, gzip-compressed in one call, when the browser takes
- * gzip (docs/decisions/0836). The page is rendered whole before it is sent
+ * gzip (docs/decisions/archive/0836-pages-as-gzip.md). The page is rendered whole before it is sent
  * (entry.server.tsx), so there is nothing to stream: the compression
  * middleware's stream, thread-pool task and flush per answer cost more CPU
- * than one synchronous call (measured in docs/decisions/0833). gzip rather
+ * than one synchronous call (measured in docs/decisions/archive/0833-pages-compressed-whole.md). gzip rather
  * than brotli, although browsers take both: on these pages brotli came out
- * a few bytes smaller for clearly more CPU (measured in docs/decisions/0836). A page for a client that takes no gzip is left to the middleware
+ * a few bytes smaller for clearly more CPU (measured in docs/decisions/archive/0836-pages-as-gzip.md). A page for a client that takes no gzip is left to the middleware
  * (brotli if it takes only that, else nothing), which leaves an answer that
  * has a Content-Encoding alone.
  */
@@ -41,7 +41,7 @@ export function encodeDocument(
   );
 }
 
-/** zlib's default: higher levels saved next to nothing on these pages (measured in docs/decisions/0836). */
+/** zlib's default: higher levels saved next to nothing on these pages (measured in docs/decisions/archive/0836-pages-as-gzip.md). */
 const GZIP_LEVEL = 6;
 
 /**

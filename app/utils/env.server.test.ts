@@ -128,3 +128,89 @@ describe("the environment's schema", () => {
     );
   });
 });
+
+describe("regions", () => {
+  const base = {
+    NODE_ENV: "",
+    SMTP_URL: "",
+    STRIPE_SECRET_KEY: "",
+    STRIPE_PUBLISHABLE_KEY: "",
+    SESSION_SECRET: "s",
+  };
+
+  it("change nothing without PRIMARY_REGION, or in the primary region", async () => {
+    let env = await load({ ...base, PRIMARY_REGION: "", FLY_REGION: "syd" });
+    expect(env.regions()).toBeNull();
+    expect(env.outsidePrimaryRegion()).toBe(false);
+    vi.resetModules();
+    env = await load({
+      ...base,
+      PRIMARY_REGION: "ams",
+      FLY_REGION: "ams",
+      DATABASE_URL: "postgres://db/app",
+    });
+    expect(env.regions()).toEqual({
+      primary: "ams",
+      here: "ams",
+      outside: false,
+    });
+    expect(() => env.assertEnvironment()).not.toThrow();
+  });
+
+  it("refuse PRIMARY_REGION on SQLite, naming why", async () => {
+    const env = await load({
+      ...base,
+      PRIMARY_REGION: "ams",
+      DATABASE_URL: "",
+    });
+    expect(() => env.assertEnvironment()).toThrow(
+      /PRIMARY_REGION needs PostgreSQL.*SQLite .* runs in one region only/,
+    );
+  });
+
+  it("need the region's replica outside the primary region", async () => {
+    const env = await load({
+      ...base,
+      PRIMARY_REGION: "ams",
+      FLY_REGION: "syd",
+      DATABASE_URL: "postgres://db/app",
+      DATABASE_REPLICA_URL: "",
+    });
+    expect(env.outsidePrimaryRegion()).toBe(true);
+    expect(() => env.assertEnvironment()).toThrow(
+      /DATABASE_REPLICA_URL is required/,
+    );
+  });
+
+  it("reach the primary region on Fly's private network for what Fly cannot replay", async () => {
+    const env = await load({
+      ...base,
+      PRIMARY_REGION: "ams",
+      FLY_REGION: "syd",
+      FLY_APP_NAME: "fairshake",
+      PORT: "8080",
+      PRIMARY_INTERNAL_URL: "",
+    });
+    expect(env.primaryInternalUrl()).toBe("http://ams.fairshake.internal:8080");
+  });
+});
+
+describe("the region's replica", () => {
+  it("is DATABASE_REPLICA_URL with {region} as this machine's region, outside the primary only", async () => {
+    let env = await load({
+      PRIMARY_REGION: "ams",
+      FLY_REGION: "syd",
+      DATABASE_REPLICA_URL: "postgres://u@{region}.db.internal:5433/app",
+    });
+    expect(env.replicaDatabaseUrl()).toBe(
+      "postgres://u@syd.db.internal:5433/app",
+    );
+    vi.resetModules();
+    env = await load({
+      PRIMARY_REGION: "ams",
+      FLY_REGION: "ams",
+      DATABASE_REPLICA_URL: "postgres://u@{region}.db.internal:5433/app",
+    });
+    expect(env.replicaDatabaseUrl()).toBeUndefined();
+  });
+});

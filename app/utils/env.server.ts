@@ -54,6 +54,8 @@ const shape = {
   PORT: number(3000, "must be a port number (0 to 65535)", portNumber),
   PUBLIC_ORIGIN: matching(/^https?:\/\/[^/]/, "must be an http(s) origin"),
   FLY_APP_NAME: text(),
+  FLY_REGION: text(),
+  PRIMARY_REGION: text(),
   TRUST_PROXY: text(),
   WEB_CONCURRENCY: number(1, "must be a number of processes", () => true),
 
@@ -64,6 +66,12 @@ const shape = {
     "must be a whole number of connections, at least 1",
     (n) => Number.isInteger(n) && n >= 1,
   ),
+  DATABASE_REPLICA_URL: matching(
+    /^postgres(ql)?:\/\//,
+    "must be a postgres:// URL (the region's read replica)",
+  ),
+  PRIMARY_INTERNAL_URL: matching(/^https?:\/\/[^/]/, "must be an http(s) URL"),
+  REPLICA_WAIT_MS: positive(1_000, "milliseconds"),
   SQLITE_LOCK_WAIT_MS: positive(10_000, "milliseconds"),
   MIGRATIONS_FOLDER: textOr("./drizzle"),
 
@@ -260,9 +268,73 @@ export function assertEnvironment() {
   if (isProduction && !isDemoMode && !env.SESSION_SECRET) {
     throw new Error("SESSION_SECRET is required when NODE_ENV=production.");
   }
+  assertRegions();
   // A generated secret is made now, at start-up: with several workers the
   // first one writes it before the others start, so all sign cookies alike.
   sessionSecret();
+}
+
+// --- Regions (docs/decisions/1050-regions-read-nearby-write-in-one.md) -------
+
+/**
+ * Where this machine is: null without PRIMARY_REGION (one region, nothing
+ * changes). `outside` is true on a machine whose FLY_REGION is not the
+ * primary's: it reads from DATABASE_REPLICA_URL and writes nothing.
+ */
+export function regions(): {
+  primary: string;
+  here: string;
+  outside: boolean;
+} | null {
+  const primary = setting("PRIMARY_REGION")?.trim();
+  if (!primary) return null;
+  const here = setting("FLY_REGION")?.trim() || primary;
+  return { primary, here, outside: here !== primary };
+}
+
+/** True on a machine outside the primary region. */
+export const outsidePrimaryRegion = () => regions()?.outside === true;
+
+/**
+ * DATABASE_REPLICA_URL, outside the primary region only; else undefined.
+ * `{region}` in it is this machine's region, so one secret serves every
+ * region (`postgres://…@{region}.fairshake-db.internal:5433/fairshake`).
+ */
+export function replicaDatabaseUrl(): string | undefined {
+  const where = regions();
+  const url = setting("DATABASE_REPLICA_URL");
+  if (!where?.outside || !url) return undefined;
+  return url.replaceAll("{region}", where.here);
+}
+
+/** REPLICA_WAIT_MS: how long a read waits for the replica to reach the person's own write (1 s). */
+export const replicaWaitMs = () => setting("REPLICA_WAIT_MS");
+
+/**
+ * Where a machine outside the primary region sends a request Fly's proxy
+ * cannot replay (a body over 1 MB): PRIMARY_INTERNAL_URL, else on Fly the
+ * primary region's machines on the private network.
+ */
+export function primaryInternalUrl(): string | null {
+  const configured = setting("PRIMARY_INTERNAL_URL");
+  if (configured) return configured.replace(/\/$/, "");
+  const app = setting("FLY_APP_NAME");
+  const where = regions();
+  if (!app || !where) return null;
+  return `http://${where.primary}.${app}.internal:${setting("PORT")}`;
+}
+
+function assertRegions() {
+  const where = regions();
+  if (!where) return;
+  if (databaseEngine() !== "postgres")
+    throw new Error(
+      "PRIMARY_REGION needs PostgreSQL (a postgres:// DATABASE_URL): SQLite is one file on one machine's volume, so it runs in one region only.",
+    );
+  if (where.outside && !setting("DATABASE_REPLICA_URL"))
+    throw new Error(
+      `DATABASE_REPLICA_URL is required outside the primary region (FLY_REGION=${where.here}, PRIMARY_REGION=${where.primary}): reads there come from the region's replica.`,
+    );
 }
 
 let cachedSecret: string | undefined;

@@ -83,16 +83,28 @@ export function isDomainError(error: unknown): error is DomainError {
 }
 
 /**
+ * A driver error that means the database could not be reached (a lost
+ * PostgreSQL connection) or a change's turn never came, carried as `cause`:
+ * thrown by the database layer (app/db/client.server.ts), answered 503 by
+ * the doors through `unwrapDomainError`. Not a DomainError itself: code
+ * that catches refusals of the rules never mistakes an outage for one.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+/**
  * The DomainError `error` stands for: itself, or one its cause chain
- * carries, or UnavailableError for a driver error the database layer marked
- * `databaseUnavailable` (a lost PostgreSQL connection, wrapped in drizzle's
- * query error); else `error` itself.
+ * carries, or UnavailableError for a DatabaseUnavailableError (often wrapped
+ * in drizzle's query error); else `error` itself.
  */
 export function unwrapDomainError(error: unknown): unknown {
   for (let e = error, depth = 0; e && depth < 5; depth++) {
     if (e instanceof DomainError) return e;
-    if ((e as { databaseUnavailable?: unknown }).databaseUnavailable === true)
-      return new UnavailableError();
+    if (e instanceof DatabaseUnavailableError) return new UnavailableError();
     e = (e as { cause?: unknown }).cause;
   }
   return error;

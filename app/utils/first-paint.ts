@@ -8,7 +8,7 @@ export const PAINT_WAIT_MS = 3000;
  * JavaScript source (statements for an inline classic script) that calls the
  * function named `run` once the browser reports the page's first contentful
  * paint: a `paint` performance entry, which exists only once that frame is on
- * screen (a frame callback is not a paint, docs/decisions/0831). It calls it
+ * screen (a frame callback is not a paint, docs/decisions/archive/0831-scripts-start-at-the-reported-first-paint.md). It calls it
  * at once where no such report will come (a hidden tab paints nothing; a
  * browser without paint timing), when the tab is hidden before its paint, and
  * after PAINT_WAIT_MS at the latest. `run` may be called more than once: it

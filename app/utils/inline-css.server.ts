@@ -28,7 +28,7 @@ const CSS_COOKIE = "fs_css";
  * on an earlier visit, prefetched after the first paint, and holds it under
  * its hashed, immutable name). The cookie names the stylesheet version the
  * browser was given; it is not a secret, and a wrong one only means a
- * linked stylesheet (docs/decisions/0800).
+ * linked stylesheet (docs/decisions/archive/0800-first-visit-paints-from-the-html.md).
  */
 export function stylesheetDelivery(
   request: Request,

@@ -4,7 +4,7 @@ import { createContext, useContext } from "react";
 // (production only): the first paint then needs the HTML alone, with no
 // render-blocking request to wait behind the script preloads on a slow link;
 // the file is prefetched after that, for the next visits, which link it from
-// the cache (docs/decisions/0800). entry.server.tsx reads the built file once
+// the cache (docs/decisions/archive/0800-first-visit-paints-from-the-html.md). entry.server.tsx reads the built file once
 // and provides its text here; the browser keeps the server's <style> through
 // hydration (the client renders it empty and never changes it).
 const InlineCssContext = createContext<string | null>(null);
@@ -26,7 +26,7 @@ export function AppStylesheet({
    * load event and its first paint (the root's boot script reads
    * `data-href`): a prefetch in the head started with the document and took
    * a share of a slow link from what the first paint waits for, such as the
-   * bet page's share preview (docs/decisions/0830, 0841). Pages without
+   * bet page's share preview (docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md, docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md). Pages without
    * JavaScript keep the tag, and a browser with JavaScript off finds it in a
    * <noscript>.
    */

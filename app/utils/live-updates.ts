@@ -1,6 +1,6 @@
 // Live pages in the browser (docs/product-rules.md#live-pages,
-// docs/decisions/1010): one EventSource per tab on GET /api/events, opened
-// after hydration and the load event (boot work waits for both: 0841). An
+// docs/decisions/1010-live-pages-over-server-sent-events.md): one EventSource per tab on GET /api/events, opened
+// after hydration and the load event (boot work waits for both: docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md). An
 // event says what changed; when it concerns the page on screen, the page
 // reloads its own data through its loaders (useRevalidator), which keeps
 // what the person is typing: inputs are uncontrolled and keep their keys.

@@ -1,6 +1,8 @@
-// Hooks for background work to report what Prometheus scrapes (docs/operations.md#logs-and-metrics). The app bundle and the server bundle both load this file, so every
-// metric is created once on prom-client's one global registry and looked up
-// after that. The scheduler and the outbox call these; nothing else is needed.
+// Hooks for background work to report what Prometheus scrapes
+// (docs/operations.md#logs-and-metrics). Each metric is created on first use
+// on prom-client's registry, the one server/metrics.ts serves, and looked up
+// there after that. The scheduler and the outbox call these; nothing else is
+// needed.
 import { Counter, Gauge, register } from "prom-client";
 
 function gauge(name: string, help: string, labelNames: string[] = []) {

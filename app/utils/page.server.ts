@@ -3,7 +3,7 @@
 // when a field is at fault, that field); this module is the one place that
 // turns it into what a page answers:
 //
-// - an action's form reply (`formFailure`, the one way, docs/decisions/0981):
+// - an action's form reply (`formFailure`, the one way, docs/decisions/0981-one-way-to-answer-a-form.md):
 //   the refusal's status, the message, and field errors for the form
 //   (docs/api.md: never a redirect that would lose what the person typed);
 // - a loader's thrown response (`pageError`, `page`) for the route's error
@@ -71,7 +71,7 @@ export function pageFailureOr(
 }
 
 /**
- * What every page action answers for a refused form (docs/decisions/0981):
+ * What every page action answers for a refused form (docs/decisions/0981-one-way-to-answer-a-form.md):
  * `data(FormFailure & extra, { status, headers })`. The form shows
  * `message` in its alert (when no field carries the errors, on the plain
  * forms: `formAlert`), `fieldErrors` beside the fields, and `extra` is what

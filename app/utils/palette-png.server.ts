@@ -5,7 +5,7 @@
 // 8-bit RGBA, so the same picture went out at four bytes a pixel instead of one.
 // It is what every link preview fetches and the largest thing on a bet
 // page's first screen: far fewer bytes for both (measured in
-// docs/decisions/0832; the bet page's preview size in 0812).
+// docs/decisions/archive/0832-share-card-as-a-palette-png.md; the bet page's preview size in docs/decisions/archive/0812-bet-page-share-preview-at-its-size.md).
 import zlib from "node:zlib";
 
 const PNG_SIGNATURE = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);

@@ -84,7 +84,7 @@ function truncate(text: string, max: number) {
  * page's own preview, twice the ~360 CSS pixels it takes on a phone and
  * about a third of the bytes. It is the largest thing painted on a bet
  * page's first screen, so its bytes are that page's LCP on a slow link
- * (docs/decisions/0812).
+ * (docs/decisions/archive/0812-bet-page-share-preview-at-its-size.md).
  */
 export const SHARE_IMAGE_WIDTHS = [1200, 720] as const;
 export type ShareImageWidth = (typeof SHARE_IMAGE_WIDTHS)[number];
@@ -98,7 +98,7 @@ export async function renderShareImage(
   if (hit) return hit;
   const image = await drawShareCard(bet, width);
   // A palette PNG of the same pixels: far fewer bytes (measured in
-  // docs/decisions/0832).
+  // docs/decisions/archive/0832-share-card-as-a-palette-png.md).
   const png = encodePalettePng(image.pixels, image.width, image.height);
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next().value;

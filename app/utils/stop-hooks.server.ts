@@ -1,13 +1,10 @@
 // What must stop before the process exits (docs/operations.md#graceful-stop: "stop
 // workers"): background loops — the scheduler, outbox delivery — register a
 // hook here; the graceful stop runs the hooks after the last request is
-// answered and before the database is checkpointed and closed. The app
-// bundle and the server bundle both load this file, so the list lives on
-// globalThis.
+// answered and before the database is checkpointed and closed.
 type StopHook = () => void | Promise<void>;
 
-const shared = globalThis as unknown as { __fairshakeStopHooks?: StopHook[] };
-const hooks = (shared.__fairshakeStopHooks ??= []);
+const hooks: StopHook[] = [];
 
 /** Runs `hook` when the server stops gracefully (it may return a promise). */
 export function onStop(hook: StopHook) {
@@ -34,14 +31,12 @@ export async function runStopHooks(timeoutMs: number) {
   };
 }
 
-const startHooks = ((
-  globalThis as unknown as { __fairshakeStopStartHooks?: (() => void)[] }
-).__fairshakeStopStartHooks ??= []);
+const startHooks: (() => void)[] = [];
 
 /**
  * Runs `hook` the moment a graceful stop begins, before the server waits for
  * the requests in flight: for answers that never end by themselves (open
- * event streams, docs/decisions/1010), which would otherwise hold the stop
+ * event streams, docs/decisions/1010-live-pages-over-server-sent-events.md), which would otherwise hold the stop
  * for the whole grace period.
  */
 export function onStopStarting(hook: () => void) {

@@ -3,7 +3,7 @@
 // it works without JavaScript (docs/product-rules.md#forms-and-messages).
 import { z } from "zod";
 import { isProduction, sessionSecret } from "./env.server";
-import { signedCookie } from "./signed-cookie.server";
+import { signedCookie } from "~/framework/signed-cookie.server";
 
 export const ToastSchema = z.object({
   id: z.string(),

@@ -1,5 +1,5 @@
 // readUploadedFile parses multipart itself (one copy of an upload, not four:
-// docs/decisions/0820). It must accept and refuse exactly what
+// docs/decisions/archive/0820-upload-memory-one-copy.md). It must accept and refuse exactly what
 // `request.formData()` does and return what `.get(field)` would: each case
 // below is run through both.
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // Parsing an upload. Its size was already held to the route's limit while it
-// streamed in (server/request-handler.ts), before anything parses it.
+// streamed in (app/framework/request-handler.ts), before anything parses it.
 import { DomainError } from "./errors";
 import { UNREADABLE_FORM } from "./form-data.server";
 
@@ -13,12 +13,12 @@ import { UNREADABLE_FORM } from "./form-data.server";
  * Why not `request.formData()`: it copies an upload three times (the whole
  * body, a `Blob` per file, then `arrayBuffer()`), and under the bench's
  * concurrent uploads those copies were most of the memory the burst cost
- * (measured in docs/decisions/0820): V8
+ * (measured in docs/decisions/archive/0820-upload-memory-one-copy.md): V8
  * frees them only at a full collection, which a burst of uploads (little
  * JavaScript, many large buffers) reaches only through external-memory
  * pressure. Here the body is joined once and the file is a view into it,
  * so an upload holds one copy of its bytes from the moment it is read until
- * it is decoded (docs/decisions/0820).
+ * it is decoded (docs/decisions/archive/0820-upload-memory-one-copy.md).
  */
 export async function readUploadedFile(
   request: Request,

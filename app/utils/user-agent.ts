@@ -1,5 +1,5 @@
 // A readable name for a device from its User-Agent, for the security page
-// (docs/product-rules.md#accounts, decision 0900): "Chrome on Android", "Safari on iPhone". A
+// (docs/product-rules.md#accounts, docs/decisions/0900-password-reset-and-sessions.md): "Chrome on Android", "Safari on iPhone". A
 // small table, not a library: the page needs the browser family and the
 // system, never versions, and an unknown string reads as "Unknown device".
 

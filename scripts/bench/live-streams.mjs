@@ -1,4 +1,4 @@
-// The bench's "live streams" row (docs/decisions/1010): STREAMS open event
+// The bench's "live streams" row (docs/decisions/1010-live-pages-over-server-sent-events.md): STREAMS open event
 // streams (GET /api/events) on one server process, each on its own socket,
 // all signed in as one person; then EVENTS times a change that concerns
 // that person (a bet they create), timed from the request being sent to

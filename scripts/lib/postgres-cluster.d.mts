@@ -14,3 +14,8 @@ export function createDatabase(
   name: string,
   options?: { template?: string },
 ): Promise<string>;
+export function startStandby(
+  primary: Cluster,
+  options?: { port?: number },
+): Promise<Cluster>;
+export function databaseUrlOn(server: Cluster, name: string): string;

@@ -5,6 +5,7 @@
 //
 //   const cluster = await startCluster();   // { url, adminUrl, stop() }
 //   await createDatabase(cluster.adminUrl, "name", { template })
+//   const standby = await startStandby(cluster);  // a streaming read replica
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -86,6 +87,11 @@ export async function startCluster({ port } = {}) {
     "--no-sync",
   ]);
   port ??= await freePort();
+  return runServer(bin, dir, data, port);
+}
+
+/** Starts the server of the data folder `data` on `port`; the cluster's handle. */
+function runServer(bin, dir, data, port) {
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
@@ -130,6 +136,46 @@ export async function startCluster({ port } = {}) {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A streaming read replica of `primary` (a hot standby), as a region's
+ * replica on Fly: `pg_basebackup -R` copies the primary and writes the
+ * standby's settings; it then follows the primary's WAL on its own port.
+ * PostgreSQL 15's defaults allow it (wal_level=replica, max_wal_senders=10,
+ * and initdb's trust entries for replication from 127.0.0.1). The handle is
+ * a cluster's; `pause()` stops the server (a lost replica).
+ */
+export async function startStandby(primary, { port } = {}) {
+  const bin = postgresBin();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-pg-standby-"));
+  if (ROOT) execFileSync("chown", ["postgres:postgres", dir]);
+  const data = path.join(dir, "data");
+  asPostgres(path.join(bin, "pg_basebackup"), [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(primary.port),
+    "-U",
+    "postgres",
+    "-D",
+    data,
+    "-R",
+    "-X",
+    "stream",
+    "-c",
+    "fast",
+    "--no-sync",
+  ]);
+  port ??= await freePort();
+  return runServer(bin, dir, data, port);
+}
+
+/** A database's URL on another server of the same cluster (a standby's). */
+export function databaseUrlOn(server, name) {
+  const url = new URL(server.adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /** Creates a database (from `template` if given) and returns its URL. */

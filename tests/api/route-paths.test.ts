@@ -1,32 +1,46 @@
-// The paths server.ts's middleware relies on come from one place
+// The paths server/serve.ts's middleware relies on come from one place
 // (app/route-paths.ts) and must each be a route in app/routes.ts: renaming a
-// route cannot silently drop its middleware (docs/decisions/0936).
+// route cannot silently drop its middleware (docs/decisions/0936-route-paths-one-source.md).
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { API_PREFIX, SIGNED_API_PATHS, apiPath } from "~/route-paths";
+import {
+  API_PREFIX,
+  HEALTH_PATH,
+  SIGNED_API_PATHS,
+  WRITING_GETS,
+  apiPath,
+} from "~/route-paths";
 import { listAppRoutes } from "../support/route-table";
 
 const tablePaths = new Set(listAppRoutes().map((r) => r.path));
 
-/** The paths server.ts relies on that the route table no longer has. */
+/** The paths the server relies on that the route table no longer has. */
 function missing(paths: readonly string[], table: Set<string>) {
   return paths.filter((p) => !table.has(p));
 }
 
+// The server and the framework seam it hands requests through.
 const serverSources = [
   "server.ts",
-  ...fs
-    .readdirSync("server")
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
-    .map((f) => `server/${f}`),
+  ...["server", "app/framework"].flatMap((dir) =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+      .map((f) => `${dir}/${f}`),
+  ),
 ];
 
 describe("route paths from one source", () => {
-  it("every path server.ts exempts is a route in app/routes.ts", () => {
+  it("every path server/serve.ts exempts is a route in app/routes.ts", () => {
     expect(SIGNED_API_PATHS.length).toBeGreaterThan(0);
     expect(missing(SIGNED_API_PATHS, tablePaths)).toEqual([]);
     for (const p of SIGNED_API_PATHS)
       expect(p.startsWith(apiPath(""))).toBe(true);
+  });
+
+  it("every read that writes, and the health check, is a route", () => {
+    const paths = [...WRITING_GETS.map((g) => g.path), HEALTH_PATH];
+    expect(missing(paths, tablePaths)).toEqual([]);
   });
 
   it("the check fails when a route it relies on is renamed", () => {
@@ -45,7 +59,7 @@ describe("route paths from one source", () => {
       expect(r.path.startsWith(`/${API_PREFIX}/`)).toBe(true);
   });
 
-  it("server.ts and server/ spell no route path by hand", () => {
+  it("server.ts, server/ and app/framework/ spell no route path by hand", () => {
     const routeLiterals = [...tablePaths].filter((p) => p !== "/");
     for (const file of serverSources) {
       const source = fs

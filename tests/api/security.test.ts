@@ -215,7 +215,7 @@ describe("compression", () => {
     expect(gzip.headers["content-encoding"]).toBe("gzip");
     expect(zlib.gunzipSync(gzip.body).toString()).toMatch(/<\/html>$/);
 
-    // Only brotli: the middleware streams it, as before 0833.
+    // Only brotli: the middleware streams it, as before docs/decisions/archive/0833-pages-compressed-whole.md.
     const brOnly = await raw("/auth", "br");
     expect(brOnly.headers["content-encoding"]).toBe("br");
     expect(zlib.brotliDecompressSync(brOnly.body).toString()).toMatch(

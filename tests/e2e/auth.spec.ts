@@ -120,7 +120,7 @@ test.describe("accounts", () => {
     await page.goto("/?from=home");
     const myBets = page.getByRole("link", { name: "My Bets" }).first();
     // With JavaScript the click is a client navigation: React Router asks
-    // for `/my-bets.data`, and the way back must still be the page (0835).
+    // for `/my-bets.data`, and the way back must still be the page (docs/decisions/archive/0835-loaders-get-the-request-as-it-came.md).
     if (jsEnabled(testInfo)) await untilHydrated(myBets);
     await context.clearCookies({ name: /session/ });
     await myBets.click();

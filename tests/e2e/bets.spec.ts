@@ -189,7 +189,7 @@ test.describe("bets", () => {
     await page.getByRole("button", { name: "Find" }).click();
     await expect(page.getByText("Please enter a bet code")).toBeVisible();
     // Typed before hydration, the controlled field would be reset by it
-    // (the scripts start after the first paint, docs/decisions/0830).
+    // (the scripts start after the first paint, docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md).
     if (jsEnabled(testInfo)) await untilHydrated(page.getByLabel("Bet code"));
     await page.getByLabel("Bet code").fill("abc");
     await page.getByRole("button", { name: "Find" }).click();
@@ -378,7 +378,7 @@ test.describe("bets", () => {
     await page.goto(`/edit-bet/${bet.id}`);
     await expect(page.getByLabel("Title")).toHaveValue("Edit me please");
 
-    // Hydration resets a textarea typed into before it (0830).
+    // Hydration resets a textarea typed into before it (docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md).
     if (jsEnabled(testInfo))
       await untilHydrated(page.getByLabel("Description"));
     await noNativeValidation(page, "Edit bet");

@@ -1,5 +1,5 @@
 // The first paint comes from the HTML alone and the scripts start after it
-// (docs/decisions/0800, 0830). With JavaScript the page still hydrates, under
+// (docs/decisions/archive/0800-first-visit-paints-from-the-html.md, docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md). With JavaScript the page still hydrates, under
 // its CSP; without it the served document is the same page, complete.
 import { expect, jsEnabled, test, untilHydrated } from "./fixtures";
 
@@ -26,9 +26,9 @@ test("the scripts start after the first paint, and the page hydrates", async ({
   // A first visit: the stylesheet is inline, and the file for next time is
   // prefetched after the load event and the first paint with JavaScript, from
   // a <noscript> without: never by the head itself, where it competed with
-  // the first paint (0830, 0841).
+  // the first paint (docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md, docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md).
   // The same for the web app manifest, which the browser fetches once it is
-  // linked and the page has loaded; the icon is in the document (0842).
+  // linked and the page has loaded; the icon is in the document (docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md).
   const head = html.slice(0, html.indexOf("</head>"));
   const headOutsideNoscript = head.replace(
     /<noscript>[\s\S]*?<\/noscript>/g,
@@ -99,7 +99,7 @@ test("the scripts start after the first paint, and the page hydrates", async ({
   expect(order.scripts).toBeGreaterThan(0);
   expect(order.firstScript).toBeGreaterThanOrEqual(order.paint!);
   // This small page's load event can come before its first paint: the
-  // prefetch waits for both (0841).
+  // prefetch waits for both (docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md).
   expect(order.stylesheetPrefetch).not.toBeNull();
   expect(order.stylesheetPrefetch!).toBeGreaterThanOrEqual(order.paint!);
 
@@ -119,7 +119,7 @@ test("a page knows every route from the cached manifest: navigating asks the ser
       manifestRequests.push(r.url());
   });
   const response = await page.goto("/");
-  // The page carries no manifest of its own (docs/decisions/0837).
+  // The page carries no manifest of its own (docs/decisions/archive/0837-route-manifest-up-front.md).
   expect(await response?.text()).not.toContain("__reactRouterManifest");
   const myBets = page.getByRole("link", { name: "My Bets" }).first();
   await untilHydrated(myBets);

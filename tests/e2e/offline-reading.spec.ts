@@ -1,4 +1,4 @@
-// Offline reading (docs/product-rules.md#offline-reading, docs/decisions/1001):
+// Offline reading (docs/product-rules.md#offline-reading, docs/decisions/1001-offline-reading-of-kept-pages.md):
 // the service worker keeps the latest copy of the signed-in pages a person
 // opened and shows it, marked and read-only, when the network is gone; a
 // page never opened gets the offline page; signing out or another person

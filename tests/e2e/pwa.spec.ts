@@ -16,7 +16,7 @@ test("the app is installable and shows an offline page when the network is gone"
   expect(json.icons.length).toBeGreaterThan(0);
 
   // A page without scripts links the manifest from its head; a page with
-  // them, from its boot script after the first paint (0842).
+  // them, from its boot script after the first paint (docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md).
   await page.goto("/help/fees");
   await expect(page.locator('head > link[rel="manifest"]')).toHaveAttribute(
     "href",
@@ -42,7 +42,7 @@ test("the service worker keeps only the signed-in pages it may, never other page
   // A signed-in visit with the worker in control, then a reload: everything
   // the worker stored is the offline page, its icon, a hashed asset, or a
   // kept copy of home, My Bets, a bet page or Activity without a query
-  // (docs/decisions/1001); never /profile, a tab's URL or an API answer.
+  // (docs/decisions/1001-offline-reading-of-kept-pages.md); never /profile, a tab's URL or an API answer.
   await page.goto("/");
   await page.evaluate(async () => {
     await navigator.serviceWorker.register("/sw.js");

@@ -86,6 +86,16 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "utils import no database",
   },
   {
+    at: "app/framework/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "the framework seam imports no database",
+  },
+  {
+    at: "app/framework/lint-fixture.server.ts",
+    code: 'import { getUser } from "~/models/accounts/session.server";',
+    why: "the framework seam imports no model",
+  },
+  {
     at: "app/payments/lint-fixture.ts",
     code: 'import { completePayment } from "~/models/payments/payment.server";',
     why: "payments never import the models (models call payments)",
@@ -133,6 +143,11 @@ export const BAD_IMPORTS: LayerFixture[] = [
 ];
 
 export const GOOD_IMPORTS: LayerFixture[] = [
+  {
+    at: "app/framework/lint-fixture.ts",
+    code: 'import { safeRedirect } from "~/utils/safe-redirect";\nimport { splitBuild } from "./route-split";',
+    why: "the framework seam uses helpers and its own modules",
+  },
   {
     at: "app/routes/bets/lint-fixture.tsx",
     code: 'import { getBetView } from "~/models/bets/bet.server";',

@@ -1,6 +1,6 @@
 // app/routes.ts as a server build's route table, and paths that probe it
 // (odd spellings, data requests, the /api side), for the tests of
-// server/route-pattern.ts and server/route-split.ts.
+// app/framework/route-pattern.ts and app/framework/route-split.ts.
 import type { ServerBuild } from "react-router";
 import routes from "~/routes";
 

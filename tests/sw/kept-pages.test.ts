@@ -1,5 +1,5 @@
 // The pure pieces of the service worker's kept pages (public/sw.js,
-// docs/decisions/1001), run from the worker's own source in a bare context:
+// docs/decisions/1001-offline-reading-of-kept-pages.md), run from the worker's own source in a bare context:
 // which pages may be kept, which page a data request stands for, what the
 // pruning drops and how a kept copy is rewritten for offline reading. The
 // browser journey is tests/e2e/offline-reading.spec.ts.

@@ -52,7 +52,7 @@ export function BetFormFields({
   const [browserZone, setBrowserZone] = useState<string | null>(null);
   useEffect(() => {
     // An amount typed before the page hydrated (the scripts load after the
-    // content, docs/decisions/0800) is in the field but not yet in state.
+    // content, docs/decisions/archive/0800-first-visit-paints-from-the-html.md) is in the field but not yet in state.
     const typed = (
       document.getElementById("bet-amount") as HTMLInputElement | null
     )?.value;

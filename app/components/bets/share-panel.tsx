@@ -60,7 +60,7 @@ export function SharePanel({
             width={720}
             height={378}
             // In view on a phone's first screen, often the largest thing
-            // painted: fetched at once, not after layout (docs/decisions/0800).
+            // painted: fetched at once, not after layout (docs/decisions/archive/0800-first-visit-paints-from-the-html.md).
             fetchPriority="high"
             className="h-auto w-full"
             onError={() => setImageFailed(true)}

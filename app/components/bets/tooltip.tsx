@@ -1,7 +1,7 @@
 // A small tooltip with the product's timing (docs/product-rules.md#amounts-and-limits): it opens after 700 ms of hover or
 // focus, and at once if another tooltip closed less than 300 ms ago. Radix
 // Tooltip brings a positioning engine that would push the create page past
-// its JavaScript budget (measured in docs/decisions/0103); one fixed
+// its JavaScript budget (measured in docs/decisions/0103-fee-tooltip-without-radix.md); one fixed
 // placement is enough here.
 import { useEffect, useId, useRef, useState } from "react";
 

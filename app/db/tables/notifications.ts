@@ -78,7 +78,7 @@ export const pushSubscriptions = sqliteTable(
 
 // Demo mode without SMTP_URL: what would have been mailed, for /demo/outbox.
 // Each row names the account it concerns, so /demo/outbox shows a browser
-// only its own accounts' mail (docs/decisions/0970).
+// only its own accounts' mail (docs/decisions/0970-demo-outbox-per-browser.md).
 export const demoMails = sqliteTable("demo_mails", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   userId: integer("user_id").references(() => users.id, {

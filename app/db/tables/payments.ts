@@ -40,7 +40,7 @@ export const payments = sqliteTable(
     index("payments_bet_idx").on(t.betId),
     // At most one completed payment per bet, whatever the code does.
     // A statement run many times must compare `status` with a literal, not
-    // a bound value, or SQLite recompiles it on every run (ADR 0834).
+    // a bound value, or SQLite recompiles it on every run (docs/decisions/archive/0834-no-bound-value-against-a-partial-index.md).
     uniqueIndex("payments_one_completed_per_bet")
       .on(t.betId)
       .where(sql`status = 'completed'`),

@@ -1,4 +1,4 @@
-// sharp's libvips settings as the server runs them (docs/decisions/0820):
+// sharp's libvips settings as the server runs them (docs/decisions/archive/0820-upload-memory-one-copy.md):
 // with MALLOC_ARENA_MAX set (the Dockerfile, npm start, the bench), sharp no
 // longer limits libvips to one thread by itself, so the avatar model must.
 import { describe, expect, it } from "vitest";

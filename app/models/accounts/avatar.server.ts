@@ -21,18 +21,18 @@ import {
 // takes tens of megabytes while it is decoded. One decode at a time, the rest
 // wait their turn, so 16 uploads at once cost about what one does and the
 // other core stays free for pages; nothing is kept in libvips' operation
-// cache, as no avatar is processed twice (measured in docs/decisions/0803).
+// cache, as no avatar is processed twice (measured in docs/decisions/archive/0803-bounded-memory.md).
 //
 // sharp (libvips) adds to the process the moment it loads, so it loads with
-// the first upload, not with the server (measured in docs/decisions/0803,
-// 0820).
+// the first upload, not with the server (measured in docs/decisions/archive/0803-bounded-memory.md,
+// docs/decisions/archive/0820-upload-memory-one-copy.md).
 //
 // libvips runs each decode on one thread. sharp chooses that itself on glibc,
 // but only when MALLOC_ARENA_MAX is unset: the server runs with it set
-// (docs/decisions/0804), so sharp took one libvips thread per core, and each
+// (docs/decisions/archive/0804-one-malloc-arena.md), so sharp took one libvips thread per core, and each
 // extra thread's buffers added memory to decodes in a row for no gain (one
 // decode runs at a time and the other core serves pages; measured in
-// docs/decisions/0820).
+// docs/decisions/archive/0820-upload-memory-one-copy.md).
 let sharpLoaded: Promise<typeof Sharp> | undefined;
 function loadSharp() {
   sharpLoaded ??= import("sharp").then(({ default: sharp }) => {

@@ -1,4 +1,4 @@
-// Password reset (docs/product-rules.md#accounts, decision 0900). 'Forgot password' asks for a
+// Password reset (docs/product-rules.md#accounts, docs/decisions/0900-password-reset-and-sessions.md). 'Forgot password' asks for a
 // username or an email and always answers the same, in the same time: the
 // request only checks its limits and queues the login; the lookup, the token
 // and the mail happen after the answer has gone, so a matched and an

@@ -1,4 +1,4 @@
-// Who the user is, once per request (docs/decisions/0811): the root
+// Who the user is, once per request (docs/decisions/archive/0811-session-through-router-middleware.md): the root
 // middleware puts one lazy lookup in the request's context; every loader of
 // that request shares it, and the next request looks again.
 import { describe, expect, it } from "vitest";
@@ -100,7 +100,7 @@ describe("the session middleware", () => {
   });
 
   it("sends a visitor back to the page, not to the data request of a client navigation", async () => {
-    // With v8_passThroughRequests a loader sees the raw request (ADR 0835).
+    // With v8_passThroughRequests a loader sees the raw request (docs/decisions/archive/0835-loaders-get-the-request-as-it-came.md).
     const request = requestWith(null, "http://x/bet/7.data?tab=x&_routes=a");
     const redirect = await inRequest(
       request,
@@ -117,7 +117,7 @@ describe("the session middleware", () => {
   });
 
   it("names on its answer who it was for when the request asked, and never looks up for it", async () => {
-    // The service worker keeps pages per person by this header (docs/decisions/1001).
+    // The service worker keeps pages per person by this header (docs/decisions/1001-offline-reading-of-kept-pages.md).
     const answerOf = async (request: Request, asks: boolean) => {
       const context = new RouterContextProvider();
       return (await sessionMiddleware(

@@ -10,18 +10,24 @@ import {
 } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
-import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
+import {
+  db,
+  preparedOnce,
+  changedRows,
+  immediate,
+  writesHere,
+} from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { rememberDemoAccount } from "../notifications/demo-outbox.server";
-import { signedCookie } from "~/utils/signed-cookie.server";
+import { signedCookie } from "~/framework/signed-cookie.server";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 // `__Host-` requires Secure, path=/ and no Domain: the browser then refuses
 // the cookie from any subdomain or plain-HTTP page. Read with a synchronous
-// HMAC check on every request (~/utils/signed-cookie.server).
+// HMAC check on every request (~/framework/signed-cookie.server).
 const sessionCookie = signedCookie(
   isProduction ? "__Host-fairshake_session" : "fairshake_session",
   {
@@ -91,10 +97,12 @@ export async function findUserBySessionToken(
   const row = (await userBySessionHash().execute({ hash, now }))[0];
   if (!row) return null;
   // "Last seen" for the security page, written at most every few minutes so
-  // reading a page stays a read.
+  // reading a page stays a read. Outside the primary region a read writes
+  // nothing: the touch waits for the person's next request there.
   if (
-    !row.lastSeenAt ||
-    now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS
+    writesHere() &&
+    (!row.lastSeenAt ||
+      now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS)
   )
     await immediate(
       (tx) =>
@@ -168,11 +176,11 @@ export const SIGNED_IN_USER_HEADER = "X-Fairshake-User";
 // and action of that request (root, layout and page, or the one resource
 // route) reads the same one. It is lazy, so a request that never asks (an
 // avatar, /healthz, a login) pays nothing, and it lives exactly as long as the
-// request's context (docs/decisions/0811).
+// request's context (docs/decisions/archive/0811-session-through-router-middleware.md).
 type SessionLookup = () => Promise<User | null>;
 const sessionUserContext = createContext<SessionLookup>();
 // The page's own path and query, as React Router normalised it for the
-// middleware (`url`): with `v8_passThroughRequests` (ADR 0835) a loader's
+// middleware (`url`): with `v8_passThroughRequests` (docs/decisions/archive/0835-loaders-get-the-request-as-it-came.md) a loader's
 // `request.url` is the raw request's, so a client navigation's data request
 // reads `/bet/7.data?_routes=…` there, which is no address to come back to.
 const returnToContext = createContext<string>();
@@ -200,7 +208,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
   // The answer names who it was for when the request asked (every page
   // does, in the root loader): the service worker keeps signed-in pages
   // for offline reading and forgets them all when the answer names someone
-  // else, or no one (public/sw.js, docs/decisions/1001). Never a lookup of
+  // else, or no one (public/sw.js, docs/decisions/1001-offline-reading-of-kept-pages.md). Never a lookup of
   // its own: a request that did not ask pays nothing.
   // A public answer (a share image) is the same for everyone and may be
   // kept by any cache: it names no one.

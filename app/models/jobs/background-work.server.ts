@@ -24,7 +24,11 @@ import { sweepAbuseWindows } from "~/models/requests/abuse-limits.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
 import { sweepIntervalMs } from "~/utils/windows.server";
-import { outboxPollMs, underVitest } from "~/utils/env.server";
+import {
+  outboxPollMs,
+  outsidePrimaryRegion,
+  underVitest,
+} from "~/utils/env.server";
 import { sweepLiveEvents } from "~/models/notifications/live-events.server";
 
 /** How often the outbox looks for due retries; a new event wakes it at once. */
@@ -101,7 +105,9 @@ function sweepInTurn() {
 }
 
 export function startBackgroundJobs() {
-  if (started || underVitest()) return;
+  // Outside the primary region the database is a replica: every write,
+  // background work's included, happens in the primary region.
+  if (started || underVitest() || outsidePrimaryRegion()) return;
   started = true;
   // Once at start, so what fell due while the server was down runs now.
   setTimeout(sweepInTurn, 0).unref();

@@ -1,20 +1,36 @@
 // What the health check asks of the database: that it answers a read, on
 // either engine, within a couple of seconds (a lost PostgreSQL connection
-// must say so, not hang the check).
+// must say so, not hang the check). Outside the primary region it asks the
+// primary and the region's replica: without the replica the machine still
+// serves (its reads are replayed in the primary region), so that is said,
+// not failed (docs/decisions/1050-regions-read-nearby-write-in-one.md).
 import { sql } from "drizzle-orm";
-import { db, selectRows } from "~/db/client.server";
+import { db, replicaPool, selectRows, usingPrimary } from "~/db/client.server";
 
-export async function databaseAnswers(): Promise<boolean> {
+export type DatabaseHealth =
+  "ok" | "database unavailable" | "replica unavailable";
+
+async function answersWithin(query: () => Promise<unknown>, ms = 2_000) {
+  let timer: NodeJS.Timeout | undefined;
   try {
-    let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("timeout")), 2_000);
+      timer = setTimeout(() => reject(new Error("timeout")), ms);
     });
-    await Promise.race([selectRows(db, sql`SELECT 1`), timeout]).finally(() =>
-      clearTimeout(timer),
-    );
+    await Promise.race([query(), timeout]);
     return true;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+export async function databaseHealth(): Promise<DatabaseHealth> {
+  const replica = replicaPool;
+  const [primaryAnswers, replicaAnswers] = await Promise.all([
+    answersWithin(() => usingPrimary(() => selectRows(db, sql`SELECT 1`))),
+    replica ? answersWithin(() => replica.query("SELECT 1")) : true,
+  ]);
+  if (!primaryAnswers) return "database unavailable";
+  return replicaAnswers ? "ok" : "replica unavailable";
 }

@@ -10,7 +10,7 @@ import { db } from "~/db/client.server";
 import { demoMails } from "~/db/schema";
 import { hasSmtp } from "~/messaging/mail.server";
 import { isDemoMode, isProduction, sessionSecret } from "~/utils/env.server";
-import { signedCookie } from "~/utils/signed-cookie.server";
+import { signedCookie } from "~/framework/signed-cookie.server";
 
 /** Enough for a person trying the demo under a few names. */
 const ACCOUNTS_KEPT = 10;

@@ -237,9 +237,9 @@ const EMPTY: PaymentRecord = { owed: 0, paid: 0, paidOnTime: 0, overdue: 0 };
 
 // Asked for every person a bet page or profile shows: one small prepared
 // query per person, found through the loser index (migration 0005), measured
-// per person in docs/decisions/0834. It replaced one query over the ids as a
-// JSON array (measured in docs/decisions/0833); most of that one's cost
-// turned out to be the recompile 0834 found in both shapes, so for a page of
+// per person in docs/decisions/archive/0834-no-bound-value-against-a-partial-index.md. It replaced one query over the ids as a
+// JSON array (measured in docs/decisions/archive/0833-pages-compressed-whole.md); most of that one's cost
+// turned out to be the statement recompiling on every run (the same record), in both shapes, so for a page of
 // dozens of people the JSON form may be the cheaper one again. Not measured
 // since.
 /** A person's record, unprepared (its plan is checked in a test). */
@@ -262,7 +262,7 @@ export const paymentRecordQuery = () =>
         // recompiles a statement every time it runs when a value bound to
         // such a column could change its plan: parsing on every bet page and
         // profile, several times the query's own cost (measured in
-        // docs/decisions/0834).
+        // docs/decisions/archive/0834-no-bound-value-against-a-partial-index.md).
         sql`${payments.status} = 'completed'`,
       ),
     )

@@ -1,5 +1,5 @@
 // payBet, the one payment door the checkout page and the /api routes share,
-// with each provider reading its own form and webhook (docs/decisions/0935).
+// with each provider reading its own form and webhook (docs/decisions/0935-payments-door.md).
 // Stripe is answered by MSW (no network).
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 // payment routes share: the loser only, verified with the provider, recorded
 // once per intent with its ledger entries in one immediate transaction
 // (payment.server.ts). The provider reads its own form and webhook, so no
-// caller casts to a provider or branches on its name (docs/decisions/0935).
+// caller casts to a provider or branches on its name (docs/decisions/0935-payments-door.md).
 import type { Settlement } from "~/db/schema";
 import type { CardInput } from "~/payments/demo.server";
 import type {

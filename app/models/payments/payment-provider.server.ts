@@ -1,9 +1,9 @@
 // Which payment provider this server uses (docs/product-rules.md#paying): the demo
 // provider in DEMO_MODE=1, Stripe when its test keys are set, neither
-// otherwise (then payments say they are unavailable: 0201). The demo provider
+// otherwise (then payments say they are unavailable: docs/decisions/0201-no-payment-provider.md). The demo provider
 // plays the card processor; its record of intents is a table, so the store it
 // keeps them in is given here, in the model layer: providers never import the
-// database or the models (docs/decisions/0960).
+// database or the models (docs/decisions/0960-layers-as-they-are.md).
 import { and, eq } from "drizzle-orm";
 import { db, immediate } from "~/db/client.server";
 import { demoPaymentIntents } from "~/db/schema";

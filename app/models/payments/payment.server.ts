@@ -29,7 +29,7 @@ import { announceBet } from "../notifications/live-events.server";
 export const NOT_SETTLED = "This bet has not been settled yet.";
 export const NOT_LOSER = "Only the loser of this bet pays the winnings.";
 export const ALREADY_PAID = "This bet has already been paid.";
-/** What the payment pages show when no provider is configured (docs/decisions/0201). */
+/** What the payment pages show when no provider is configured (docs/decisions/0201-no-payment-provider.md). */
 export const PAYMENTS_UNAVAILABLE_NOTICE = {
   title: "Payment method not available",
   message: "Card payments are not set up on this server.",

@@ -56,7 +56,7 @@ const PAGE_WAIT_MS = 8_000;
 // Never repeated: hop-by-hop, per-answer, and the session cookie (its token
 // is stored nowhere in clear, and the kept answers must not change that).
 // Content-Encoding stays: a page is compressed whole before it gets here
-// (docs/decisions/0836), and its bytes are kept as they are.
+// (docs/decisions/archive/0836-pages-as-gzip.md), and its bytes are kept as they are.
 const NOT_KEPT = new Set([
   "date",
   "content-length",

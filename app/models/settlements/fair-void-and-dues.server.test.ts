@@ -140,7 +140,7 @@ describe("getting paid (docs/product-rules.md#getting-paid)", () => {
     // SQLite expires a statement each time it is run when a bound value is
     // compared with the column of a partial index (its plan could depend on
     // that value): payments_one_completed_per_bet is `WHERE status =
-    // 'completed'`, so the status is written into the SQL (ADR 0834).
+    // 'completed'`, so the status is written into the SQL (docs/decisions/archive/0834-no-bound-value-against-a-partial-index.md).
     const { sql, params } = paymentRecordQuery().toSQL();
     expect(sql).toContain(`"payments"."status" = 'completed'`);
     expect(params).not.toContain("completed");

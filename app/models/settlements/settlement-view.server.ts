@@ -53,7 +53,7 @@ export type SettlementView = {
   netCents: number;
 };
 
-// Read on every bet page: prepared once (docs/decisions/0810).
+// Read on every bet page: prepared once (docs/decisions/archive/0810-middleware-and-render-cpu.md).
 const settlementOfBet = preparedOnce(() =>
   db
     .select()

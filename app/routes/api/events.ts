@@ -28,7 +28,7 @@ function resumeFrom(request: Request): number | null {
 // GET /api/events: Server-Sent Events telling the signed-in person what
 // changed among the things they may see, `{type: "bet", betId}`,
 // `{type: "friends"}` or `{type: "activity"}`, so the page reloads its own
-// data (docs/product-rules.md#live-pages, docs/decisions/1010).
+// data (docs/product-rules.md#live-pages, docs/decisions/1010-live-pages-over-server-sent-events.md).
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {
     const user = await requireApiUser({ request, context });

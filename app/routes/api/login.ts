@@ -3,7 +3,7 @@ import { signIn } from "~/models/accounts/sign-in.server";
 import { toUserJson } from "~/models/accounts/user.server";
 import { api, readJson } from "~/utils/api.server";
 import { startSession } from "~/models/accounts/session.server";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

@@ -18,7 +18,7 @@ import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 const RegisterFormSchema = RegisterSchema.extend({
   confirmPassword: z.string({ error: "Passwords do not match" }),

@@ -8,7 +8,7 @@ import {
 } from "~/models/accounts/password-reset.server";
 import { formFailure } from "~/utils/page.server";
 import { readFormData } from "~/utils/form-data.server";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 // /forgot-password (docs/product-rules.md#accounts): a username or an email; the answer is always
 // the same sentence, matched or not. No JavaScript, like /auth.

@@ -24,7 +24,7 @@ import {
   GeneralErrorBoundary,
   HomeLink,
 } from "~/components/error-boundary";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 export const handle = { hydrate: false };
 

@@ -36,7 +36,7 @@ import {
   loadFriendsView,
 } from "~/routes/friends/friends-view.server";
 import type { FriendsActionFailure } from "~/domain/friends";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -20,7 +20,7 @@ import {
   copyFromData,
   GeneralErrorBoundary,
 } from "~/components/error-boundary";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 export const handle = { hydrate: false };
 

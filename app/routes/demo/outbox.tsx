@@ -9,7 +9,7 @@ import { isDemoMode } from "~/utils/env.server";
 // sent, newest first, so a person trying the demo can read it and follow its
 // links (a verification, a result waiting for them). Only mail about the
 // accounts this browser has been signed in to: another person's reset or
-// verification link is never shown (docs/decisions/0970). 404 outside demo
+// verification link is never shown (docs/decisions/0970-demo-outbox-per-browser.md). 404 outside demo
 // mode. No JavaScript.
 export const handle = { hydrate: false };
 

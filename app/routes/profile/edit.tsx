@@ -19,7 +19,7 @@ import { DomainError } from "~/utils/errors";
 import { formFailure } from "~/utils/page.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import type { BodyLimitHandle } from "~/utils/body-limits";
+import type { BodyLimitHandle } from "~/framework/body-limits";
 import { readUploadedFile } from "~/utils/upload.server";
 import { readFormData } from "~/utils/form-data.server";
 

@@ -30,7 +30,7 @@ export const users = pgTable(
     emailVerified: boolean("email_verified").notNull().default(false),
     /**
      * The last address a link proved the person reads. While a new address
-     * waits for its link, reset mail goes here (docs/decisions/0970).
+     * waits for its link, reset mail goes here (docs/decisions/0970-demo-outbox-per-browser.md).
      */
     verifiedEmail: text("verified_email"),
     passwordHash: text("password_hash").notNull(),

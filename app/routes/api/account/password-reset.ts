@@ -3,7 +3,7 @@
 import type { Route } from "./+types/password-reset";
 import { requestPasswordReset } from "~/models/accounts/password-reset.server";
 import { api, readJson } from "~/utils/api.server";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

@@ -4,7 +4,7 @@ import { openBetByCode } from "~/models/bets/bet-access.server";
 import { toBetJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {

@@ -1,7 +1,7 @@
 // GET /api/bets/{id}/share-image: the 1200×630 PNG, ETag by bet version;
 // `?w=720` the same card 720×378, for the bet page itself. With `?v=` naming
 // the bet's current version the answer never changes, and the browser may
-// keep it (docs/decisions/0839); without it, or with an old one, it is the
+// keep it (docs/decisions/archive/0839-versioned-bet-page-preview.md); without it, or with an old one, it is the
 // current card, checked again on every use.
 import type { Route } from "./+types/share-image";
 import { shareImageVersion } from "~/models/bets/share.server";

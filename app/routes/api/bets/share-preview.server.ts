@@ -6,7 +6,7 @@ import { getSharePreview, type SharePreview } from "~/models/bets/share.server";
 import { parseId } from "~/utils/api.server";
 import { notFound } from "~/utils/errors";
 import { getUser, type RequestArgs } from "~/models/accounts/session.server";
-import { clientAddressContext } from "~/utils/request-context.server";
+import { clientAddressContext } from "~/framework/request-context.server";
 
 export async function requireSharePreview({
   request,

@@ -2,7 +2,7 @@
 // opens a small page with a button (a GET changes nothing: mail scanners
 // follow links); the provider's one-click POST, or that button, switches the
 // kind off. The signed token is its only authority: no session, no JSON,
-// no Origin (server.ts lets this one path through its JSON and cross-site doors).
+// no Origin (server/serve.ts lets this one path through its JSON and cross-site doors).
 import type { Route } from "./+types/unsubscribe";
 import { KIND_LABELS } from "~/models/notifications/notification-kinds";
 import {

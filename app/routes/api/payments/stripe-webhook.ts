@@ -1,10 +1,10 @@
-// POST /api/stripe/webhook: server.ts exempts this path from the cross-site
+// POST /api/stripe/webhook: server/serve.ts exempts this path from the cross-site
 // and JSON content-type checks; the provider's signature is the check here
 // (404 when the provider has no webhook: demo mode, or no webhook secret).
 import type { Route } from "./+types/stripe-webhook";
 import { handlePaymentWebhook } from "~/models/payments/payment-webhook.server";
 import { api } from "~/utils/api.server";
-import type { BodyLimitHandle } from "~/utils/body-limits";
+import type { BodyLimitHandle } from "~/framework/body-limits";
 
 // Stripe's events carry whole objects and may pass the API's 16 KB.
 export const handle: BodyLimitHandle = {
