@@ -389,3 +389,18 @@ self.addEventListener("notificationclick", (event) => {
       }),
   );
 });
+
+// --- Actions kept offline (docs/decisions/1045-offline-actions-queue.md) ------
+// The page keeps the actions and sends them through its router; Background
+// Sync, where the browser has it, only tells an open page the connection is
+// back. With no page open they wait for the next one.
+self.addEventListener("sync", (event) => {
+  if (event.tag !== "fairshake-offline-queue") return;
+  event.waitUntil(
+    self.clients
+      .matchAll({ type: "window" })
+      .then((windows) =>
+        windows.forEach((client) => client.postMessage({ sendWaiting: true })),
+      ),
+  );
+});

@@ -1,14 +1,18 @@
-import { Form, Link, NavLink, href } from "react-router";
+import { Form, Link, NavLink, href, useSubmit } from "react-router";
 import { Logo } from "./logo";
+import { discardKeptBeforeSignOut, OfflineQueue } from "./offline-queue";
 import { initials } from "~/utils/initials";
 
 export function AppHeader({
+  userId,
   username,
   unread,
 }: {
+  userId: number;
   username: string;
   unread: number;
 }) {
+  const submit = useSubmit();
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-3xl items-center justify-between px-4">
@@ -16,6 +20,7 @@ export function AppHeader({
           <Logo />
         </Link>
         <div className="flex items-center gap-1">
+          <OfflineQueue userId={userId} />
           <Link
             to={href("/notifications")}
             className="relative inline-flex size-11 items-center justify-center rounded-full hover:bg-slate-100"
@@ -42,7 +47,19 @@ export function AppHeader({
               {initials(username)}
             </span>
           </Link>
-          <Form method="post" action={href("/logout")}>
+          <Form
+            method="post"
+            action={href("/logout")}
+            onSubmit={(event) => {
+              // Actions kept on this phone are asked about, then deleted
+              // (docs/product-rules.md#shaky-connections).
+              event.preventDefault();
+              const form = event.currentTarget;
+              void discardKeptBeforeSignOut(userId).then((go) => {
+                if (go) void submit(form);
+              });
+            }}
+          >
             <button
               type="submit"
               className="inline-flex min-h-11 items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:bg-slate-100"

@@ -11,7 +11,13 @@ import {
   type FormProps,
 } from "react-router";
 import { formIdempotencyKey, IDEMPOTENCY_FIELD } from "~/domain/idempotency";
-import { NOT_SENT, useAwaitingAnswer, useUnsent } from "~/utils/unsent-forms";
+import {
+  NOT_SENT,
+  SAVED_OFFLINE,
+  useAwaitingAnswer,
+  useQueuedOffline,
+  useUnsent,
+} from "~/utils/unsent-forms";
 
 /** This render's key for the form at this place (the root loader's seed). */
 export function useFormKey() {
@@ -27,9 +33,16 @@ export function IdempotencyKeyField({ value }: { value: string }) {
   return <input type="hidden" name={IDEMPOTENCY_FIELD} value={value} />;
 }
 
-/** Shown beside a form's button when its last send failed on the network. */
+/** Shown beside a form's button when its last send failed on the network, or it waits on this device. */
 export function NotSentNotice({ formKey }: { formKey: string }) {
   const unsent = useUnsent(formKey);
+  const queued = useQueuedOffline(formKey);
+  if (queued)
+    return (
+      <p role="status" className="text-sm text-amber-700" data-saved-offline="">
+        {SAVED_OFFLINE}
+      </p>
+    );
   if (!unsent) return null;
   return (
     <p role="alert" className="field-error" data-not-sent="">

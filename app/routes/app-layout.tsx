@@ -15,6 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const liveCursor = await liveResumePoint();
   const user = await requireUser({ request, context });
   return {
+    userId: user.id,
     username: user.username,
     unread: await countUnreadActivity(user.id),
     emailVerified: user.emailVerified,
@@ -28,7 +29,11 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   useLiveUpdates(loaderData.liveCursor);
   return (
     <>
-      <AppHeader username={loaderData.username} unread={loaderData.unread} />
+      <AppHeader
+        userId={loaderData.userId}
+        username={loaderData.username}
+        unread={loaderData.unread}
+      />
       <main className="mx-auto max-w-3xl px-4 pb-28 pt-4">
         {loaderData.emailVerified ? null : <VerifyEmailBanner />}
         <Outlet />

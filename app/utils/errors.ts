@@ -5,7 +5,7 @@
 export type FieldErrors = Record<string, string[]>;
 
 export type DomainStatus =
-  400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+  400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 /** The machine-readable code a status has when nothing more precise was given. */
 export const STATUS_CODES = {
@@ -17,6 +17,7 @@ export const STATUS_CODES = {
   409: "conflict",
   413: "too_large",
   415: "unsupported_media_type",
+  422: "unprocessable",
   429: "too_many_requests",
   503: "unavailable",
 } as const satisfies Record<DomainStatus, string>;

@@ -6,13 +6,19 @@
 import { useSyncExternalStore } from "react";
 import { data } from "react-router";
 import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";
+import { keepForLater } from "./offline-queue/keep";
+import { forgetAnswered } from "./offline-queue/kept";
 
 export const NOT_SENT = "Not sent — check your connection and try again.";
+export const SAVED_OFFLINE =
+  "Saved on this phone — it will be sent when you're back online.";
 
 // Keys sent and not yet answered: "sending" while a send is on its way,
-// "lost" once the network lost it. A form owns such a key (it keeps it
-// whatever revalidates) until a send of it gets an answer.
-const unanswered = new Map<string, "sending" | "lost">();
+// "lost" once the network lost it, "queued" while the offline queue keeps
+// it (app/utils/offline-queue/queue.ts). A form owns such a key (it keeps
+// it whatever revalidates) until a send of it gets an answer.
+type Unanswered = "sending" | "lost" | "queued";
+const unanswered = new Map<string, Unanswered>();
 const listeners = new Set<() => void>();
 
 function subscribe(listener: () => void) {
@@ -22,7 +28,8 @@ function subscribe(listener: () => void) {
   };
 }
 
-function mark(key: string, state: "sending" | "lost" | "answered") {
+/** Marks a form's key; any sender (a page form, the offline queue) keeps the form on it until "answered". */
+export function markKey(key: string, state: Unanswered | "answered") {
   if (state === "answered") unanswered.delete(key);
   else unanswered.set(key, state);
   listeners.forEach((listener) => listener());
@@ -33,6 +40,15 @@ export function useUnsent(key: string) {
   return useSyncExternalStore(
     subscribe,
     () => unanswered.get(key) === "lost",
+    () => false,
+  );
+}
+
+/** Whether the form with this key is kept on this device to be sent later. */
+export function useQueuedOffline(key: string) {
+  return useSyncExternalStore(
+    subscribe,
+    () => unanswered.get(key) === "queued",
     () => false,
   );
 }
@@ -50,6 +66,21 @@ export function useAwaitingAnswer(key: string) {
 // route's actionData as it was (an echoed form keeps its key: no remount).
 const lastAnswers = new Map<string, unknown>();
 
+/** What a send by the offline queue came to (app/utils/offline-queue/queue.ts). */
+export type QueuedSendOutcome =
+  | { kind: "sent" }
+  | { kind: "refused"; message: string }
+  | { kind: "retry"; afterMs: number }
+  | { kind: "offline" };
+
+// The offline queue's sends in flight, by key: the route's clientAction
+// tells the queue what the answer was (the fetcher that sent it only sees
+// the data).
+export const queuedSends = new Map<
+  string,
+  (outcome: QueuedSendOutcome) => void
+>();
+
 /**
  * A route's clientAction: sends the form to the server action; when the
  * network fails (no answer, a dropped connection, offline), answers what
@@ -57,14 +88,20 @@ const lastAnswers = new Map<string, unknown>();
  * revalidates nor changes the page, and marks the form's key unsent. The
  * form keeps that key until a send of it is answered: sending again is
  * answered by the server's kept answer if the first copy did arrive.
+ * With `{ queue: true }` (every write but paying, password and email:
+ * docs/product-rules.md#shaky-connections) the unsent form is also kept on
+ * the device and sent by itself once back online.
  */
-export async function keepFormIfUnsent<T>({
-  request,
-  serverAction,
-}: {
-  request: Request;
-  serverAction: () => Promise<T>;
-}) {
+export async function keepFormIfUnsent<T>(
+  {
+    request,
+    serverAction,
+  }: {
+    request: Request;
+    serverAction: () => Promise<T>;
+  },
+  options: { queue?: boolean } = {},
+) {
   const path = new URL(request.url).pathname;
   const form = await request
     .clone()
@@ -72,18 +109,81 @@ export async function keepFormIfUnsent<T>({
     .catch(() => null);
   const sent = form?.get(IDEMPOTENCY_FIELD);
   const key = typeof sent === "string" ? sent : null;
-  if (key) mark(key, "sending");
+  const queuedSend = key ? queuedSends.get(key) : undefined;
+  // The person sent a form again by hand while the queue kept it: once
+  // answered, the queue has nothing left to send.
+  const keptByQueue = !queuedSend && key && unanswered.get(key) === "queued";
+  const answered = () => {
+    if (keptByQueue) void forgetAnswered(key).catch(() => {});
+  };
+  if (key) markKey(key, "sending");
   try {
     const answer = await serverAction();
     lastAnswers.set(path, answer);
-    if (key) mark(key, "answered");
+    if (key) markKey(key, "answered");
+    queuedSend?.(outcomeOf(answer));
+    answered();
     return answer;
   } catch (error) {
     // fetch rejects with a TypeError when the network fails; an error the
     // server sent (or its redirect) arrives decoded, as an answer.
     const lost = error instanceof TypeError;
-    if (key) mark(key, lost ? "lost" : "answered");
+    if (!lost) answered();
+    if (queuedSend) {
+      markKey(key!, lost ? "queued" : "answered");
+      queuedSend(lost ? { kind: "offline" } : outcomeOf(error));
+    } else if (key && lost && keptByQueue) {
+      markKey(key, "queued");
+    } else if (key && lost && options.queue && form) {
+      const kept = await keepForLater(request, key, form);
+      markKey(key, kept ? "queued" : "lost");
+    } else if (key) markKey(key, lost ? "lost" : "answered");
     if (!lost) throw error;
     return data(lastAnswers.get(path) as T, { status: 503 });
   }
+}
+
+// A refused form answers `formFailure`'s shape (app/utils/page.server.ts):
+// `ok: false` with its status; a thrown error response carries its own.
+function outcomeOf(answer: unknown): QueuedSendOutcome {
+  if (answer instanceof Response) {
+    // A redirect: the answer the person would have seen (the new bet).
+    return answer.status >= 500
+      ? { kind: "retry", afterMs: retryAfterMs(answer.headers) }
+      : { kind: "sent" };
+  }
+  const failure = answer as {
+    ok?: unknown;
+    status?: unknown;
+    message?: unknown;
+    data?: unknown;
+  } | null;
+  const status =
+    typeof failure?.status === "number" &&
+    (failure.ok === false || "data" in failure)
+      ? failure.status
+      : 200;
+  if (status < 400) return { kind: "sent" };
+  if (status >= 500 || status === 408 || status === 429)
+    return { kind: "retry", afterMs: 0 };
+  return { kind: "refused", message: messageOf(failure) };
+}
+
+function messageOf(failure: { message?: unknown; data?: unknown } | null) {
+  if (typeof failure?.message === "string" && failure.message)
+    return failure.message;
+  const payload = failure?.data as { message?: unknown } | string | undefined;
+  if (typeof payload === "string" && payload) return payload;
+  if (
+    payload &&
+    typeof payload === "object" &&
+    typeof payload.message === "string"
+  )
+    return payload.message;
+  return "The server refused it.";
+}
+
+function retryAfterMs(headers: Headers) {
+  const seconds = Number(headers.get("Retry-After"));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }

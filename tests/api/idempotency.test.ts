@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { queryServerDatabase } from "../support/server-database";
 import { freshDatabaseEnv } from "../support/test-database";
 import { useServer } from "../support/use-server";
-import { Client, signUp, startServer } from "../support/server";
+import { Client, signUp, startServer, uniqueName } from "../support/server";
 import {
   activeBetOverHttp,
   GOOD_CARD,
@@ -324,7 +324,14 @@ describe("idempotencyKey in page forms", () => {
     ).not.toBe(rendered);
   });
 
-  it("other values under a sent key: back to the page with the message, nothing made", async () => {
+  const SENT_WITH_OTHER_VALUES =
+    "This request was already sent with different values.";
+  const renderedKey = (html: string) =>
+    /name="idempotencyKey" value="([^"]+)"/.exec(html)?.[1];
+  const betsOf = (userId: number) =>
+    count("SELECT count(*) AS n FROM bets WHERE creator_id = ?", userId);
+
+  it("other values under a sent key (no JavaScript): 422, the form as typed, a fresh key, nothing made", async () => {
     const alice = await signUp(server.url);
     const k = key();
     expect((await formPost(alice.client, "/create-bet", form(k))).status).toBe(
@@ -335,20 +342,94 @@ describe("idempotencyKey in page forms", () => {
       "/create-bet",
       form(k, "Changed my mind"),
     );
-    expect(other.status).toBe(303);
-    expect(other.headers.get("Location")).toBe("/create-bet");
-    const page = await alice.client.request("GET", "/create-bet", {
+    expect(other.status, other.text.slice(0, 300)).toBe(422);
+    expect(other.text).toContain(SENT_WITH_OTHER_VALUES);
+    expect(other.text).toContain('value="Changed my mind"');
+    const fresh = renderedKey(other.text);
+    expect(fresh, "the form carries a key").toBeTruthy();
+    expect(fresh).not.toBe(k);
+    expect(await betsOf(alice.user.id)).toBe(1);
+    // The fresh key sends the form as typed.
+    const sent = await formPost(
+      alice.client,
+      "/create-bet",
+      form(fresh!, "Changed my mind"),
+    );
+    expect(sent.status, sent.text.slice(0, 300)).toBe(302);
+    expect(await betsOf(alice.user.id)).toBe(2);
+  });
+
+  it("other values under a sent key (JavaScript, .data): 422 with the typed values, nothing made", async () => {
+    const alice = await signUp(server.url);
+    const k = key();
+    expect((await formPost(alice.client, "/create-bet", form(k))).status).toBe(
+      302,
+    );
+    const other = await alice.client.request("POST", "/create-bet.data", {
+      body: new URLSearchParams(form(k, "Changed my mind")).toString(),
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "*/*",
+      },
+    });
+    expect(other.status, other.text.slice(0, 300)).toBe(422);
+    expect(other.text).toContain(SENT_WITH_OTHER_VALUES);
+    expect(other.text).toContain("Changed my mind");
+    expect(other.headers.get("Location")).toBeNull();
+    expect(await betsOf(alice.user.id)).toBe(1);
+  });
+
+  it("other values under a sent key stop every change before it commits: profile and payment method", async () => {
+    const alice = await signUp(server.url);
+    const profile = await alice.client.request("GET", "/profile/edit", {
       headers: { Accept: "text/html" },
     });
-    expect(page.text).toContain(
-      "This request was already sent with different values.",
+    const email = /name="email"[^>]*value="([^"]+)"/.exec(profile.text)?.[1];
+    expect(email, "the edit form shows the address").toBeTruthy();
+    const k = key();
+    const renamed = uniqueName("renamed");
+    const typed = uniqueName("typed");
+    const first = await formPost(alice.client, "/profile/edit", {
+      idempotencyKey: k,
+      username: renamed,
+      email: email!,
+      avatarUrl: "",
+    });
+    expect(first.status, first.text.slice(0, 300)).toBe(302);
+    const other = await formPost(alice.client, "/profile/edit", {
+      idempotencyKey: k,
+      username: typed,
+      email: email!,
+      avatarUrl: "",
+    });
+    expect(other.status, other.text.slice(0, 300)).toBe(422);
+    expect(other.text).toContain(SENT_WITH_OTHER_VALUES);
+    expect(other.text).toContain(`value="${typed}"`);
+    const [row] = await queryServerDatabase<{ username: string }>(
+      server.databaseEnv,
+      "SELECT username FROM users WHERE id = ?",
+      [alice.user.id],
     );
-    expect(
-      await count(
-        "SELECT count(*) AS n FROM bets WHERE creator_id = ?",
-        alice.user.id,
-      ),
-    ).toBe(1);
+    expect(row?.username).toBe(renamed);
+
+    const p = key();
+    const connect = (connected: string) =>
+      formPost(alice.client, "/profile", {
+        idempotencyKey: p,
+        intent: "payment-method",
+        method: "venmo",
+        connected,
+      });
+    expect((await connect("true")).status).toBe(302);
+    const flipped = await connect("false");
+    expect(flipped.status, flipped.text.slice(0, 300)).toBe(422);
+    expect(flipped.text).toContain(SENT_WITH_OTHER_VALUES);
+    const [flags] = await queryServerDatabase<{ venmo: number | boolean }>(
+      server.databaseEnv,
+      "SELECT venmo_connected AS venmo FROM users WHERE id = ?",
+      [alice.user.id],
+    );
+    expect(Boolean(flags?.venmo), "still connected").toBe(true);
   });
 
   it("a key replayed after a restart still gets the kept answer", async () => {

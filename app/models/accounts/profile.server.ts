@@ -283,15 +283,15 @@ export async function setPaymentMethod({
       "Failed to update payment method",
     );
   const { method, connected } = parsed.data;
+  // A change the person asked for, not bookkeeping: a repeat under its key
+  // with the other value must not make it (docs/product-rules.md#repeats).
   return (
-    await immediate(
-      (tx) =>
-        tx
-          .update(users)
-          .set({ [PAYMENT_COLUMNS[method]]: connected })
-          .where(eq(users.id, userId))
-          .returning(),
-      { bookkeeping: true },
+    await immediate((tx) =>
+      tx
+        .update(users)
+        .set({ [PAYMENT_COLUMNS[method]]: connected })
+        .where(eq(users.id, userId))
+        .returning(),
     )
   )[0]!;
 }

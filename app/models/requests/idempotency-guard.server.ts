@@ -16,6 +16,7 @@ import { withChangeWitness } from "~/db/change-witness.server";
 import { getUser } from "../accounts/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { errorToResponse } from "~/utils/api.server";
+import { DomainError } from "~/utils/errors";
 import { keepClaimAlive } from "./claim-lease.server";
 import {
   claimIdempotencyKey,
@@ -124,7 +125,9 @@ async function guard(
     case "replay":
       return replay(outcome.answer, flavour, url);
     case "mismatch":
-      return refuse(flavour, url, 422, SENT_WITH_OTHER_VALUES);
+      return flavour === "api"
+        ? refuse(flavour, url, 422, SENT_WITH_OTHER_VALUES)
+        : answerAsRefusedForm(next, flavour, url);
     case "busy":
       return refuse(flavour, url, 409, STILL_PROCESSING, {
         "Retry-After": "1",
@@ -319,6 +322,42 @@ function replay(answer: KeptAnswer, flavour: Flavour, url: URL) {
     headers: { Location: to, "Idempotent-Replayed": "true" },
   });
 }
+
+/**
+ * A page form sent again under its key with other values
+ * (docs/product-rules.md#repeats) is answered by its own route, as any
+ * refused form: 422, the page with what was typed, the message, and a fresh
+ * key (a page drawn anew draws a new seed; a script's form draws one after
+ * any answer). The route runs with a witness that refuses instead of
+ * recording: its first transaction that would change something throws
+ * SENT_WITH_OTHER_VALUES just before it commits, so it rolls back, and the
+ * route answers that through `formFailure` like any model's refusal. The
+ * claim stays the first request's. Only `bookkeeping` transactions (a
+ * limit's count, a session's touch) commit, as they would for any refusal.
+ */
+async function answerAsRefusedForm(
+  next: () => Promise<Response>,
+  flavour: Flavour,
+  url: URL,
+) {
+  let stopped = false;
+  const response = await withChangeWitness(() => {
+    stopped = true;
+    throw sentWithOtherValues();
+  }, next);
+  // The route took the refusal as a refused form, or never tried to change
+  // anything and refused the form itself (a field it found wrong).
+  if (response.status >= 400 && response.status < 500) return response;
+  if (!stopped) return response; // it answered without changing anything
+  // A route that passed over the refusal, or let it escape to its error
+  // page: nothing was changed, say so as before.
+  return refuse(flavour, url, 422, SENT_WITH_OTHER_VALUES);
+}
+
+const sentWithOtherValues = () =>
+  new DomainError(422, SENT_WITH_OTHER_VALUES, undefined, "Not sent again", {
+    code: "sent_with_other_values",
+  });
 
 /** A repeat that cannot be answered with the kept answer: JSON for /api, back to the page with the message for pages. */
 async function refuse(

@@ -38,7 +38,7 @@ const tabHref = (tab: FriendsTab) =>
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args);
+  keepFormIfUnsent(args, { queue: true });
 
 export default function Friends({
   loaderData,

@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args);
+  keepFormIfUnsent(args, { queue: true });
 
 export default function NotificationSettings({
   loaderData,

@@ -61,7 +61,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args);
+  keepFormIfUnsent(args, { queue: true });
 
 export default function ApproveSettlement({
   loaderData,

@@ -1,0 +1,73 @@
+// The list of actions kept on this device, opened from the header's count:
+// what, on which page, when; a waiting one can be cancelled (it is never
+// sent), a refused one dismissed.
+import { useEffect, useState } from "react";
+import { useQueueCounts } from "~/utils/offline-queue/counts";
+import { keptFor, removeKept } from "~/utils/offline-queue/kept";
+import type { KeptAction } from "~/utils/offline-queue/store";
+
+export default function KeptList({
+  userId,
+  onClose,
+}: {
+  userId: number;
+  onClose: () => void;
+}) {
+  const counts = useQueueCounts(userId);
+  const [kept, setKept] = useState<KeptAction[] | null>(null);
+  useEffect(() => {
+    let current = true;
+    void keptFor(userId).then((list) => {
+      if (current) setKept(list);
+    });
+    return () => {
+      current = false;
+    };
+  }, [userId, counts.waiting, counts.refused]);
+  return (
+    <section
+      id="kept-actions"
+      aria-label="Actions kept on this phone"
+      className="absolute right-0 top-12 z-40 w-80 max-w-[90vw] space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg"
+    >
+      <div className="flex items-center justify-between">
+        <h2 className="font-semibold">Kept on this phone</h2>
+        <button type="button" className="btn-secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {kept === null ? null : kept.length === 0 ? (
+        <p className="text-slate-600">Nothing is waiting.</p>
+      ) : (
+        <ul className="space-y-2">
+          {kept.map((action) => (
+            <li
+              key={action.key}
+              className="space-y-1 border-t border-slate-100 pt-2"
+            >
+              <p className="font-medium">{action.what}</p>
+              <p className="break-words text-slate-600">{action.about}</p>
+              <p className="text-xs text-slate-500">
+                <time dateTime={new Date(action.createdAt).toISOString()}>
+                  {new Date(action.createdAt).toLocaleString()}
+                </time>
+              </p>
+              {action.state === "refused" ? (
+                <p className="field-error">Not sent: {action.message}</p>
+              ) : (
+                <p className="text-amber-700">Waiting to send</p>
+              )}
+              <button
+                type="button"
+                className="btn-secondary"
+                onClick={() => void removeKept(userId, action.key)}
+              >
+                {action.state === "refused" ? "Dismiss" : "Cancel"}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
