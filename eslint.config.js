@@ -114,6 +114,52 @@ function environmentRule() {
   };
 }
 
+/**
+ * The model domains (app/models/<domain>/), lowest first
+ * (docs/architecture.md#model-domains): a domain imports only the domains on
+ * a lower line, so no two domains import each other. The cross-domain
+ * modules (the sweep, the demo seed, the data export) stand above them all.
+ * tests/lint/model-domains.test.ts checks every folder is named here.
+ */
+export function modelDomainRanks() {
+  return [
+    ["jobs", "requests"],
+    ["notifications"],
+    ["accounts"],
+    ["social"],
+    ["bets"],
+    ["payments", "settlements"],
+    ["cross-domain"],
+  ];
+}
+
+/** One no-restricted-imports layer per model domain folder. */
+function modelDomainLayers(layer) {
+  const ROUTES = {
+    group: ["**/routes/*"],
+    message: "Rules know no screen: a route calls a model, not the reverse.",
+  };
+  const ranks = modelDomainRanks();
+  return ranks.flatMap((rank, i) =>
+    rank.map((domain) => {
+      const below = ranks.slice(0, i).flat();
+      const notBelow = ranks
+        .slice(i)
+        .flat()
+        .filter((d) => d !== domain);
+      // `../<domain>/` from a domain folder, or any path through `models/<domain>/`.
+      const UP_OR_ACROSS = {
+        regex: `(^\\.\\./|(^|/)models/)(${notBelow.join("|")})/`,
+        message: `Model domains are layered (docs/architecture.md#model-domains): ${domain} imports only ${below.join(", ") || "no other domain"}.`,
+      };
+      return layer(
+        [`app/models/${domain}/**`],
+        notBelow.length > 0 ? [ROUTES, UP_OR_ACROSS] : [ROUTES],
+      );
+    }),
+  );
+}
+
 function layerRules() {
   const DB = {
     group: ["~/db", "**/db/*"],
@@ -168,16 +214,7 @@ function layerRules() {
         PAGES("^\\.\\./\\.\\./(?!\\.\\./|api/)"),
       ],
     ),
-    layer(
-      ["app/models/**"],
-      [
-        {
-          group: ["**/routes/*"],
-          message:
-            "Rules know no screen: a route calls a model, not the reverse.",
-        },
-      ],
-    ),
+    ...modelDomainLayers(layer),
     layer(
       ["app/components/**"],
       [

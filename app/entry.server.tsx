@@ -13,7 +13,7 @@ import { NonceProvider } from "~/utils/nonce";
 import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
 import { nonceContext } from "~/framework/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
-import { startBackgroundJobs } from "~/models/jobs/background-work.server";
+import { startBackgroundJobs } from "~/models/cross-domain/background-work.server";
 import { noteIfUnavailable } from "~/utils/unavailable.server";
 
 export const streamTimeout = 5_000;

@@ -5,7 +5,7 @@
 // mode the demo data is seeded.
 import { engine, sqlite } from "~/db/client.server";
 import { applyMigrations, applyPostgresMigrations } from "~/db/migrate.server";
-import { seedDemoData } from "~/models/jobs/demo-seed.server";
+import { seedDemoData } from "~/models/cross-domain/demo-seed.server";
 import { fillUsernameSkeletons } from "~/models/accounts/user.server";
 import { assertEnvironment, databaseUrl, isDemoMode } from "~/utils/env.server";
 

@@ -136,6 +136,46 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "models never import a route",
   },
   {
+    at: "app/models/jobs/lint-fixture.ts",
+    code: 'import { remindReferee } from "../settlements/settlement-referee.server";',
+    why: "the job queue imports no domain (the sweep that calls them is cross-domain)",
+  },
+  {
+    at: "app/models/notifications/lint-fixture.ts",
+    code: 'import { getUser } from "~/models/accounts/session.server";',
+    why: "notifications sit below accounts",
+  },
+  {
+    at: "app/models/requests/lint-fixture.ts",
+    code: 'import { getUser } from "../accounts/session.server";',
+    why: "request plumbing sits below accounts (a relative path too)",
+  },
+  {
+    at: "app/models/accounts/lint-fixture.ts",
+    code: 'import { friendshipsOf } from "~/models/social/friend-pairs.server";',
+    why: "accounts sit below social",
+  },
+  {
+    at: "app/models/payments/lint-fixture.ts",
+    code: 'import { finalise } from "../../models/settlements/settlement-finalise.server";',
+    why: "payments and settlements share a rank: neither imports the other",
+  },
+  {
+    at: "app/models/requests/lint-fixture.ts",
+    code: 'import { lease } from "~/models/jobs/claims.server";',
+    why: "jobs and requests share the lowest rank",
+  },
+  {
+    at: "app/models/settlements/lint-fixture.ts",
+    code: 'import { JOB_HANDLERS } from "~/models/cross-domain/background-work.server";',
+    why: "no domain imports the cross-domain modules",
+  },
+  {
+    at: "app/models/cross-domain/lint-fixture.ts",
+    code: 'import { loadFinances } from "~/routes/payments/finances.server";',
+    why: "the cross-domain modules never import a route either",
+  },
+  {
     at: "app/domain/lint-fixture.ts",
     code: 'import { users } from "~/db/schema";',
     why: "domain types are client-safe",
@@ -177,6 +217,26 @@ export const GOOD_IMPORTS: LayerFixture[] = [
     at: "app/models/settlements/lint-fixture.ts",
     code: 'import { db } from "~/db/client.server";\nimport { createDemoProvider } from "~/payments/demo.server";\nimport type { PaymentProvider } from "~/payments/provider.server";',
     why: "models use the database and call payments",
+  },
+  {
+    at: "app/models/settlements/lint-fixture.ts",
+    code: 'import { scheduleJob } from "../jobs/jobs.server";\nimport { getBetView } from "~/models/bets/bet.server";\nimport { proposeRefusal } from "./settlement-rules.server";',
+    why: "a domain imports the domains below it and its own modules",
+  },
+  {
+    at: "app/models/notifications/lint-fixture.ts",
+    code: 'import { lease } from "~/models/jobs/claims.server";',
+    why: "the outbox shares the job queue's claim, one rank down",
+  },
+  {
+    at: "app/models/accounts/lint-fixture.ts",
+    code: 'import { getUser } from "../requests/request-user.server";\nimport { sendAccountMail } from "~/models/notifications/outbox.server";',
+    why: "accounts ask request plumbing and notifications, below them",
+  },
+  {
+    at: "app/models/cross-domain/lint-fixture.ts",
+    code: 'import { remindReferee } from "../settlements/settlement-referee.server";\nimport { runDueJobs } from "~/models/jobs/jobs.server";',
+    why: "the cross-domain modules call every domain",
   },
   {
     at: "app/payments/lint-fixture.ts",

@@ -1,6 +1,6 @@
 // Shared by the fair-to-the-end model tests (docs/product-rules.md#answer-windows, #void, #referee, #getting-paid): time is passed
 // as `now`, hours at a time, and the sweep runs the jobs due by then.
-import { JOB_HANDLERS } from "~/models/jobs/background-work.server";
+import { JOB_HANDLERS } from "~/models/cross-domain/background-work.server";
 import { listActivity } from "~/models/social/activity.server";
 import { runDueJobs } from "~/models/jobs/jobs.server";
 import { rawDb as sqlite } from "./raw-sql";

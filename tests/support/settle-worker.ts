@@ -14,7 +14,8 @@ const { demoProvider } =
   await import("~/models/payments/payment-provider.server");
 const { isDomainError } = await import("~/utils/errors");
 const { runDueJobs } = await import("~/models/jobs/jobs.server");
-const { JOB_HANDLERS } = await import("~/models/jobs/background-work.server");
+const { JOB_HANDLERS } =
+  await import("~/models/cross-domain/background-work.server");
 
 process.stdin.once("data", async () => {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "~/utils/errors";
 import { closeAccount, openBetsOf } from "./account.server";
-import { exportAccountData } from "./account-export.server";
+import { exportAccountData } from "../cross-domain/account-export.server";
 import { displayName } from "./display-name.server";
 import { createBet, joinBet } from "../bets/bet.server";
 import { sendFriendRequest } from "../social/friend.server";

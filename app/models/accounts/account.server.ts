@@ -1,5 +1,5 @@
 // Your data (docs/product-rules.md#your-data): closing the account (the export is in
-// account-export.server.ts). Closing anonymises the row rather than deleting it: bets,
+// app/models/cross-domain/account-export.server.ts). Closing anonymises the row rather than deleting it: bets,
 // settlements, payments and ledger entries are the other side's history too
 // (docs/decisions/0910-your-data.md).
 import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";

@@ -6,10 +6,9 @@ import {
   href,
   redirect,
   type MiddlewareFunction,
-  type RouterContextProvider,
 } from "react-router";
 import crypto from "node:crypto";
-import { and, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import {
   db,
   preparedOnce,
@@ -22,6 +21,11 @@ import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { rememberDemoAccount } from "../notifications/demo-outbox.server";
 import { signedCookie } from "~/framework/signed-cookie.server";
+import {
+  getUser,
+  setUserLookup,
+  type RequestArgs,
+} from "../requests/request-user.server";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -142,54 +146,21 @@ export function sessionHashOf(request: Request): string | null {
 }
 
 /**
- * Which of `hashes` still name a live session: one query for all the event
- * streams of a process (docs/decisions/1010-live-pages-over-server-sent-events.md).
- */
-export async function liveSessionHashes(
-  hashes: readonly string[],
-  now = Date.now(),
-): Promise<Set<string>> {
-  const live = new Set<string>();
-  // In slices: a statement may bind only so many parameters.
-  for (let i = 0; i < hashes.length; i += 500)
-    for (const row of await db
-      .select({ idHash: sessions.idHash })
-      .from(sessions)
-      .where(
-        and(
-          inArray(sessions.idHash, hashes.slice(i, i + 500)),
-          gt(sessions.expiresAt, new Date(now)),
-        ),
-      ))
-      live.add(row.idHash);
-  return live;
-}
-
-/**
  * The response header naming the signed-in user's id (`-` for no one), read
  * by the service worker (public/sw.js spells it too).
  */
 export const SIGNED_IN_USER_HEADER = "X-Fairshake-User";
 
-// Who the user is, once per request: React Router's root middleware
-// (app/root.tsx) puts a lookup in the request's context, and every loader
-// and action of that request (root, layout and page, or the one resource
-// route) reads the same one. It is lazy, so a request that never asks (an
-// avatar, /healthz, a login) pays nothing, and it lives exactly as long as the
-// request's context (docs/decisions/archive/0811-session-through-router-middleware.md).
-type SessionLookup = () => Promise<User | null>;
-const sessionUserContext = createContext<SessionLookup>();
 // The page's own path and query, as React Router normalised it for the
 // middleware (`url`): with `v8_passThroughRequests` (docs/decisions/archive/0835-loaders-get-the-request-as-it-came.md) a loader's
 // `request.url` is the raw request's, so a client navigation's data request
 // reads `/bet/7.data?_routes=…` there, which is no address to come back to.
 const returnToContext = createContext<string>();
 
-/** The loader/action arguments the session is read from. */
-export type RequestArgs = {
-  request: Request;
-  context: Readonly<RouterContextProvider>;
-};
+// Who the user is lives one layer down, where the idempotency guard reads it
+// too (app/models/requests/request-user.server.ts); pages and routes keep
+// asking here.
+export { getUser, type RequestArgs };
 
 export const sessionMiddleware: MiddlewareFunction<Response> = async (
   { request, url, context },
@@ -197,7 +168,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
 ) => {
   context.set(returnToContext, url.pathname + url.search);
   let lookup: Promise<User | null> | undefined;
-  context.set(sessionUserContext, () => {
+  setUserLookup(context, () => {
     lookup ??= (async () => {
       const token = readToken(request);
       return token ? findUserBySessionToken(token) : null;
@@ -228,10 +199,6 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async (
   }
   return response;
 };
-
-export function getUser({ context }: RequestArgs): Promise<User | null> {
-  return context.get(sessionUserContext)();
-}
 
 /** The guard of every protected page: a visitor is sent to /auth (302). */
 export async function requireUser(args: RequestArgs): Promise<User> {

@@ -7,7 +7,7 @@
 // On PostgreSQL an id is handed out at insert and its row seen at commit, so
 // the read also says which transactions may still commit a lower id
 // (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
-import { and, asc, desc, eq, gt, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import {
   db,
   engine,
@@ -17,7 +17,7 @@ import {
   changedRows,
   immediate,
 } from "~/db/client.server";
-import { betParticipants, bets, liveEvents } from "~/db/schema";
+import { betParticipants, bets, liveEvents, sessions } from "~/db/schema";
 
 export type LiveEventType = "bet" | "friends" | "activity";
 
@@ -269,4 +269,30 @@ export async function sweepLiveEvents(now = Date.now()): Promise<number> {
       { bookkeeping: true },
     ),
   );
+}
+
+/**
+ * Which of `hashes` still name a live session: one query for all the event
+ * streams of a process (docs/decisions/1010-live-pages-over-server-sent-events.md).
+ * It reads the sessions table itself (accounts owns it): notifications sit
+ * below accounts (docs/architecture.md#model-domains).
+ */
+export async function liveSessionHashes(
+  hashes: readonly string[],
+  now = Date.now(),
+): Promise<Set<string>> {
+  const live = new Set<string>();
+  // In slices: a statement may bind only so many parameters.
+  for (let i = 0; i < hashes.length; i += 500)
+    for (const row of await db
+      .select({ idHash: sessions.idHash })
+      .from(sessions)
+      .where(
+        and(
+          inArray(sessions.idHash, hashes.slice(i, i + 500)),
+          gt(sessions.expiresAt, new Date(now)),
+        ),
+      ))
+      live.add(row.idHash);
+  return live;
 }

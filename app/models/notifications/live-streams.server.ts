@@ -12,13 +12,13 @@
 // was read: ids not seen below the cursor are read again until the
 // transaction that may hold them has surely ended
 // (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
-import { liveSessionHashes } from "~/models/accounts/session.server";
 import { livePollMs, liveHeartbeatMs, rateLimitsOn } from "~/utils/env.server";
 import { onStopStarting } from "~/utils/stop-hooks.server";
 import {
   LIVE_LOOK_BACK_IDS,
   liveCursorStart,
   liveEventsOfUser,
+  liveSessionHashes,
   readLiveEvents,
   type LiveEvent,
   type LiveRead,

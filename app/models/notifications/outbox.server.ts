@@ -1,6 +1,6 @@
 // The transactional outbox (docs/product-rules.md#notifications). An activity event that people hear
 // about outside the app gets one delivery row per channel, written in the
-// same transaction as the event. A worker (app/models/jobs/background-work.server.ts)
+// same transaction as the event. A worker (app/models/cross-domain/background-work.server.ts)
 // leases one due row at a time (the claim of app/models/jobs/claims.server.ts,
 // committed before the send), sends it outside any transaction, and records
 // the outcome: sent, skipped (switched off, unverified, nowhere to send), or

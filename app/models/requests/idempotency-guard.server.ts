@@ -13,7 +13,7 @@
 import crypto from "node:crypto";
 import { href, type MiddlewareFunction } from "react-router";
 import { withChangeWitness } from "~/db/change-witness.server";
-import { getUser } from "../accounts/session.server";
+import { getUser } from "./request-user.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { errorToResponse } from "~/utils/api.server";
 import { DomainError } from "~/utils/errors";

@@ -4,7 +4,7 @@ import type { Route } from "./+types/user-export";
 import {
   exportAccountData,
   exportFileName,
-} from "~/models/accounts/account-export.server";
+} from "~/models/cross-domain/account-export.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 

@@ -25,7 +25,7 @@ import { betIdOrNotFound } from "~/utils/api.server";
 import { qrCodeSvg } from "~/utils/qr-code.server";
 import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
-import { DEMO_PAYMENT_BET_ID } from "~/models/jobs/demo-seed.server";
+import { DEMO_PAYMENT_BET_ID } from "~/models/cross-domain/demo-seed.server";
 import { invalid } from "~/utils/errors";
 import { betForPage } from "./load.server";
 import { formFailure } from "~/utils/page.server";

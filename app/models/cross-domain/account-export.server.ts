@@ -18,10 +18,10 @@ import {
 } from "~/db/schema";
 import { DELETED_USER_NAME } from "~/utils/deleted-user";
 import { DomainError } from "~/utils/errors";
-import { displayNameSql } from "./display-name.server";
+import { displayNameSql } from "../accounts/display-name.server";
 import { friendshipsOf, otherSideOf } from "../social/friend-pairs.server";
 import { getNotificationPreferences } from "../notifications/notification-preferences.server";
-import { getUserById, toUserJson } from "./user.server";
+import { getUserById, toUserJson } from "../accounts/user.server";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 

@@ -5,7 +5,7 @@
 // across restarts, crashes and several processes. The outbox delivers what
 // the activity writes (app/models/notifications/outbox.server.ts): its rows
 // are claimed by the same conditional update and retried after the same
-// backoff (./claims.server.ts), but the claim commits before the send.
+// backoff (app/models/jobs/claims.server.ts), but the claim commits before the send.
 import { cancelExpiredBets } from "../bets/bet-lists.server";
 import { runDueJobs, type JobHandler } from "~/models/jobs/jobs.server";
 import {
