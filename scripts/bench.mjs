@@ -19,6 +19,7 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { shakyConnection } from "./bench/shaky-connection.mjs";
 import { measureLiveStreams } from "./bench/live-streams.mjs";
+import { measureRegions } from "./bench/regions.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 
 const args = new Set(process.argv.slice(2));
@@ -109,8 +110,8 @@ fs.writeFileSync(
 // answers in flight when a run ends, and a server may say so); the bench
 // prints how many lines each wrote, and where.
 const serverLogs = [];
-function startServer(command, cwd, env) {
-  const log = path.join(dir, `${path.basename(cwd)}-stderr.log`);
+function startServer(command, cwd, env, name = path.basename(cwd)) {
+  const log = path.join(dir, `${name}-stderr.log`);
   const child = spawn(process.execPath, command, {
     cwd,
     // Both servers run as the Dockerfile runs Fairshake: the V8 heap held
@@ -986,12 +987,17 @@ if (section("engines")) {
   const cluster = await startCluster();
   const pgPort = PORT + 2;
   const pgBase = `http://localhost:${pgPort}`;
-  const pgServer = await startServer(["build/app-server.js"], process.cwd(), {
-    DEMO_MODE: "1",
-    RATE_LIMITS: "off",
-    PORT: String(pgPort),
-    DATABASE_URL: await createDatabase(cluster.adminUrl, "bench"),
-  });
+  const pgServer = await startServer(
+    ["build/app-server.js"],
+    process.cwd(),
+    {
+      DEMO_MODE: "1",
+      RATE_LIMITS: "off",
+      PORT: String(pgPort),
+      DATABASE_URL: await createDatabase(cluster.adminUrl, "bench"),
+    },
+    "postgres",
+  );
   const signIn = async (base) => {
     const res = await fetch(`${base}/api/login`, {
       method: "POST",
@@ -1074,6 +1080,46 @@ if (section("engines")) {
       .filter((l) => /Join storm|answer rate|server errors/.test(l));
     console.info(lines.map((l) => `    ${l.trim()}`).join("\n"));
   }
+}
+
+if (section("regions")) {
+  // Two regions (docs/decisions/1050-regions-read-nearby-write-in-one.md):
+  // a page read outside the primary region beside the same page read in it,
+  // and the wait for the replica when a person's own write is fresh.
+  const WRITES = opt("writes", 200);
+  console.info(
+    `\n## Regions: a page read outside the primary region (syd, on a streaming standby) beside in it (ams, on the primary); PostgreSQL, 16 connections, ${TURNS} paired turns of ${DURATION} s, signed in as alice, a returning visitor\n`,
+  );
+  const r = await measureRegions({
+    startServer: (name, env) =>
+      startServer(["build/app-server.js"], process.cwd(), env, name),
+    stopServer: (child) =>
+      new Promise((resolve) => {
+        if (!running(child)) return resolve();
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      }),
+    cpuMs,
+    median,
+    port: PORT + 20,
+    turns: TURNS,
+    duration: DURATION,
+    writes: WRITES,
+    acceptEncoding: ACCEPT_ENCODING,
+  });
+  console.info(
+    "| page | ams CPU/req | syd CPU/req | syd ÷ ams | ams req/s | syd req/s | ams p99 | syd p99 |",
+  );
+  console.info("|---|---|---|---|---|---|---|---|");
+  for (const p of r.pages)
+    console.info(
+      `| ${p.label} | ${p.ams.cpu.toFixed(2)} ms | ${p.syd.cpu.toFixed(2)} ms | ${p.cpuX.toFixed(2)} (turns: ${p.perTurn.map((x) => x.toFixed(2)).join(" ")}) | ${p.ams.rps.toFixed(0)} | ${p.syd.rps.toFixed(0)} | ${p.ams.p99} ms | ${p.syd.p99} ms |${p.bad ? ` ${p.bad} non-2xx or errors` : ""}`,
+    );
+  const w = r.wait;
+  const msOf = (x) => (x === undefined ? "—" : `${x.toFixed(1)} ms`);
+  console.info(
+    `\nOwn fresh write, ${w.writes} times: bob creates a bet in ams (POST /api/bets) and at once reads /bet/{new id} in syd carrying its fs_lsn cookie. The replica's wait (that read's time less the same read's without fs_lsn just after): p50 ${msOf(w.p50)}, p99 ${msOf(w.p99)} (the read with fs_lsn p50 ${msOf(w.withP50)} / p99 ${msOf(w.withP99)}; without ${msOf(w.withoutP50)} / ${msOf(w.withoutP99)}); ${w.read} answered in syd, ${w.replayed} replayed to ams (409 fly-replay: the replica not there within REPLICA_WAIT_MS)${w.failed ? `, ${w.failed} failed (the first: ${w.firstFailure})` : ""}.`,
+  );
 }
 
 for (const log of serverLogs) {
