@@ -152,6 +152,7 @@ export function validateDemoCard(
   return { cardNumber: number };
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what names no intent
 const NAMES_NO_INTENT = /[\u0000-\u001f\u007f]|^.{256,}$/su;
 
 /**
