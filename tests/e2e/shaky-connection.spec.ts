@@ -15,7 +15,7 @@ import {
 } from "./fixtures";
 
 // A create-bet form the network lost (offline, or its answer cut) is kept on
-// the phone and sent by itself under its first key (ruling 49,
+// the phone and sent by itself under its first key (docs/product-rules.md#acting-offline,
 // tests/e2e/offline-actions.spec.ts); its notice says so.
 const NOT_SENT =
   "Saved on this phone — it will be sent when you're back online.";
@@ -70,7 +70,7 @@ test("an answer cut on its way back: the form stays filled, is kept, and goes ag
   await untilHydrated(page.getByRole("button", { name: "Create Bet" }));
   // The first copy: the server makes the bet and answers; the answer never
   // arrives. A lost answer may have reached the server, so the form is kept
-  // and sent again by itself under the same key (ruling 49). That copy is
+  // and sent again by itself under the same key (docs/product-rules.md#acting-offline). That copy is
   // held until the page has been looked at, then let through.
   const keys: string[] = [];
   let letThrough!: () => void;
