@@ -234,6 +234,8 @@ function layerRules() {
         ),
       ],
     ),
+    // The lowest layer (docs/architecture.md#layers): plain helpers and
+    // process plumbing, no React, no product words, nothing of the app above.
     layer(
       ["app/utils/**"],
       [
@@ -241,6 +243,49 @@ function layerRules() {
         MODELS(
           "Helpers know no rules: what needs a model is a model or a route helper.",
         ),
+        {
+          group: ["~/domain/*", "**/domain/*"],
+          message:
+            "Helpers know no product words: utils sit below app/domain/, which may import them.",
+        },
+        {
+          group: [
+            "~/*/**",
+            "../*/**",
+            "!~/utils/**",
+            "!../utils/**",
+            "react",
+            "react-dom",
+            "react-dom/*",
+            "react-router",
+            "@react-router/*",
+          ],
+          message:
+            "Helpers are framework-free and sit lowest: React and React Router code goes to app/framework/ or app/browser/.",
+        },
+      ],
+    ),
+    // Code that runs only in the browser (hooks, the service worker's
+    // registration, the offline queue): it stands on domain and utils.
+    layer(
+      ["app/browser/**"],
+      [
+        DB,
+        {
+          ...SERVER,
+          message: "Browser code holds no server code: it ships to the page.",
+        },
+        MODELS("Browser code holds no rules: it reads what the server sent."),
+        {
+          group: [
+            "~/routes/*",
+            "**/routes/*",
+            "~/components/*",
+            "~/framework/*",
+          ],
+          message:
+            "Browser code sits below the screens: components and routes import it, not the reverse.",
+        },
       ],
     ),
     // The framework seam (docs/upgrading-react-router.md): where Express
@@ -284,9 +329,25 @@ function layerRules() {
         ),
       ],
     ),
+    // Client-safe types and product constants: above utils, below the rest.
     layer(
       ["app/domain/**"],
-      [DB, SERVER, MODELS("Domain types are client-safe.")],
+      [
+        DB,
+        SERVER,
+        MODELS("Domain types are client-safe."),
+        {
+          group: [
+            "~/*/**",
+            "../*/**",
+            "!~/domain/**",
+            "!~/utils/**",
+            "!../utils/**",
+          ],
+          message:
+            "The domain stands only on app/utils/: everything else imports the domain, not the reverse.",
+        },
+      ],
     ),
   ];
 }

@@ -3,25 +3,25 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import stylesheet from "./app.css?url";
-import { InlineCssProvider } from "~/utils/inline-css";
-import { readBuiltStylesheet } from "~/utils/inline-css.server";
+import { InlineCssProvider } from "~/framework/inline-css";
+import { readBuiltStylesheet } from "~/framework/inline-css.server";
 import {
   withModuleAfterFirstPaint,
   withoutScriptPreloads,
 } from "~/framework/script-preloads.server";
-import { NonceProvider } from "~/utils/nonce";
+import { NonceProvider } from "~/framework/nonce";
 import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
 import { nonceContext } from "~/framework/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/cross-domain/background-work.server";
-import { noteIfUnavailable } from "~/utils/unavailable.server";
+import { noteIfUnavailable } from "~/framework/unavailable.server";
 
 export const streamTimeout = 5_000;
 
 startBackgroundJobs();
 
 // React Router's own logging, kept, and a note for the root middleware when
-// the error was the database out of reach (app/utils/unavailable.server.ts).
+// the error was the database out of reach (app/framework/unavailable.server.ts).
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (noteIfUnavailable(error, request)) {

@@ -1,4 +1,4 @@
-import { unavailableMiddleware } from "~/utils/unavailable.server";
+import { unavailableMiddleware } from "~/framework/unavailable.server";
 import {
   data,
   Links,
@@ -14,16 +14,16 @@ import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import favicon from "../public/favicon.svg?inline";
 import { Toaster, StaticToast } from "~/components/toaster";
-import { AppStylesheet } from "~/utils/inline-css";
+import { AppStylesheet } from "~/framework/inline-css";
 import { BOOT_SCRIPT, MANIFEST_HREF } from "~/utils/boot-script";
-import { useNonce } from "~/utils/nonce";
-import { useKeepAssetsInServiceWorker } from "~/utils/service-worker";
+import { useNonce } from "~/framework/nonce";
+import { useKeepAssetsInServiceWorker } from "~/browser/service-worker";
 import { getUser, sessionMiddleware } from "~/models/accounts/session.server";
 import { idempotencyMiddleware } from "~/models/requests/idempotency-guard.server";
 import { regionMiddleware } from "~/models/requests/regions.server";
-import { readToast } from "~/utils/toast.server";
+import { readToast } from "~/framework/toast.server";
 import { newFormKeySeed } from "~/utils/form-key-seed.server";
-import { stylesheetDelivery } from "~/utils/inline-css.server";
+import { stylesheetDelivery } from "~/framework/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 

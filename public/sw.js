@@ -40,7 +40,7 @@ async function assetFirst(request) {
 }
 
 // The first page loads its assets before this worker runs; once hydrated it
-// names them here (app/utils/service-worker.ts) so they are kept from the
+// names them here (app/browser/service-worker.ts) so they are kept from the
 // HTTP cache, not downloaded again.
 self.addEventListener("message", (event) => {
   const urls = event.data && event.data.keepAssets;

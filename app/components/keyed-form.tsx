@@ -17,7 +17,7 @@ import {
   useAwaitingAnswer,
   useQueuedOffline,
   useUnsent,
-} from "~/utils/unsent-forms";
+} from "~/browser/unsent-forms";
 
 /** This render's key for the form at this place (the root loader's seed). */
 export function useFormKey() {

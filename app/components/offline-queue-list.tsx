@@ -2,9 +2,9 @@
 // what, on which page, when; a waiting one can be cancelled (it is never
 // sent), a refused one dismissed.
 import { useEffect, useState } from "react";
-import { useQueueCounts } from "~/utils/offline-queue/counts";
-import { keptFor, removeKept } from "~/utils/offline-queue/kept";
-import type { KeptAction } from "~/utils/offline-queue/store";
+import { useQueueCounts } from "~/browser/offline-queue/counts";
+import { keptFor, removeKept } from "~/browser/offline-queue/kept";
+import type { KeptAction } from "~/browser/offline-queue/store";
 
 export default function KeptList({
   userId,

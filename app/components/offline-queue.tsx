@@ -11,12 +11,12 @@ import {
   readCounts,
   setQueueOwner,
   useQueueCounts,
-} from "~/utils/offline-queue/counts";
-import { discardAll, keptFor } from "~/utils/offline-queue/kept";
+} from "~/browser/offline-queue/counts";
+import { discardAll, keptFor } from "~/browser/offline-queue/kept";
 import KeptList from "./offline-queue-list";
 
 // The sender: loaded only when something waits and the connection may be back.
-const loadQueue = () => import("~/utils/offline-queue/queue");
+const loadQueue = () => import("~/browser/offline-queue/queue");
 
 export function OfflineQueue({ userId }: { userId: number }) {
   const { waiting, refused } = useQueueCounts(userId);

@@ -1,7 +1,7 @@
 // Client-safe shapes of the Finances tab and /financial-history: the route
 // helper fills them from the ledger, components/finance/ renders them.
 import type { FieldErrors } from "~/utils/errors";
-import type { DateRange } from "~/utils/date-range";
+import type { DateRange } from "./finance-presets";
 
 export type FinanceSummary = {
   winningsCents: number;

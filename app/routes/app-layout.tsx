@@ -5,7 +5,7 @@ import { VerifyEmailBanner } from "~/components/verify-email-banner";
 import { countUnreadActivity } from "~/models/social/activity.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { liveResumePoint } from "~/models/notifications/live-streams.server";
-import { useLiveUpdates } from "~/utils/live-updates";
+import { useLiveUpdates } from "~/browser/live-updates";
 
 // Every screen inside this layout is protected: the guard redirects a
 // visitor to /auth?return_to=… on the server (302).

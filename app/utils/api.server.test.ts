@@ -1,18 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BET_NOT_FOUND } from "~/domain/bet";
-import { betIdOrNotFound, parseId } from "./api.server";
-import { isDomainError } from "./errors";
-
-function refusalOf(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    if (isDomainError(error))
-      return { status: error.status, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+import { parseId } from "./api.server";
 
 describe("route ids", () => {
   it("reads a decimal id and nothing else", () => {
@@ -20,18 +7,5 @@ describe("route ids", () => {
     for (const raw of [undefined, "", "0", "042", "-1", "1.5", "1e3", "abc"])
       expect(parseId(raw)).toBeNull();
     expect(parseId("99999999999999999")).toBeNull(); // past a safe integer
-  });
-
-  it("answers a malformed bet id with the same 404 as an unseen bet", () => {
-    expect(betIdOrNotFound("7")).toBe(7);
-    for (const raw of [undefined, "x", "0", "1.5"])
-      expect(refusalOf(() => betIdOrNotFound(raw))).toEqual({
-        status: 404,
-        message: BET_NOT_FOUND,
-      });
-    expect(refusalOf(() => betIdOrNotFound("x", "Nothing to settle"))).toEqual({
-      status: 404,
-      message: "Nothing to settle",
-    });
   });
 });

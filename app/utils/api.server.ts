@@ -6,11 +6,9 @@ import {
   DomainError,
   invalid,
   isDomainError,
-  notFound,
   unwrapDomainError,
   type FieldErrors,
 } from "./errors";
-import { BET_NOT_FOUND } from "~/domain/bet";
 import { fieldErrorsOf } from "./validation";
 
 export function jsonError(
@@ -119,19 +117,4 @@ export function parseId(raw: string | undefined): number | null {
   if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
   const n = Number(raw);
   return Number.isSafeInteger(n) ? n : null;
-}
-
-/**
- * A route's bet id ({id} in /bet/{id}, /api/bets/{id}, …), or the 404 the
- * model gives a bet the viewer cannot see: a malformed id tells no more than
- * a missing one. `missing` is that 404's message (the settlement API says
- * SETTLEMENT_NOT_FOUND).
- */
-export function betIdOrNotFound(
-  raw: string | undefined,
-  missing = BET_NOT_FOUND,
-): number {
-  const id = parseId(raw);
-  if (id === null) throw notFound(missing);
-  return id;
 }

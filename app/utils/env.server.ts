@@ -94,7 +94,7 @@ const shape = {
   PASSWORD_RESET_TTL_S: positive(3_600, "seconds"),
 
   // The windows of docs/product-rules.md#answer-windows and #getting-paid
-  // (app/utils/windows.server.ts); tests run them in seconds.
+  // (app/models/bets/windows.server.ts); tests run them in seconds.
   RESPONSE_WINDOW_S: positive(259_200, "seconds"),
   PAYMENT_DUE_S: positive(259_200, "seconds"),
   NUDGE_INTERVAL_S: positive(86_400, "seconds"),

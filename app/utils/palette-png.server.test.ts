@@ -1,7 +1,10 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { encodePalettePng } from "./palette-png.server";
-import { drawShareCard, renderShareImage } from "./share-image.server";
+import {
+  drawShareCard,
+  renderShareImage,
+} from "~/models/bets/share-image.server";
 
 /** Decodes a PNG to straight RGBA with a decoder that is not ours. */
 async function decode(png: Buffer) {

@@ -86,6 +86,56 @@ export const BAD_IMPORTS: LayerFixture[] = [
     why: "utils import no database",
   },
   {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { BET_NOT_FOUND } from "~/domain/bet";',
+    why: "utils sit below the domain: a helper knows no product word",
+  },
+  {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { PRESETS } from "../domain/finance-presets";',
+    why: "nor by a relative path",
+  },
+  {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { data } from "react-router";',
+    why: "utils are framework-free: no React Router",
+  },
+  {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { useEffect } from "react";',
+    why: "utils are framework-free: no React",
+  },
+  {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { signedCookie } from "~/framework/signed-cookie.server";',
+    why: "utils import nothing of the app above them",
+  },
+  {
+    at: "app/domain/lint-fixture.ts",
+    code: 'import { useLiveUpdates } from "~/browser/live-updates";',
+    why: "the domain stands only on utils: no browser code",
+  },
+  {
+    at: "app/domain/lint-fixture.ts",
+    code: 'import { page } from "../framework/page.server";',
+    why: "the domain imports no framework module, by a relative path either",
+  },
+  {
+    at: "app/browser/lint-fixture.ts",
+    code: 'import { getUser } from "~/models/accounts/session.server";',
+    why: "browser code imports no model",
+  },
+  {
+    at: "app/browser/lint-fixture.ts",
+    code: 'import { env } from "~/utils/env.server";',
+    why: "browser code imports no .server module",
+  },
+  {
+    at: "app/browser/offline-queue/lint-fixture.ts",
+    code: 'import { OfflineQueue } from "~/components/offline-queue";',
+    why: "browser code sits below the components",
+  },
+  {
     at: "app/framework/lint-fixture.ts",
     code: 'import { db } from "~/db/client.server";',
     why: "the framework seam imports no database",
@@ -189,6 +239,26 @@ export const GOOD_IMPORTS: LayerFixture[] = [
     why: "the framework seam uses helpers and its own modules",
   },
   {
+    at: "app/utils/lint-fixture.ts",
+    code: 'import { z } from "zod";\nimport { invalid } from "./errors";\nimport { setting } from "~/utils/env.server";',
+    why: "utils use libraries and each other",
+  },
+  {
+    at: "app/domain/lint-fixture.ts",
+    code: 'import type { FieldErrors } from "~/utils/errors";\nimport type { PublicUser } from "./user";',
+    why: "the domain stands on utils and on itself",
+  },
+  {
+    at: "app/browser/offline-queue/lint-fixture.ts",
+    code: 'import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";\nimport { markKey } from "../unsent-forms";\nimport { useEffect } from "react";',
+    why: "browser code uses the domain, React and its own modules",
+  },
+  {
+    at: "app/components/lint-fixture.tsx",
+    code: 'import { keptFor } from "~/browser/offline-queue/kept";',
+    why: "components use browser code",
+  },
+  {
     at: "app/routes/bets/lint-fixture.tsx",
     code: 'import { getBetView } from "~/models/bets/bet.server";',
     why: "routes call models",
@@ -200,7 +270,7 @@ export const GOOD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/routes/api/payments/lint-fixture.ts",
-    code: 'import { rangeFromRequest } from "~/utils/date-range.server";\nimport { toBetJson } from "~/routes/api/json";\nimport { x } from "../bets/share-preview.server";\nimport type { Route } from "./+types/financial-history";',
+    code: 'import { rangeFromRequest } from "~/models/payments/finance-range-request.server";\nimport { toBetJson } from "~/routes/api/json";\nimport { x } from "../bets/share-preview.server";\nimport type { Route } from "./+types/financial-history";',
     why: "API routes share utils and models, and reach the API's own helpers",
   },
   {

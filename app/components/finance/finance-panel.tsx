@@ -4,7 +4,7 @@
 import { Form, Link } from "react-router";
 import { ErrorList } from "~/components/forms";
 import { centsToSignedString, formatCents } from "~/utils/money";
-import { PRESETS } from "~/utils/finance-presets";
+import { PRESETS } from "~/domain/finance-presets";
 import type { Finances } from "~/domain/finances";
 
 const STATUS_TONE: Record<string, string> = {

@@ -31,7 +31,7 @@ import {
 import {
   DELETED_USER_NAME,
   DELETED_USERNAME_PREFIX,
-} from "~/utils/deleted-user";
+} from "~/domain/deleted-user";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import {
   CLOSED_ACCOUNT_HASH,

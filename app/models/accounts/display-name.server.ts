@@ -5,7 +5,7 @@
 // (`displayName`), never `users.username` directly.
 import { sql, type SQL } from "drizzle-orm";
 import { users } from "~/db/schema";
-import { DELETED_USER_NAME } from "~/utils/deleted-user";
+import { DELETED_USER_NAME } from "~/domain/deleted-user";
 
 type UsersLike = {
   username: typeof users.username;

@@ -12,7 +12,7 @@ import { usernameSkeleton } from "~/utils/username-skeleton.server";
 import {
   isReservedUsername,
   RESERVED_USERNAME_MESSAGE,
-} from "~/utils/deleted-user";
+} from "~/domain/deleted-user";
 import { assertAccountOpen } from "./closed-account.server";
 import { emailChanged } from "./email-verification.server";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";

@@ -12,7 +12,7 @@ import { usernameSkeleton } from "~/utils/username-skeleton.server";
 import {
   isReservedUsername,
   RESERVED_USERNAME_MESSAGE,
-} from "~/utils/deleted-user";
+} from "~/domain/deleted-user";
 import { displayName } from "./display-name.server";
 import {
   fieldErrorsOf,

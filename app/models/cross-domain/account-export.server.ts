@@ -16,7 +16,7 @@ import {
   users,
   type User,
 } from "~/db/schema";
-import { DELETED_USER_NAME } from "~/utils/deleted-user";
+import { DELETED_USER_NAME } from "~/domain/deleted-user";
 import { DomainError } from "~/utils/errors";
 import { displayNameSql } from "../accounts/display-name.server";
 import { friendshipsOf, otherSideOf } from "../social/friend-pairs.server";

@@ -23,7 +23,7 @@ import { sweepIdempotencyKeys } from "~/models/requests/idempotency-keys.server"
 import { sweepAbuseWindows } from "~/models/requests/abuse-limits.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
-import { sweepIntervalMs } from "~/utils/windows.server";
+import { sweepIntervalMs } from "~/models/bets/windows.server";
 import {
   outboxPollMs,
   outsidePrimaryRegion,

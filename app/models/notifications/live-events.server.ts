@@ -18,8 +18,7 @@ import {
   immediate,
 } from "~/db/client.server";
 import { betParticipants, bets, liveEvents, sessions } from "~/db/schema";
-
-export type LiveEventType = "bet" | "friends" | "activity";
+import type { LiveEventType } from "~/domain/live-message";
 
 export type LiveEvent = {
   id: number;

@@ -14,6 +14,7 @@
 // (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
 import { livePollMs, liveHeartbeatMs, rateLimitsOn } from "~/utils/env.server";
 import { onStopStarting } from "~/utils/stop-hooks.server";
+import type { LiveMessage } from "~/domain/live-message";
 import {
   LIVE_LOOK_BACK_IDS,
   liveCursorStart,
@@ -77,11 +78,13 @@ let stopHookSet = false;
  * resumes from it also gets that one when it commits.
  */
 export function formatLiveEvent(event: LiveEvent, resumeId = event.id): string {
-  const data =
-    event.type === "bet"
-      ? { type: event.type, betId: event.betId }
-      : { type: event.type };
-  return `id: ${resumeId}\ndata: ${JSON.stringify(data)}\n\n`;
+  return `id: ${resumeId}\ndata: ${JSON.stringify(liveMessage(event))}\n\n`;
+}
+
+function liveMessage(event: LiveEvent): LiveMessage {
+  // A bet's event always names its bet (announceBet writes it).
+  if (event.type === "bet") return { type: "bet", betId: event.betId! };
+  return { type: event.type };
 }
 
 /** The highest id below which nothing is in flight, as far as this process knows. */

@@ -26,7 +26,7 @@ import { canViewBet, type BetCommand } from "../bets/bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
-import { nudgeIntervalMs } from "~/utils/windows.server";
+import { nudgeIntervalMs } from "~/models/bets/windows.server";
 import { announceBet } from "../notifications/live-events.server";
 
 export const NOT_OWED = "Nothing is owed on this bet.";

@@ -14,7 +14,7 @@ import crypto from "node:crypto";
 import { href, type MiddlewareFunction } from "react-router";
 import { withChangeWitness } from "~/db/change-witness.server";
 import { getUser } from "./request-user.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { errorToResponse } from "~/utils/api.server";
 import { DomainError } from "~/utils/errors";
 import { keepClaimAlive } from "./claim-lease.server";
@@ -82,7 +82,7 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
     // The guard's own reads and writes failed (the database out of reach,
     // its lock held past the wait): the /api answers as for any call, 503
     // JSON with Retry-After; a page's error goes on to the page's door
-    // (app/utils/unavailable.server.ts), which answers it the same way.
+    // (app/framework/unavailable.server.ts), which answers it the same way.
     if (flavour === "api") return errorToResponse(error);
     throw error;
   }

@@ -19,7 +19,7 @@ import { conflict } from "~/utils/errors";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { formatCents, splitPayout } from "~/utils/money";
 import { formatDateTime } from "~/utils/dates";
-import { paymentDueMs, responseWindowMs } from "~/utils/windows.server";
+import { paymentDueMs, responseWindowMs } from "~/models/bets/windows.server";
 import {
   ALREADY_SETTLED,
   loserOf,

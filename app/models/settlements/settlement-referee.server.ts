@@ -28,7 +28,7 @@ import {
   notFound,
   refused,
 } from "~/utils/errors";
-import { responseWindowMs } from "~/utils/windows.server";
+import { responseWindowMs } from "~/models/bets/windows.server";
 import {
   ALREADY_REFERRED,
   ALREADY_SETTLED,

@@ -19,7 +19,7 @@ import { canViewBet, effectiveStatus } from "../bets/bet-access.server";
 import { invalid, notFound, type Refusal } from "~/utils/errors";
 import type { BetStatus } from "~/domain/bet";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
-import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 
 export const NO_WINNER_TITLE = "No winner selected";
 export const NO_WINNER = "Please select a winner to settle the bet.";

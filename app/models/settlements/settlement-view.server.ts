@@ -16,7 +16,7 @@ import {
   responseFactsOf,
   usernameOf,
 } from "./settlement-rules.server";
-import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 
 /** The live settlement, for anyone who may see the bet; else 404. */
 export async function getSettlement({

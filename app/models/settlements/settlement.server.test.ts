@@ -9,7 +9,7 @@ import {
   parseProposalInput,
   parseRejectionInput,
 } from "./settlement-rules.server";
-import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 import {
   approveSettlement,
   proposeSettlement,

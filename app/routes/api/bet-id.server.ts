@@ -5,8 +5,8 @@ import {
   requireApiUser,
   type RequestArgs,
 } from "~/models/accounts/session.server";
-import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
-import { betIdOrNotFound } from "~/utils/api.server";
+import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
+import { betIdOrNotFound } from "~/models/bets/bet-id.server";
 
 type BetRouteArgs = RequestArgs & { params: { id?: string } };
 

@@ -13,11 +13,11 @@ import { Logo } from "~/components/logo";
 import { signIn, signUp } from "~/models/accounts/sign-in.server";
 import { RegisterSchema } from "~/models/accounts/user.server";
 import { invalid, type FieldErrors } from "~/utils/errors";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { readFormData } from "~/utils/form-data.server";
+import { redirectWithToast } from "~/framework/toast.server";
+import { readFormData } from "~/framework/form-data.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 
 const RegisterFormSchema = RegisterSchema.extend({

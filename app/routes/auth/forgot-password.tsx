@@ -6,8 +6,8 @@ import {
   requestPasswordReset,
   RESET_REQUESTED,
 } from "~/models/accounts/password-reset.server";
-import { formFailure } from "~/utils/page.server";
-import { readFormData } from "~/utils/form-data.server";
+import { formFailure } from "~/framework/page.server";
+import { readFormData } from "~/framework/form-data.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 
 // /forgot-password (docs/product-rules.md#accounts): a username or an email; the answer is always

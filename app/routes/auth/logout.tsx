@@ -1,7 +1,7 @@
 import { redirect, href } from "react-router";
 import type { Route } from "./+types/logout";
 import { endSession } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 
 // Logging out is a POST (a form in the header); a GET only sends you home.
 export async function loader() {

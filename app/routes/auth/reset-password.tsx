@@ -10,9 +10,9 @@ import {
 } from "~/models/accounts/password-reset.server";
 import { startSession } from "~/models/accounts/session.server";
 import { invalid } from "~/utils/errors";
-import { formFailure } from "~/utils/page.server";
-import { readFormData } from "~/utils/form-data.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { formFailure } from "~/framework/page.server";
+import { readFormData } from "~/framework/form-data.server";
+import { redirectWithToast } from "~/framework/toast.server";
 
 // /reset-password?token=… (docs/product-rules.md#accounts): opening the link only shows the form
 // (a mail scanner that follows it changes nothing); the POST sets the new

@@ -5,11 +5,11 @@ import {
   resendVerificationEmail,
   verifyEmailToken,
 } from "~/models/accounts/email-verification.server";
-import { formFailure, pageFailure } from "~/utils/page.server";
-import { readFormData } from "~/utils/form-data.server";
+import { formFailure, pageFailure } from "~/framework/page.server";
+import { readFormData } from "~/framework/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 
 // /verify-email?token=… (docs/product-rules.md#accounts): the link from the mail shows a button;
 // confirming is a POST, never a side effect of opening the link (a mail

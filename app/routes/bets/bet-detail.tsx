@@ -1,5 +1,5 @@
 import { Link, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
@@ -21,18 +21,18 @@ import { fairAction, loadFairState } from "./bet-fair.server";
 import { joinFromForm } from "./join-action.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { shareLinks } from "~/models/bets/share.server";
-import { betIdOrNotFound } from "~/utils/api.server";
+import { betIdOrNotFound } from "~/models/bets/bet-id.server";
 import { qrCodeSvg } from "~/utils/qr-code.server";
 import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
 import { DEMO_PAYMENT_BET_ID } from "~/models/cross-domain/demo-seed.server";
 import { invalid } from "~/utils/errors";
 import { betForPage } from "./load.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { initials } from "~/utils/initials";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 import {
   cardFrame,
   GeneralErrorBoundary,

@@ -13,10 +13,10 @@ import {
   referralBlockForPage,
 } from "~/models/settlements/settlement-referee.server";
 import type { SettlementView } from "~/models/settlements/settlement-view.server";
-import { betIdOrNotFound } from "~/utils/api.server";
+import { betIdOrNotFound } from "~/models/bets/bet-id.server";
 import { formatDateTime } from "~/utils/dates";
-import { formFailure } from "~/utils/page.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { formFailure } from "~/framework/page.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { href } from "react-router";
 
 export async function loadFairState(

@@ -1,6 +1,6 @@
 import { Link, useNavigation, href } from "react-router";
 import { KeyedForm } from "~/components/keyed-form";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/create-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import { FormAlert } from "~/components/forms";
@@ -9,11 +9,11 @@ import { parseBetForm, readBetForm } from "~/models/bets/bet-form.server";
 import { createBet } from "~/models/bets/bet.server";
 import { refereeChoices } from "~/models/social/friend-lists.server";
 import { utcToZonedParts } from "~/utils/zoned-time.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { getUser, requireUser } from "~/models/accounts/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { readFormData } from "~/utils/form-data.server";
+import { redirectWithToast } from "~/framework/toast.server";
+import { readFormData } from "~/framework/form-data.server";
 
 const DAY = 86_400_000;
 

@@ -1,7 +1,7 @@
 // /bet/{id}/edit and /edit-bet/{id}: one screen (docs/product-rules.md#screens). Delete asks a
 // second time with a confirmation form (?confirm=delete), no JS needed.
 import { Link, useNavigation, useSearchParams, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/edit-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
@@ -16,13 +16,13 @@ import { deleteBet, updateBet } from "~/models/bets/bet.server";
 import { editFactsOf, editRefusal } from "~/models/bets/bet-policy.server";
 import { parseId } from "~/utils/api.server";
 import { utcToZonedParts } from "~/utils/zoned-time.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { betForPage } from "./load.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { refereeChoices } from "~/models/social/friend-lists.server";
 import { readTimeZone } from "~/utils/time-zone.server";
-import { redirectWithToast } from "~/utils/toast.server";
-import { readFormData } from "~/utils/form-data.server";
+import { redirectWithToast } from "~/framework/toast.server";
+import { readFormData } from "~/framework/form-data.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -4,9 +4,9 @@
 import { href } from "react-router";
 import { joinBet } from "~/models/bets/bet.server";
 import { parseVersion } from "~/models/bets/bet-input.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { formatCents } from "~/utils/money";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 
 /**
  * Joins the bet `findBet` names (a route's own way to it: the id, or opening

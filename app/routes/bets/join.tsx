@@ -1,7 +1,7 @@
 // /join/{code}: no JavaScript (docs/product-rules.md#forms-and-messages). Opening records access to a
 // private bet (docs/product-rules.md#private-bets); the Join form carries the version it showed (9).
 import { Link, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/join";
@@ -14,10 +14,10 @@ import {
   describePaymentRecord,
   getPaymentRecord,
 } from "~/models/payments/dues.server";
-import { page } from "~/utils/page.server";
+import { page } from "~/framework/page.server";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 import {
   cardFrame,
   copyFromData,

@@ -1,8 +1,8 @@
 // The bet pages' loader helper: the bet as the viewer may see it, or the
-// page's 404 (through the page door, app/utils/page.server.ts).
+// page's 404 (through the page door, app/framework/page.server.ts).
 import { getBetForViewer } from "~/models/bets/bet-access.server";
-import { betIdOrNotFound } from "~/utils/api.server";
-import { page } from "~/utils/page.server";
+import { betIdOrNotFound } from "~/models/bets/bet-id.server";
+import { page } from "~/framework/page.server";
 
 export async function betForPage(rawId: string | undefined, userId: number) {
   return page(

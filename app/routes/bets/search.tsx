@@ -10,7 +10,7 @@ import {
   useSearchParams,
   href,
 } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/search";
 import { FormAlert } from "~/components/forms";
 import { LinkTabs } from "~/components/ui/link-tabs";
@@ -21,10 +21,10 @@ import { formatDate } from "~/utils/dates";
 import { DomainError } from "~/utils/errors";
 
 const CODE_LENGTH = 6;
-import { formFailure, pageFailure } from "~/utils/page.server";
+import { formFailure, pageFailure } from "~/framework/page.server";
 import { formatCentsShort } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 import {
   FriendsPanel,
   SEARCH_FRIENDS_LINKS,

@@ -13,7 +13,7 @@ import {
 } from "~/models/bets/share.server";
 import { parseId } from "~/utils/api.server";
 import { isDomainError } from "~/utils/errors";
-import { pageError } from "~/utils/page.server";
+import { pageError } from "~/framework/page.server";
 import { formatCents } from "~/utils/money";
 import { getUser } from "~/models/accounts/session.server";
 import {

@@ -26,11 +26,11 @@ import {
 } from "~/models/payments/dues.server";
 import { getPublicUser } from "~/models/accounts/user.server";
 import { DomainError, invalid } from "~/utils/errors";
-import { formFailure, pageFailure } from "~/utils/page.server";
+import { formFailure, pageFailure } from "~/framework/page.server";
 import type { FriendsTab, FriendsView } from "~/domain/friends";
 import { safeRedirect } from "~/utils/safe-redirect";
-import { redirectWithToast } from "~/utils/toast.server";
-import { readFormData } from "~/utils/form-data.server";
+import { redirectWithToast } from "~/framework/toast.server";
+import { readFormData } from "~/framework/form-data.server";
 
 /** docs/product-rules.md#getting-paid: each row says how its person pays their lost bets. */
 async function withRecordText<T>(rows: T[], idOf: (row: T) => number) {

@@ -1,5 +1,5 @@
 import { data, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/friends";
 import { FriendsPanel } from "~/components/friends/friends-panel";
 import { requireUser } from "~/models/accounts/session.server";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, Link, redirect, useFetcher, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/notifications";
 import { FinancePanel } from "~/components/finance/finance-panel";
@@ -14,7 +14,7 @@ import {
 import { relativeTime } from "~/utils/dates";
 import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 
 // /notifications: tabs Activity (default) and Finances, as links (docs/product-rules.md#forms-and-messages).
 export async function loader({ request, context }: Route.LoaderArgs) {

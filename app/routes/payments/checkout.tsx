@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Link, data, redirect, useNavigate, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/checkout";
@@ -21,10 +21,10 @@ import {
 import { publicOrigin } from "~/utils/env.server";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
-import { formReply, pageFailureOr } from "~/utils/page.server";
-import { redirectWithToast, toastCookieHeader } from "~/utils/toast.server";
+import { formReply, pageFailureOr } from "~/framework/page.server";
+import { redirectWithToast, toastCookieHeader } from "~/framework/toast.server";
 import { getPayable, loadPayable } from "./load.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 import { useHydrated } from "~/components/use-hydrated";
 
 const StripePayment = lazy(

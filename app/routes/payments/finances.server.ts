@@ -3,11 +3,11 @@
 // /api door's), then transactions and a summary read from the ledger only.
 import { listTransactions, summarize } from "~/models/payments/ledger.server";
 import type { Finances, FinanceSummary } from "~/domain/finances";
-import { presetRange, todayIn } from "~/utils/date-range";
-import { DEFAULT_PRESET } from "~/utils/finance-presets";
-import { rangeFromRequest } from "~/utils/date-range.server";
+import { presetRange, todayIn } from "~/models/payments/finance-range.server";
+import { DEFAULT_PRESET } from "~/domain/finance-presets";
+import { rangeFromRequest } from "~/models/payments/finance-range-request.server";
 import { zonedDayLabel } from "~/utils/zoned-time.server";
-import { pageFailureOr } from "~/utils/page.server";
+import { pageFailureOr } from "~/framework/page.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 
 const EMPTY: FinanceSummary = {

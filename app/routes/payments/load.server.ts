@@ -1,8 +1,9 @@
 // Shared by /payment/{id} and /checkout/{id}: what the loser owes, through
 // the model's rule (getPayableBet) and the page door.
 import { ALREADY_PAID, getPayableBet } from "~/models/payments/payment.server";
-import { betIdOrNotFound, parseId } from "~/utils/api.server";
-import { pageFailure } from "~/utils/page.server";
+import { betIdOrNotFound } from "~/models/bets/bet-id.server";
+import { parseId } from "~/utils/api.server";
+import { pageFailure } from "~/framework/page.server";
 import { splitPayout } from "~/utils/money";
 
 /**

@@ -1,5 +1,5 @@
 import { Link, data, redirect, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/payment";
@@ -12,9 +12,9 @@ import { PAYMENTS_UNAVAILABLE_NOTICE } from "~/models/payments/payment.server";
 import { isDemoMode } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { requireUser } from "~/models/accounts/session.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { getPayable, loadPayable } from "./load.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 
 /** The other methods are shown, disabled: a forged post of one is refused. */
 const ONLY_CARD = new DomainError(

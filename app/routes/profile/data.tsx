@@ -1,5 +1,5 @@
 import { Link, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/data";
@@ -7,9 +7,9 @@ import { FormAlert, PasswordField } from "~/components/forms";
 import { closeAccount, listOpenBets } from "~/models/accounts/account.server";
 import { endSession, requireUser } from "~/models/accounts/session.server";
 import { invalid } from "~/utils/errors";
-import { readFormData } from "~/utils/form-data.server";
-import { formFailure } from "~/utils/page.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { readFormData } from "~/framework/form-data.server";
+import { formFailure } from "~/framework/page.server";
+import { redirectWithToast } from "~/framework/toast.server";
 
 // /profile/data (docs/product-rules.md#your-data): download everything of yours as JSON (a plain
 // link to GET /api/user/export), and close the account. Both work without

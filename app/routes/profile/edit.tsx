@@ -1,5 +1,5 @@
 import { Link, redirect, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/edit";
 import {
   EditProfileForms,
@@ -16,12 +16,12 @@ import {
   updateProfile,
 } from "~/models/accounts/profile.server";
 import { DomainError } from "~/utils/errors";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import type { BodyLimitHandle } from "~/framework/body-limits";
-import { readUploadedFile } from "~/utils/upload.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readUploadedFile } from "~/framework/upload.server";
+import { readFormData } from "~/framework/form-data.server";
 
 // The server reads an upload within this limit before the action runs.
 export const handle: BodyLimitHandle = {

@@ -1,5 +1,5 @@
 import { useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/notifications";
@@ -13,9 +13,9 @@ import {
   preferencesFromForm,
   updateNotificationPreferences,
 } from "~/models/notifications/notification-preferences.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 
 // /profile/notifications (docs/product-rules.md#notifications): which kinds reach you by email and by
 // push, as one no-JS form of checkboxes; the push button needs JavaScript by

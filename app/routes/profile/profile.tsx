@@ -1,7 +1,7 @@
 import { useCallback, useState } from "react";
 import { format } from "date-fns";
 import { Form, Link, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
@@ -15,11 +15,11 @@ import {
   setPaymentMethod,
   type PaymentMethod,
 } from "~/models/accounts/profile.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { invalid } from "~/utils/errors";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 import {
   describePaymentRecord,
   getPaymentRecord,

@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { ProfileSubPage } from "~/components/page-frames";
 import type { Route } from "./+types/security";
@@ -16,10 +16,10 @@ import {
 } from "~/models/accounts/session.server";
 import { formatDateTime } from "~/utils/dates";
 import { invalid } from "~/utils/errors";
-import { formFailure, pageFailure } from "~/utils/page.server";
-import { readFormData } from "~/utils/form-data.server";
+import { formFailure, pageFailure } from "~/framework/page.server";
+import { readFormData } from "~/framework/form-data.server";
 import { readTimeZone } from "~/utils/time-zone.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { describeUserAgent } from "~/utils/user-agent";
 
 // /profile/security (docs/product-rules.md#accounts): change the password, see where you are

@@ -1,5 +1,5 @@
 import { Link, data, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/approve";
@@ -11,16 +11,16 @@ import {
   approveScreenView,
   getSettlementView,
 } from "~/models/settlements/settlement-view.server";
-import { SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 import {
   ProposalSentence,
   RespondByText,
   resolutionText,
 } from "~/components/settlement-card";
 import { readTimeZone } from "~/utils/time-zone.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { WaitingNotice } from "~/components/waiting-notice";

@@ -3,8 +3,8 @@
 import { data } from "react-router";
 import { getBetForViewer, type BetView } from "~/models/bets/bet-access.server";
 import type { SettleFacts } from "~/models/settlements/settlement-rules.server";
-import { betIdOrNotFound } from "~/utils/api.server";
-import { page } from "~/utils/page.server";
+import { betIdOrNotFound } from "~/models/bets/bet-id.server";
+import { page } from "~/framework/page.server";
 import type { Refusal } from "~/utils/errors";
 import {
   requireUser,

@@ -1,5 +1,5 @@
 import { Link, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/propose";
 import { TextareaField } from "~/components/forms";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
@@ -9,12 +9,12 @@ import {
   proposeRefusal,
 } from "~/models/settlements/settlement-rules.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
-import { NOTES_MAX } from "~/utils/settlement-text";
-import { formFailure } from "~/utils/page.server";
+import { NOTES_MAX } from "~/domain/settlement-text";
+import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, settleFormLoader } from "./load.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return settleFormLoader({ request, context, params }, proposeRefusal);

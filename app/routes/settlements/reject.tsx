@@ -1,5 +1,5 @@
 import { Link, data, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/reject";
@@ -12,15 +12,15 @@ import {
   responseFactsOf,
 } from "~/models/settlements/settlement-rules.server";
 import { rejectSettlement } from "~/models/settlements/settlement.server";
-import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/utils/settlement-text";
+import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { partiesOfView } from "~/models/settlements/settlement-rules.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -1,5 +1,5 @@
 import { data, useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { BackToBet } from "~/components/back-to-bet";
 import type { Route } from "./+types/rule";
@@ -16,10 +16,10 @@ import {
   ruleDispute,
   ruleFactsOf,
 } from "~/models/settlements/settlement-referee.server";
-import { formFailure } from "~/utils/page.server";
-import { readFormData } from "~/utils/form-data.server";
+import { formFailure } from "~/framework/page.server";
+import { readFormData } from "~/framework/form-data.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
 
 // /bet/{id}/rule: the referee's own screen (docs/product-rules.md#referee). Works without

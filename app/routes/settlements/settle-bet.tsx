@@ -1,5 +1,5 @@
 import { useNavigation, href } from "react-router";
-import { keepFormIfUnsent } from "~/utils/unsent-forms";
+import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/settle-bet";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
 import {
@@ -8,11 +8,11 @@ import {
   settleRefusal,
 } from "~/models/settlements/settlement-rules.server";
 import { settleBet } from "~/models/settlements/settlement.server";
-import { formFailure } from "~/utils/page.server";
+import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, settleFormLoader } from "./load.server";
-import { readFormData } from "~/utils/form-data.server";
+import { readFormData } from "~/framework/form-data.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return settleFormLoader({ request, context, params }, settleRefusal);

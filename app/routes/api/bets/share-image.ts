@@ -6,7 +6,10 @@
 import type { Route } from "./+types/share-image";
 import { shareImageVersion } from "~/models/bets/share.server";
 import { api } from "~/utils/api.server";
-import { renderShareImage, shareImageEtag } from "~/utils/share-image.server";
+import {
+  renderShareImage,
+  shareImageEtag,
+} from "~/models/bets/share-image.server";
 import { requireSharePreview } from "./share-preview.server";
 
 export function loader(args: Route.LoaderArgs) {

@@ -7,7 +7,7 @@ import {
 } from "~/models/payments/ledger.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
-import { rangeFromRequest } from "~/utils/date-range.server";
+import { rangeFromRequest } from "~/models/payments/finance-range-request.server";
 import { zonedDayLabel } from "~/utils/zoned-time.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {

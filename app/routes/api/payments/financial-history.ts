@@ -8,7 +8,7 @@ import {
 } from "~/models/payments/ledger.server";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
-import { rangeFromRequest } from "~/utils/date-range.server";
+import { rangeFromRequest } from "~/models/payments/finance-range-request.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {

@@ -1,7 +1,7 @@
 // Parsing an upload. Its size was already held to the route's limit while it
 // streamed in (app/framework/request-handler.ts), before anything parses it.
-import { DomainError } from "./errors";
-import { UNREADABLE_FORM } from "./form-data.server";
+import { DomainError } from "~/utils/errors";
+import { UNREADABLE_FORM } from "~/framework/form-data.server";
 
 /**
  * The bytes of the file sent in `field`, or null when there is none or it is
@@ -59,7 +59,7 @@ async function readBody(request: Request): Promise<Uint8Array> {
 // --- The Fetch standard's multipart/form-data parser, for one file -----------
 // Follows undici's `multipartFormDataParser` step by step, so a body is
 // refused here exactly when `request.formData()` would refuse it
-// (app/utils/upload.server.test.ts checks the two against each other).
+// (app/framework/upload.server.test.ts checks the two against each other).
 
 const CR = 0x0d;
 const LF = 0x0a;

@@ -15,7 +15,7 @@ export const SAVED_OFFLINE =
 
 // Keys sent and not yet answered: "sending" while a send is on its way,
 // "lost" once the network lost it, "queued" while the offline queue keeps
-// it (app/utils/offline-queue/queue.ts). A form owns such a key (it keeps
+// it (app/browser/offline-queue/queue.ts). A form owns such a key (it keeps
 // it whatever revalidates) until a send of it gets an answer.
 type Unanswered = "sending" | "lost" | "queued";
 const unanswered = new Map<string, Unanswered>();
@@ -66,7 +66,7 @@ export function useAwaitingAnswer(key: string) {
 // route's actionData as it was (an echoed form keeps its key: no remount).
 const lastAnswers = new Map<string, unknown>();
 
-/** What a send by the offline queue came to (app/utils/offline-queue/queue.ts). */
+/** What a send by the offline queue came to (app/browser/offline-queue/queue.ts). */
 export type QueuedSendOutcome =
   | { kind: "sent" }
   | { kind: "refused"; message: string }
@@ -143,7 +143,7 @@ export async function keepFormIfUnsent<T>(
   }
 }
 
-// A refused form answers `formFailure`'s shape (app/utils/page.server.ts):
+// A refused form answers `formFailure`'s shape (app/framework/page.server.ts):
 // `ok: false` with its status; a thrown error response carries its own.
 function outcomeOf(answer: unknown): QueuedSendOutcome {
   if (answer instanceof Response) {

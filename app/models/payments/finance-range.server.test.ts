@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "./errors";
+import { DomainError } from "~/utils/errors";
 import {
   DATE_IN_FUTURE,
   INVALID_DATE,
@@ -7,7 +7,7 @@ import {
   parseDay,
   presetRange,
   resolveRange,
-} from "./date-range";
+} from "./finance-range.server";
 
 // Wednesday, Nov 18 2026, 23:30 in New York = Nov 19, 04:30 UTC.
 const NOW = Date.parse("2026-11-19T04:30:00Z");

@@ -7,7 +7,7 @@ import {
   invalid,
   notFound,
   refused,
-} from "./errors";
+} from "~/utils/errors";
 import {
   formFailure,
   formReply,
@@ -16,7 +16,7 @@ import {
   pageFailure,
   pageFailureOr,
 } from "./page.server";
-import { TooManyRequestsError } from "./rate-limit.server";
+import { TooManyRequestsError } from "~/utils/rate-limit.server";
 
 // data() answers are plain objects with `data` and `init`.
 type Answer = { data: unknown; init: ResponseInit | null };

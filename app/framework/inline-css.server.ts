@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isProduction } from "./env.server";
+import { isProduction } from "~/utils/env.server";
 
 const cache = new Map<string, string | null>();
 

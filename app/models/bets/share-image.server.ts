@@ -4,8 +4,8 @@
 // are kept in memory by bet id and version, so a crawler storm renders once.
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { formatCents } from "./money";
-import { encodePalettePng } from "./palette-png.server";
+import { formatCents } from "~/utils/money";
+import { encodePalettePng } from "~/utils/palette-png.server";
 
 const require = createRequire(import.meta.url);
 let fonts: { regular: Buffer; bold: Buffer } | null = null;

@@ -9,3 +9,13 @@ export const PRESETS = [
 ] as const;
 export type Preset = (typeof PRESETS)[number]["id"];
 export const DEFAULT_PRESET: Preset = "month";
+
+/** A finance view's range: whole days in the user's time zone (app/models/payments/finance-range.server.ts). */
+export type DateRange = {
+  start: string;
+  end: string;
+  preset: Preset | null;
+  /** [fromMs, toMs): midnight of start to midnight after end, in the zone. */
+  fromMs: number;
+  toMs: number;
+};

@@ -3,8 +3,8 @@
 // `request.formData()` does and return what `.get(field)` would: each case
 // below is run through both.
 import { describe, expect, it } from "vitest";
-import { DomainError } from "./errors";
-import { UNREADABLE_FORM } from "./form-data.server";
+import { DomainError } from "~/utils/errors";
+import { UNREADABLE_FORM } from "~/framework/form-data.server";
 import { multipartBoundary, readUploadedFile } from "./upload.server";
 
 const B = "----fairshake-boundary-0123456789";

@@ -5,7 +5,7 @@
 // passes it to `handleError` (app/entry.server.tsx), which notes the
 // request; the root middleware then turns that request's 500 into a 503.
 import type { MiddlewareFunction } from "react-router";
-import { UnavailableError, unwrapDomainError } from "./errors";
+import { UnavailableError, unwrapDomainError } from "~/utils/errors";
 
 const unavailable = new WeakSet<Request>();
 

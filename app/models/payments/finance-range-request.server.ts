@@ -1,8 +1,8 @@
 // The finance views' range from a request, shared by both doors (the
 // Finances tab and /financial-history, /api/financial-history and its CSV).
-import { resolveRange } from "./date-range";
-import { utcToZonedParts } from "./zoned-time.server";
-import { readTimeZone } from "./time-zone.server";
+import { resolveRange } from "./finance-range.server";
+import { utcToZonedParts } from "~/utils/zoned-time.server";
+import { readTimeZone } from "~/utils/time-zone.server";
 
 /**
  * ?startDate&endDate (or ?preset=) as whole days in the viewer's time zone;

@@ -1,7 +1,7 @@
 // The durations of docs/product-rules.md#answer-windows, #getting-paid, each a named setting the environment
 // can shorten (tests run whole windows in seconds). Read on every use, so a
 // test may change them between cases.
-import { setting } from "./env.server";
+import { setting } from "~/utils/env.server";
 
 /** docs/product-rules.md#answer-windows: the other side answers a proposal within this (72 h). */
 export const responseWindowMs = () => setting("RESPONSE_WINDOW_S") * 1000;

@@ -19,7 +19,7 @@ import {
   retryAfterOf,
   type DomainError,
   type FieldErrors,
-} from "./errors";
+} from "~/utils/errors";
 
 /** A domain error as a page answers it (500: a bug a page words itself, `pageFailureOr`). */
 export type PageFailure = {

@@ -1,6 +1,7 @@
 // Keeping a form the network failed to send (docs/decisions/1045-offline-actions-queue.md).
 // Loaded with the forms, not lazily like the rest of the queue (./queue.ts):
 // it runs when the network is gone, when no code can be fetched.
+import { href } from "react-router";
 import { queueOwner, writeCounts } from "./counts";
 import { allKept, putKept, type KeptField } from "./store";
 
@@ -70,7 +71,7 @@ function askForBackgroundSync() {
 
 /** What the list calls an action, from where it posts. */
 function describe(path: string, intent: string) {
-  if (path === "/create-bet") return "Create a bet";
+  if (path === href("/create-bet")) return "Create a bet";
   if (/^\/(bet\/\d+\/edit|edit-bet\/\d+)$/.test(path)) return "Edit a bet";
   if (/^\/bet\/\d+\/rule$/.test(path)) return "Referee's decision";
   if (/^\/propose-settlement\//.test(path)) return "Propose a settlement";
@@ -78,9 +79,9 @@ function describe(path: string, intent: string) {
   if (/^\/settlements\/\d+\/reject$/.test(path)) return "Reject a settlement";
   if (/^\/settle-bet\//.test(path))
     return intent ? `Settlement: ${intent.replace(/-/g, " ")}` : "Settlement";
-  if (path === "/profile/edit") return "Edit profile";
-  if (path === "/profile/notifications") return "Notification settings";
-  if (path === "/friends")
+  if (path === href("/profile/edit")) return "Edit profile";
+  if (path === href("/profile/notifications")) return "Notification settings";
+  if (path === href("/friends"))
     return intent ? `Friends: ${intent.replace(/-/g, " ")}` : "Friends";
   if (/^\/bet\/\d+$/.test(path)) {
     if (intent === "join") return "Join a bet";

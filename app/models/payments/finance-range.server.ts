@@ -1,10 +1,15 @@
 // Finance ranges are whole days in the user's time zone (docs/product-rules.md#bets); the
 // presets end today. Days travel as "YYYY-MM-DD" strings so that a day is
 // never shifted by the server's own zone.
-import { invalid } from "./errors";
-import { utcToZonedParts, zonedTimeToUtc } from "./zoned-time.server";
+import { invalid } from "~/utils/errors";
+import { utcToZonedParts, zonedTimeToUtc } from "~/utils/zoned-time.server";
 
-import { DEFAULT_PRESET, PRESETS, type Preset } from "./finance-presets";
+import {
+  DEFAULT_PRESET,
+  PRESETS,
+  type DateRange,
+  type Preset,
+} from "~/domain/finance-presets";
 
 export const START_AFTER_END = "Start date cannot be after end date.";
 export const DATE_IN_FUTURE = "Dates cannot be in the future.";
@@ -58,15 +63,6 @@ export function parseDay(value: string, timeZone: string): string | null {
   if (!Number.isFinite(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) return null;
   return utcToZonedParts(ms, timeZone).date;
 }
-
-export type DateRange = {
-  start: string;
-  end: string;
-  preset: Preset | null;
-  /** [fromMs, toMs): midnight of start to midnight after end, in the zone. */
-  fromMs: number;
-  toMs: number;
-};
 
 /** Reads ?startDate&endDate (or ?preset=); 400 with the product's messages (docs/product-rules.md#finances). */
 export function resolveRange({

@@ -8,15 +8,22 @@
 // revalidates too, in case it missed something.
 import { useEffect, useRef } from "react";
 import { href, useLocation, useNavigation, useRevalidator } from "react-router";
-
-export type LiveMessage =
-  { type: "bet"; betId: number } | { type: "friends" } | { type: "activity" };
+import type { LiveMessage } from "~/domain/live-message";
 
 export const LIVE_EVENTS_PATH = "/api/events";
 
-// The pages of one bet, by the id in their path.
-const BET_PAGE =
-  /^\/(?:bet|settle-bet|propose-settlement|payment|settlements)\/(\d+)(?:\/|$)/;
+// The pages of one bet: these paths and any page below them.
+function betPages(betId: number): string[] {
+  const id = String(betId);
+  return [
+    href("/bet/:id", { id }),
+    href("/settle-bet/:id", { id }),
+    href("/propose-settlement/:id", { id }),
+    href("/payment/:id", { id }),
+    href("/settlements/:id/approve", { id }),
+    href("/settlements/:id/reject", { id }),
+  ];
+}
 // Pages that list bets or their money, whichever bet changed.
 const BET_LISTS = new Set<string>([
   href("/"),
@@ -44,8 +51,9 @@ export function concernsPage(message: LiveMessage, pathname: string): boolean {
       return FRIEND_PAGES.has(path);
     case "bet": {
       if (BET_LISTS.has(path)) return true;
-      const match = BET_PAGE.exec(path);
-      return match !== null && Number(match[1]) === message.betId;
+      return betPages(message.betId).some(
+        (page) => path === page || path.startsWith(`${page}/`),
+      );
     }
   }
 }
