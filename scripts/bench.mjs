@@ -12,7 +12,9 @@
 // beside the bare app's, paired runs), shaky, engines (the same pages on
 // PostgreSQL beside SQLite, and the join storm's answer rate on each),
 // regions (a page read outside the primary region beside in it, and the
-// wait for the replica after a person's own write; --writes=200).
+// wait for the replica after a person's own write; --writes=200), offline
+// (ten joins taken offline in ten tabs, then online: all sent, no duplicate,
+// the time from `online` to the last one made).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -21,6 +23,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { shakyConnection } from "./bench/shaky-connection.mjs";
+import { offlineActions } from "./bench/offline-actions.mjs";
 import { measureLiveStreams } from "./bench/live-streams.mjs";
 import { measureRegions } from "./bench/regions.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
@@ -1052,6 +1055,20 @@ if (section("shaky")) {
   console.info("|---|---|---|---|---|");
   console.info(
     `| ${r.writes} | ${r.cuts} | ${r.duplicates} ${ok(r.duplicates === 0)} | ${r.lostInputs} ${ok(r.lostInputs === 0)} | ${r.extraPerCut.toFixed(2)} ${ok(r.extraPerCut <= 1)} |`,
+  );
+}
+
+if (section("offline")) {
+  const r = await offlineActions(BASE);
+  console.info(
+    `\n## Acting offline: ${r.actions} joins taken offline, each in its own tab, then the connection back\n`,
+  );
+  console.info(
+    "| taken | sent | duplicates | join requests | from `online` to the last one made |",
+  );
+  console.info("|---|---|---|---|---|");
+  console.info(
+    `| ${r.actions} | ${r.sent} ${ok(r.sent === r.actions)} | ${r.duplicates} ${ok(r.duplicates === 0)} | ${r.posts} | ${r.msToLast === null ? "not all within 60 s ✗" : `${r.msToLast} ms`} |`,
   );
 }
 
