@@ -63,21 +63,8 @@ export async function claimIdempotencyKey(
         .limit(1)
     )[0];
     const leaseUntil = new Date(now + idempotencyLeaseMs());
-    if (!row) {
-      const { id } = (
-        await tx
-          .insert(idempotencyKeys)
-          .values({
-            userId: claim.userId,
-            key: claim.key,
-            fingerprint: claim.fingerprint,
-            state: "running",
-            leaseUntil,
-          })
-          .returning({ id: idempotencyKeys.id })
-      )[0]!;
-      return { outcome: "run", id };
-    }
+    if (!row)
+      return { outcome: "run", id: await newClaim(tx, claim, leaseUntil) };
     if (row.fingerprint !== claim.fingerprint) return { outcome: "mismatch" };
     if (row.state === "done")
       return { outcome: "replay", answer: keptAnswerOf(row) };
@@ -87,20 +74,21 @@ export async function claimIdempotencyKey(
     // run it now, under a new claim id. The old request, if it still runs,
     // holds the old id, and its stamp finds no claim to commit with.
     await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.id, row.id));
-    const { id } = (
-      await tx
-        .insert(idempotencyKeys)
-        .values({
-          userId: claim.userId,
-          key: claim.key,
-          fingerprint: claim.fingerprint,
-          state: "running",
-          leaseUntil,
-        })
-        .returning({ id: idempotencyKeys.id })
-    )[0]!;
-    return { outcome: "run", id };
+    return { outcome: "run", id: await newClaim(tx, claim, leaseUntil) };
   });
+}
+
+/** A running claim of `claim.key`, held until `leaseUntil`; answers its id. */
+async function newClaim(
+  tx: Tx,
+  claim: { userId: number; key: string; fingerprint: string },
+  leaseUntil: Date,
+): Promise<number> {
+  const [row] = await tx
+    .insert(idempotencyKeys)
+    .values({ ...claim, state: "running", leaseUntil })
+    .returning({ id: idempotencyKeys.id });
+  return row!.id;
 }
 
 /** The request behind claim `id` is still running. */
