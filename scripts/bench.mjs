@@ -1,7 +1,7 @@
 // `npm run bench`: builds, starts the production server on seeded demo data
 // and, beside it in the same run, a bare React Router 7 app built from
 // scripts/bench/bare-app with the same packages (the yardstick), then prints
-// every speed figure of issues 6 and 15 against its goal. Timings are
+// every speed figure of docs/performance.md against its goal. Timings are
 // measured here, never asserted in tests (the machine is shared and noisy):
 // compare the ratios to the bare app, which are measured side by side.
 //   node scripts/bench.mjs [--no-build] [--no-lighthouse] [--runs=3]

@@ -1,4 +1,4 @@
-// Accounts you can get back into and look after (issue 14, docs/product-rules.md#accounts):
+// Accounts you can get back into and look after (docs/product-rules.md#accounts):
 // password reset by a mailed link (read from a real SMTP server), the
 // same answer and the same time for an unknown login, limits that hold
 // under a storm; change password; the sessions list and signing out.

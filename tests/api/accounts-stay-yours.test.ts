@@ -1,4 +1,4 @@
-// Accounts that stay yours (issue 25): what a black-box probe of the demo
+// Accounts that stay yours: what a black-box probe of the demo
 // found, each reproduced over HTTP against the production build. The demo
 // outbox shows a browser only its own mail; a new email needs the password,
 // is capped, and never pulls reset mail away from the proven address; a

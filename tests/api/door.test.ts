@@ -1,4 +1,4 @@
-// Holding the door (issue 10): the holes a black-box probe of the production
+// Holding the door: the holes a black-box probe of the production
 // build found, each with the test that failed before it was mended. The body
 // limit and the sign-in limit are checked for every route in app/routes.ts
 // and every spelling of a path the router still serves.

@@ -202,7 +202,7 @@ const titleText = fc
   .map((s) => `T${s}Z`);
 
 /**
- * Titles the API stores (issue 10): no control characters in a one-line
+ * Titles the API stores: no control characters in a one-line
  * field and nothing that cannot round-trip (a lone surrogate).
  */
 const storableTitle = titleText.filter(

@@ -1,4 +1,4 @@
-// Heard outside the app (issue 13): mail delivered to a real SMTP server the
+// Heard outside the app: mail delivered to a real SMTP server the
 // test starts, push delivered to a local push service that checks the VAPID
 // signature and decrypts the payload with the subscription's private key.
 import { describe, expect, it } from "vitest";

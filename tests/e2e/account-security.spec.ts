@@ -1,4 +1,4 @@
-// Getting back in and looking after the account (issue 14, docs/product-rules.md#accounts),
+// Getting back in and looking after the account (docs/product-rules.md#accounts),
 // with JavaScript and without: forgot → the mail a real SMTP server received
 // → a new password → signed in, the old session dead; change the password;
 // see the devices and sign one out, then every other one.

@@ -262,7 +262,7 @@ export const API_CALLS: ApiCall[] = [
   { method: "POST", route: "/api/activity/read", access: "session" },
   // Live pages (docs/api.md#live-events).
   { method: "GET", route: "/api/events", access: "session", stream: true },
-  // Heard outside the app (docs/api.md, issue 13).
+  // Heard outside the app (docs/api.md).
   {
     method: "GET",
     route: "/api/user/notification-preferences",
