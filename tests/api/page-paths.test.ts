@@ -1,5 +1,5 @@
-// Pages name each other through React Router's typed href() (
-// docs/decisions/0936-route-paths-one-source.md): rename or remove a route in app/routes.ts and every
+// Pages name each other through React Router's typed href()
+// (docs/decisions/0936-route-paths-one-source.md): rename or remove a route in app/routes.ts and every
 // link, redirect and form action that names it fails `npm run typecheck`.
 // A path spelled as a string ("/bet/" + id, `/my-bets`) would still compile
 // and silently 404, so this test fails on any such string under app/.
