@@ -157,7 +157,7 @@ async function guard(
       // claim lapses with its lease and a repeat runs if nothing committed.
       if (changed === undefined) return response;
       if (!changed) {
-        await releaseUnlessChanged(claimId);
+        await releaseQuietly(claimId);
         return response;
       }
     }
@@ -178,9 +178,14 @@ async function effectMadeOrUnknown(claimId: number) {
 
 /** Frees a claim whose work changed nothing; one the database cannot free now lapses with its lease. */
 async function releaseUnlessChanged(claimId: number) {
+  if ((await effectMadeOrUnknown(claimId)) === false)
+    await releaseQuietly(claimId);
+}
+
+/** Frees a claim; when the database cannot, the claim lapses with its lease. */
+async function releaseQuietly(claimId: number) {
   try {
-    if (!(await idempotencyEffectMade(claimId)))
-      await releaseIdempotencyKey(claimId);
+    await releaseIdempotencyKey(claimId);
   } catch (error) {
     console.warn(`idempotency: claim ${claimId} left to its lease`, error);
   }
