@@ -5,7 +5,6 @@
 // the routes share every module: one database connection, one set of
 // request-context keys, one list of stop hooks (docs/decisions/1040-one-module-graph.md).
 import compression from "compression";
-import crypto from "node:crypto";
 import express, {
   type NextFunction,
   type Request,
@@ -17,6 +16,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { closeDatabase, engine, sqlite } from "~/db/client.server";
 import { BROTLI_PARAMS } from "~/utils/compression.server";
+import { randomToken } from "~/utils/random-token.server";
 import {
   isProduction,
   port as portSetting,
@@ -69,7 +69,7 @@ export async function serve({ vite }: ServeOptions = {}) {
 
   // --- Security headers, with a fresh CSP nonce per request -----------------
   app.use((req, res, next) => {
-    const nonce = crypto.randomBytes(16).toString("base64");
+    const nonce = randomToken(16, "base64");
     res.locals.nonce = nonce;
     const stripe = stripeKeys() !== null;
     const csp = [

@@ -126,6 +126,16 @@ describe("the environment's schema", () => {
     expect(() => env.lockWaitMs()).toThrow(
       "Invalid environment: SQLITE_LOCK_WAIT_MS must be a positive number of milliseconds.",
     );
+    // Kept parses follow the raw text: an invalid value remembers nothing,
+    // and a source passed in is parsed on its own, never the process's.
+    vi.stubEnv("SQLITE_LOCK_WAIT_MS", "300");
+    expect(env.lockWaitMs()).toBe(300);
+    expect(
+      env.setting("SQLITE_LOCK_WAIT_MS", { SQLITE_LOCK_WAIT_MS: "5" }),
+    ).toBe(5);
+    expect(env.lockWaitMs()).toBe(300);
+    vi.stubEnv("SQLITE_LOCK_WAIT_MS", "");
+    expect(env.lockWaitMs()).toBe(10_000);
   });
 });
 

@@ -166,16 +166,30 @@ export function readEnvironment(source: Source = process.env): Environment {
   return result.data;
 }
 
+/**
+ * The process's own variables, parsed: a name's raw text and what it parsed
+ * to. Several are read on every request (the CSP's Stripe keys, the origin,
+ * the regions), and parsing each through its schema again was ~1 % of a
+ * page's CPU (docs/decisions/1056-server-cpu-per-request.md). The raw text
+ * is still read each time, so a test that changes a variable is seen.
+ */
+const parsed = new Map<Name, { raw: string | undefined; value: unknown }>();
+
 /** One variable, parsed now; throws naming it when it is invalid. */
 export function setting<N extends Name>(
   name: N,
   source: Source = process.env,
 ): Environment[N] {
-  const result = shape[name].safeParse(source[name]);
+  const raw = source[name];
+  const own = source === process.env;
+  const known = own ? parsed.get(name) : undefined;
+  if (known && known.raw === raw) return known.value as Environment[N];
+  const result = shape[name].safeParse(raw);
   if (!result.success)
     throw invalidEnvironment(
       result.error.issues.map((issue) => ({ ...issue, path: [name] })),
     );
+  if (own) parsed.set(name, { raw, value: result.data });
   return result.data as Environment[N];
 }
 

@@ -1,6 +1,6 @@
-import crypto from "node:crypto";
+import { randomToken } from "~/utils/random-token.server";
 
 /** The seed of one render's form keys: 128 random bits (app/domain/idempotency.ts). */
 export function newFormKeySeed() {
-  return crypto.randomBytes(16).toString("base64url");
+  return randomToken(16, "base64url");
 }
