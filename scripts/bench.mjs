@@ -231,7 +231,10 @@ async function login(username) {
 const cookie = await login("alice");
 // A signed-in person has been here before: their browser holds the
 // stylesheet, so their documents link it rather than carry it inline
-// (the first visit's inline copy is measured by Lighthouse below).
+// (the first visit's inline copy is measured by Lighthouse below), and
+// the boot script has set their time zone's cookie, which every request
+// then carries (app/utils/boot-script.ts).
+const TIME_ZONE_COOKIE = "tz=Europe%2FParis";
 const returning = await (async () => {
   const res = await fetch(BASE + "/", {
     headers: { Cookie: cookie },
@@ -241,7 +244,7 @@ const returning = await (async () => {
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .find((c) => c.startsWith("fs_css="));
-  return css ? `${cookie}; ${css}` : cookie;
+  return [cookie, css, TIME_ZONE_COOKIE].filter(Boolean).join("; ");
 })();
 // What a browser sends: the answers are compressed as they would be for one.
 const ACCEPT_ENCODING = "gzip, deflate, br, zstd";
@@ -366,7 +369,7 @@ if (section("weight")) {
 // (without it the in-app bare route carried 34 KB of CSS inline).
 const returningVisitor = returning
   .split("; ")
-  .filter((c) => c.startsWith("fs_css="))
+  .filter((c) => c.startsWith("fs_css=") || c === TIME_ZONE_COOKIE)
   .join("; ");
 
 async function load(pid, base, p, { withCookie, connections, duration }) {

@@ -69,6 +69,18 @@ describe("time zones", () => {
     expect(isValidTimeZone("")).toBe(false);
   });
 
+  it("answers a name the same way every time, kept or not", () => {
+    for (let round = 0; round < 2; round++) {
+      expect(isValidTimeZone("Europe/Paris")).toBe(true);
+      expect(isValidTimeZone("Mars/Olympus")).toBe(false);
+    }
+    // More names than are kept (cookies anyone can write): still right.
+    for (let i = 0; i < 1_100; i++)
+      expect(isValidTimeZone(`Mars/Crater${i}`)).toBe(false);
+    expect(isValidTimeZone("Asia/Tokyo")).toBe(true);
+    expect(isValidTimeZone("Mars/Crater1099")).toBe(false);
+  });
+
   it("formats dates as MMM d, yyyy", () => {
     expect(formatDate(new Date(2026, 0, 5))).toBe("Jan 5, 2026");
   });

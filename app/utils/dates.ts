@@ -10,14 +10,28 @@ export function relativeTime(date: Date | number): string {
   return formatDistanceToNow(date, { addSuffix: true });
 }
 
+// Whether a name is a time zone is asked on every request (the tz cookie a
+// browser sends), and the only test is building an Intl.DateTimeFormat:
+// ~50 µs, 2–3 % of a page's server CPU
+// (docs/decisions/1056-server-cpu-per-request.md). So each answer is kept.
+// The names come from cookies anyone can write, so only so many are kept;
+// past that, names are tested each time.
+const KEPT_ZONE_ANSWERS = 1_000;
+const zoneAnswers = new Map<string, boolean>();
+
 export function isValidTimeZone(tz: unknown): tz is string {
   if (typeof tz !== "string" || tz.length === 0 || tz.length > 64) return false;
+  const known = zoneAnswers.get(tz);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  if (zoneAnswers.size < KEPT_ZONE_ANSWERS) zoneAnswers.set(tz, valid);
+  return valid;
 }
 
 // Building an Intl.DateTimeFormat costs far more than using one: keep one
