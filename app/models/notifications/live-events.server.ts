@@ -216,11 +216,14 @@ export async function liveCursorStart(
     missing: number[];
   }>(
     db,
+    // Every page asks this. With nothing in flight (xmin = xmax) no missing
+    // id can still appear, so none is looked for: the series is empty.
     sql`with latest as (select coalesce(max(id), 0) as id from live_events)
       select pg_snapshot_xmin(s)::text as xmin, pg_snapshot_xmax(s)::text as xmax,
         latest.id as latest,
         array(select g from generate_series(
-            greatest(latest.id - ${LIVE_LOOK_BACK_IDS}, ${settled}, 0) + 1, latest.id) g
+            greatest(latest.id - ${LIVE_LOOK_BACK_IDS}, ${settled}, 0) + 1,
+            case when pg_snapshot_xmin(s) = pg_snapshot_xmax(s) then 0 else latest.id end) g
           where not exists (select 1 from live_events e where e.id = g)) as missing
       from pg_current_snapshot() as s, latest`,
   );
