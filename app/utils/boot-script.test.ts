@@ -36,6 +36,7 @@ function runBoot({
     disconnect() {}
   }
   let cookieReads = 0;
+  let cookieWrites = 0;
   let jar = cookie;
   const pending: Promise<unknown>[] = [];
   const document = {
@@ -45,6 +46,7 @@ function runBoot({
       return jar;
     },
     set cookie(value: string) {
+      cookieWrites++;
       jar = value;
     },
     addEventListener: () => {},
@@ -76,6 +78,18 @@ function runBoot({
             const answer = Promise.resolve(hit ? { value: hit[1] } : null);
             pending.push(answer);
             return answer;
+          },
+          set: (options: {
+            name: string;
+            value: string;
+            path: string;
+            expires: number;
+            sameSite: string;
+          }) => {
+            // As document.cookie would hold it, for the same expectations.
+            const days = Math.round((options.expires - Date.now()) / 864e5);
+            jar = `${options.name}=${options.value};path=${options.path};max-age=${days * 86400};samesite=${options.sameSite}`;
+            return Promise.resolve();
           },
         }
       : undefined,
@@ -125,6 +139,7 @@ function runBoot({
     },
     zoneLookups: () => zoneLookups,
     cookieReads: () => cookieReads,
+    cookieWrites: () => cookieWrites,
     /** The Cookie Store's answers arrive. */
     answers: async () => {
       await Promise.all(pending);
@@ -225,7 +240,7 @@ describe("the boot script", () => {
     expect(page.zoneLookups()).toBe(1);
   });
 
-  it("reads the cookie through the Cookie Store where there is one, never document.cookie", async () => {
+  it("reads and writes the cookie through the Cookie Store where there is one, never document.cookie", async () => {
     const page = runBoot({ cookieStore: true });
     page.load();
     page.paint();
@@ -233,6 +248,7 @@ describe("the boot script", () => {
     await page.answers();
     expect(page.booted()).toEqual(everything);
     expect(page.cookieReads()).toBe(0);
+    expect(page.cookieWrites()).toBe(0);
   });
 
   it("leaves a cookie that already names the zone as it is", async () => {

@@ -33,8 +33,8 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
  * reported the paint, they were the longest task of the load, most of it
  * the time zone's first `Intl.DateTimeFormat()`, which loads the browser's
  * locale data. Temporal answers the zone without it, and the Cookie Store
- * reads the cookie without blocking, where `document.cookie` waits for the
- * browser process (docs/decisions/1055-main-thread-at-the-floor.md).
+ * reads and writes the cookie without blocking, where `document.cookie`
+ * waits for the browser process (docs/decisions/1055-main-thread-at-the-floor.md).
  */
 export const BOOT_SCRIPT =
   `(function(){var loaded=0,painted=0,done=0;` +
@@ -42,7 +42,8 @@ export const BOOT_SCRIPT =
   `function boot(){if(done||!loaded||!painted)return;done=1;` +
   `idle(function(){try{var z=${BROWSER_TIME_ZONE_JS};if(!z)return;var v=encodeURIComponent(z);` +
   `function set(){document.cookie="tz="+v+";path=/;max-age=31536000;samesite=lax"}` +
-  `window.cookieStore?cookieStore.get("tz").then(function(c){if(!c||c.value!==v)set()},set)` +
+  `window.cookieStore?cookieStore.get("tz").then(function(c){if(!c||c.value!==v)` +
+  `return cookieStore.set({name:"tz",value:v,path:"/",expires:Date.now()+31536e6,sameSite:"lax"})}).catch(set)` +
   `:document.cookie.indexOf("tz="+v)<0&&set()}catch(e){}});` +
   `idle(function(){var c=document.querySelector("style[data-href]");` +
   `if(c){var l=document.createElement("link");l.rel="prefetch";l.as="style";l.href=c.getAttribute("data-href");document.head.appendChild(l)}});` +

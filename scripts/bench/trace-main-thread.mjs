@@ -5,6 +5,9 @@
 //   node scripts/bench/trace-main-thread.mjs [--port=3600] [--cpu=4]
 //     [--runs=1] [--pages=/,/my-bets,/bet,/create-bet] [--top=15]
 //     [--lighthouse] [--base=http://localhost:3600] [--save=<dir>]
+// (--base=http://localhost:3601 --pages=/ with the bare app of
+// scripts/bench/bare-app built and served by hand, as bench.mjs does: the
+// same load of a bare React Router page, for comparison)
 // It serves the current build (`BENCH_BARE=1 npm run build`) on the demo
 // seed (unless --base names a running server), signs in as alice, and loads
 // each page cold in /usr/bin/chromium:
@@ -62,6 +65,9 @@ if (!base) {
   base = await server.ready;
 }
 
+// Signed in as alice. A server without /api/login (the bare React Router
+// app of scripts/bench/bare-app, served by hand for a comparison) is loaded
+// as it is.
 const login = await fetch(`${base}/api/login`, {
   method: "POST",
   headers: { "Content-Type": "application/json" },
@@ -71,12 +77,15 @@ const session = login.headers
   .getSetCookie()
   .map((c) => c.split(";")[0])
   .find((c) => /session=/.test(c));
-if (!session) throw new Error(`sign-in failed: ${login.status}`);
-const bets = await (await fetch(`${base}/api/bets`)).json().catch(() => []);
+if (!session)
+  console.info(`(not signed in: /api/login answered ${login.status})`);
+const bets = session
+  ? await (await fetch(`${base}/api/bets`)).json().catch(() => [])
+  : [];
 const betId = Array.isArray(bets) && bets[0] ? bets[0].id : 1;
 const paths = PAGES.map((p) => (p === "/bet" ? `/bet/${betId}` : p));
-const eq = session.indexOf("=");
-const sessionCookie = {
+const eq = session?.indexOf("=");
+const sessionCookie = session && {
   name: session.slice(0, eq),
   value: session.slice(eq + 1),
   domain: "localhost",
@@ -127,7 +136,7 @@ function keep(p, events) {
 /** Loads `p` cold in a fresh context, CPU slowed; answers the trace's events. */
 async function traceLoad(p) {
   const context = await browser.createBrowserContext();
-  await context.setCookie(sessionCookie);
+  if (sessionCookie) await context.setCookie(sessionCookie);
   const page = await context.newPage();
   await page.setViewport({
     width: 390,
@@ -159,7 +168,7 @@ async function traceLoad(p) {
 let lighthouse = null;
 async function lighthouseLoad(p) {
   lighthouse ??= (await import("lighthouse")).default;
-  await browser.setCookie(sessionCookie);
+  if (sessionCookie) await browser.setCookie(sessionCookie);
   // A first visit: no cookie saying the stylesheet is already held.
   await browser
     .defaultBrowserContext()
@@ -415,6 +424,17 @@ function analyse(events, url) {
     long,
     blocking: long.reduce((s, t) => s + (ms(t.dur) - LONG_MS) * TO_4X, 0),
     busy: top.reduce((s, t) => s + ms(t.dur), 0),
+    // After the first paint, where TBT is counted: all the tasks' time, and
+    // the longest one.
+    afterPaint: top
+      .filter((t) => marks.FCP && t.ts >= marks.FCP.ts)
+      .reduce((s, t) => s + ms(t.dur), 0),
+    longestAfterPaint: Math.max(
+      0,
+      ...top
+        .filter((t) => marks.FCP && t.ts >= marks.FCP.ts)
+        .map((t) => ms(t.dur)),
+    ),
     detail,
     samples,
   };
@@ -471,7 +491,7 @@ for (const p of paths) {
     if (!fns.length) {
       // Lighthouse records no CPU profile: entry points only.
       console.info("");
-      summary.push([p, a.long.length, a.blocking, a.busy, lh?.tbt]);
+      summary.push({ p, a, tbt: lh?.tbt });
       continue;
     }
     console.info(`\nTop self time, whole load (${f(total)} ms sampled):`);
@@ -487,16 +507,16 @@ for (const p of paths) {
     for (const [k, v] of byFile.slice(0, 8))
       console.info(`  ${f(v).padStart(7)} ms  ${k}`);
     console.info("");
-    summary.push([p, a.long.length, a.blocking, a.busy, lh?.tbt]);
+    summary.push({ p, a, tbt: lh?.tbt });
   }
 }
 console.info(
-  `| page | long tasks | blocking (4× ms) | main thread busy |${LIGHTHOUSE ? " Lighthouse TBT |" : ""}`,
+  `| page | long tasks | blocking (4× ms) | busy | busy after the first paint | its longest task |${LIGHTHOUSE ? " Lighthouse TBT |" : ""}`,
 );
-console.info(`|---|---|---|---|${LIGHTHOUSE ? "---|" : ""}`);
-for (const [p, n, b, busy, tbt] of summary)
+console.info(`|---|---|---|---|---|---|${LIGHTHOUSE ? "---|" : ""}`);
+for (const { p, a, tbt } of summary)
   console.info(
-    `| ${p} | ${n} | ${f(b)} | ${f(busy)} ms |${LIGHTHOUSE ? ` ${f(tbt)} ms |` : ""}`,
+    `| ${p} | ${a.long.length} | ${f(a.blocking)} | ${f(a.busy)} ms | ${f(a.afterPaint)} ms | ${f(a.longestAfterPaint)} ms |${LIGHTHOUSE ? ` ${f(tbt)} ms |` : ""}`,
   );
 await browser.disconnect();
 // The server's pipes would keep this process alive: end it (and the server).
