@@ -1,4 +1,7 @@
 import { useEffect } from "react";
+import { whenIdle } from "~/utils/idle";
+
+const isAsset = (url: string) => new URL(url).pathname.startsWith("/assets/");
 
 /**
  * Tells the service worker (public/sw.js) which hashed assets this page
@@ -9,20 +12,36 @@ import { useEffect } from "react";
  * can be after the load event, where this message used to be sent, and a
  * list taken there missed the late ones (withdrawn in docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md). `ready` waits
  * for the worker the boot script registers at the load event, in whichever
- * order the two come.
+ * order the two come. It starts when the browser is next idle, after the
+ * hydration's own tasks, and names the chunks loaded after it too (the
+ * toast's, loaded when idle: docs/decisions/1055-main-thread-at-the-floor.md).
  */
 export function useKeepAssetsInServiceWorker() {
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
-    navigator.serviceWorker.ready
-      .then((registration) =>
-        registration.active?.postMessage({
-          keepAssets: performance
-            .getEntriesByType("resource")
-            .map((entry) => entry.name)
-            .filter((url) => new URL(url).pathname.startsWith("/assets/")),
-        }),
-      )
-      .catch(() => {});
+    let observer: PerformanceObserver | undefined;
+    const cancel = whenIdle(() => {
+      const keep = (urls: string[]) =>
+        navigator.serviceWorker.ready
+          .then((registration) =>
+            registration.active?.postMessage({
+              keepAssets: urls.filter(isAsset),
+            }),
+          )
+          .catch(() => {});
+      void keep(
+        performance.getEntriesByType("resource").map((entry) => entry.name),
+      );
+      if (typeof PerformanceObserver === "undefined") return;
+      observer = new PerformanceObserver((list) => {
+        const urls = list.getEntries().map((entry) => entry.name);
+        if (urls.some(isAsset)) void keep(urls);
+      });
+      observer.observe({ type: "resource" });
+    });
+    return () => {
+      cancel();
+      observer?.disconnect();
+    };
   }, []);
 }

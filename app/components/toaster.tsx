@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
-import { Toast } from "radix-ui";
-import { useHydrated } from "~/components/use-hydrated";
+import { whenIdle } from "~/utils/idle";
 
 export type ToastMessage = {
   id: string;
@@ -9,7 +8,7 @@ export type ToastMessage = {
   type: "success" | "error" | "info";
 };
 
-const tone = {
+export const tone = {
   success: "border-brand-600",
   error: "border-red-600",
   info: "border-slate-400",
@@ -43,56 +42,50 @@ export function StaticToast({ toast }: { toast: ToastMessage | null }) {
 // unmounts a closed toast itself.
 export const TOAST_DURATION_MS = 5000;
 
+// The Radix part, in a chunk of its own: in the root chunk it was 12 KB of
+// every hydrated page's 130 KB of gzipped script, evaluated with the page
+// and mounted right after hydration, for a toast most loads do not have
+// (docs/decisions/1055-main-thread-at-the-floor.md).
+type LiveComponent = (typeof import("./live-toaster"))["LiveToaster"];
+let live: LiveComponent | null = null;
+const loadLive = () =>
+  import("./live-toaster").then((m) => (live = m.LiveToaster));
+
 /**
- * Server HTML first; once hydrated, Radix Toast takes over the same message
- * so it can be swiped away and announced.
+ * Server HTML first (StaticToast); Radix Toast takes over the same message
+ * once its chunk is in: at once when there is a toast to show, else when
+ * the browser is next idle (whenIdle: IDLE_WAIT_MS at most), so that it is
+ * there for the toasts that come with later navigations. If the chunk
+ * cannot be had (offline, never kept), the message stays as the server
+ * wrote it, and the next toast tries again.
  */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
-  const hydrated = useHydrated();
-  const [current, setCurrent] = useState(toast);
-  const [open, setOpen] = useState(Boolean(toast));
-  useEffect(() => {
-    if (toast) {
-      setCurrent(toast);
-      setOpen(true);
-    }
-  }, [toast]);
-
-  if (!hydrated) return <StaticToast toast={toast} />;
-  return (
-    <Toast.Provider
-      duration={TOAST_DURATION_MS}
-      swipeDirection="right"
-      swipeThreshold={50}
-    >
-      {current ? (
-        <Toast.Root
-          key={current.id}
-          open={open}
-          onOpenChange={setOpen}
-          className={`relative w-full rounded-lg border-l-4 bg-white p-3 pr-8 shadow-lg ${tone[current.type]}`}
-          type={current.type === "error" ? "foreground" : "background"}
-        >
-          <Toast.Title className="text-sm font-semibold">
-            {current.title}
-          </Toast.Title>
-          {current.description ? (
-            <Toast.Description className="text-sm text-slate-700">
-              {current.description}
-            </Toast.Description>
-          ) : null}
-          <Toast.Close
-            aria-label="Dismiss"
-            className="absolute right-2 top-2 text-slate-500"
-          >
-            ×
-          </Toast.Close>
-        </Toast.Root>
-      ) : null}
-      <Toast.Viewport
-        hotkey={["F8"]}
-        className="fixed inset-x-0 bottom-20 z-40 mx-auto flex w-full max-w-sm flex-col gap-2 px-3"
-      />
-    </Toast.Provider>
+  const [Live, setLive] = useState<{ Component: LiveComponent } | null>(() =>
+    live ? { Component: live } : null,
   );
+  useEffect(() => {
+    if (Live) return;
+    let gone = false;
+    const load = () =>
+      void loadLive().then(
+        (Component) => {
+          if (!gone) setLive({ Component });
+        },
+        () => {},
+      );
+    // A toast on screen wants its timer and its swipe now.
+    if (toast) {
+      load();
+      return () => {
+        gone = true;
+      };
+    }
+    const cancel = whenIdle(load);
+    return () => {
+      gone = true;
+      cancel();
+    };
+  }, [Live, toast]);
+  if (!Live) return <StaticToast toast={toast} />;
+  return <Live.Component toast={toast} />;
 }

@@ -1,4 +1,6 @@
+import { BROWSER_TIME_ZONE_JS } from "./browser-time-zone";
 import { onFirstPaintJs } from "./first-paint";
+import { whenIdleJs } from "./idle";
 
 /** Where the web app manifest is (public/manifest.webmanifest). */
 export const MANIFEST_HREF = "/manifest.webmanifest";
@@ -18,25 +20,35 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
  * `<noscript>`, for browsers with JavaScript off.
  *
  * All of it waits for two things. The load event, after the document's own
- * requests: the first `Intl.DateTimeFormat()` in a page loads the browser's
- * time zone data, main-thread time measured in docs/decisions/archive/0830-nothing-runs-before-the-first-paint.md, and as a
- * parser-inserted script it ran before anything was painted. And the first paint the browser reports: a small page's
+ * requests. And the first paint the browser reports: a small page's
  * load event can fire before its first frame, and the prefetch and the
  * worker's script, and the manifest the browser fetched at that event, then
  * still came before the paint, where Lighthouse's simulation put them on
  * the path to the largest one (/create-bet's cold LCP, docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md,
  * docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md). A request sent before then goes with the zone the server already
  * assumed, as on any first visit.
+ *
+ * Then each of the four is a task of its own when the browser is idle
+ * (whenIdle, at most IDLE_WAIT_MS later): together, in the task that
+ * reported the paint, they were the longest task of the load, most of it
+ * the time zone's first `Intl.DateTimeFormat()`, which loads the browser's
+ * locale data. Temporal answers the zone without it, and the Cookie Store
+ * reads and writes the cookie without blocking, where `document.cookie`
+ * waits for the browser process (docs/decisions/1055-main-thread-at-the-floor.md).
  */
 export const BOOT_SCRIPT =
   `(function(){var loaded=0,painted=0,done=0;` +
+  whenIdleJs("idle") +
   `function boot(){if(done||!loaded||!painted)return;done=1;` +
-  `var c=document.querySelector("style[data-href]");` +
-  `if(c){var l=document.createElement("link");l.rel="prefetch";l.as="style";l.href=c.getAttribute("data-href");document.head.appendChild(l)}` +
-  `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;` +
-  `if(z&&document.cookie.indexOf("tz="+encodeURIComponent(z))<0)document.cookie="tz="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}` +
-  `if(!document.querySelector('link[rel="manifest"]')){var m=document.createElement("link");m.rel="manifest";m.href=${JSON.stringify(MANIFEST_HREF)};document.head.appendChild(m)}` +
-  `if("serviceWorker"in navigator)navigator.serviceWorker.register("/sw.js").catch(function(){})}` +
+  `idle(function(){try{var z=${BROWSER_TIME_ZONE_JS};if(!z)return;var v=encodeURIComponent(z);` +
+  `function set(){document.cookie="tz="+v+";path=/;max-age=31536000;samesite=lax"}` +
+  `window.cookieStore?cookieStore.get("tz").then(function(c){if(!c||c.value!==v)` +
+  `return cookieStore.set({name:"tz",value:v,path:"/",expires:Date.now()+31536e6,sameSite:"lax"})}).catch(set)` +
+  `:document.cookie.indexOf("tz="+v)<0&&set()}catch(e){}});` +
+  `idle(function(){var c=document.querySelector("style[data-href]");` +
+  `if(c){var l=document.createElement("link");l.rel="prefetch";l.as="style";l.href=c.getAttribute("data-href");document.head.appendChild(l)}});` +
+  `idle(function(){if(!document.querySelector('link[rel="manifest"]')){var m=document.createElement("link");m.rel="manifest";m.href=${JSON.stringify(MANIFEST_HREF)};document.head.appendChild(m)}});` +
+  `idle(function(){if("serviceWorker"in navigator)navigator.serviceWorker.register("/sw.js").catch(function(){})})}` +
   `function paint(){painted=1;boot()}` +
   `addEventListener("load",function(){loaded=1;boot()});` +
   `${onFirstPaintJs("paint")}})();`;

@@ -23,27 +23,52 @@ export function splitPayout(amountCents: number) {
   return { feeCents: fee, netCents: amountCents - fee };
 }
 
-const usd = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-});
-const usdWhole = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 2,
-});
+// US dollars as en-US's Intl.NumberFormat writes them ("$1,234.50",
+// "-$5.00"), by hand: the first Intl formatter a page builds loads the
+// browser's locale data on the main thread, and built when this module
+// loaded, it was most of the hydrated pages' script evaluation
+// (docs/decisions/1055-main-thread-at-the-floor.md). money.test.ts holds
+// it to Intl's output. Past whole numbers' exact range (or not a number):
+// Intl itself, built on demand.
+function usd(cents: number, wholeWithoutCents: boolean): string {
+  if (!(Math.abs(cents) < 1e15))
+    return intlUsd(wholeWithoutCents).format(cents / 100);
+  const minus = cents < 0 || Object.is(cents, -0) ? "-" : "";
+  const rounded = Math.round(Math.abs(cents));
+  const dollars = String(Math.floor(rounded / 100)).replace(
+    /\B(?=(\d{3})+$)/g,
+    ",",
+  );
+  const rest = rounded % 100;
+  if (wholeWithoutCents && rest === 0) return `${minus}$${dollars}`;
+  return `${minus}$${dollars}.${String(rest).padStart(2, "0")}`;
+}
+
+const intl = new Map<boolean, Intl.NumberFormat>();
+function intlUsd(wholeWithoutCents: boolean) {
+  let format = intl.get(wholeWithoutCents);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: "USD",
+      ...(wholeWithoutCents && {
+        minimumFractionDigits: 0,
+        maximumFractionDigits: 2,
+      }),
+    });
+    intl.set(wholeWithoutCents, format);
+  }
+  return format;
+}
 
 /** "$1,234.50" */
 export function formatCents(cents: number): string {
-  return usd.format(cents / 100);
+  return usd(cents, false);
 }
 
 /** "$10" for whole dollars, "$9.75" otherwise. */
 export function formatCentsShort(cents: number): string {
-  return cents % 100 === 0
-    ? usdWhole.format(cents / 100)
-    : usd.format(cents / 100);
+  return cents % 100 === 0 ? usd(cents, true) : usd(cents, false);
 }
 
 /** A signed two-decimal string, "-100.00", for transaction JSON (docs/api.md). */

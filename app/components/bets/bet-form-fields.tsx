@@ -6,6 +6,7 @@ import type { BetFormValues } from "~/domain/bet";
 import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { FeePreview } from "./fee-preview";
 import { useHydrated } from "~/components/use-hydrated";
+import { browserTimeZone } from "~/utils/browser-time-zone";
 
 export const COMMON_TIME_ZONES = [
   "UTC",
@@ -57,11 +58,7 @@ export function BetFormFields({
       document.getElementById("bet-amount") as HTMLInputElement | null
     )?.value;
     if (typed !== undefined) setAmount(typed);
-    try {
-      setBrowserZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
-    } catch {
-      setBrowserZone(null);
-    }
+    setBrowserZone(browserTimeZone());
   }, []);
   const zones = COMMON_TIME_ZONES.includes(defaults.timeZone)
     ? COMMON_TIME_ZONES
