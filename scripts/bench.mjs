@@ -814,10 +814,13 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
         // A repeat visit: the page was seen before, so the service worker
         // holds its hashed assets. The HTTP cache is emptied so only the
         // service worker can spare the download.
+        // networkidle2, not 0: a live page keeps its event stream open
+        // (docs/decisions/1010-live-pages-over-server-sent-events.md), and the
+        // network is never idle of it.
         const page = await browser.newPage();
-        await page.goto(base + p, { waitUntil: "networkidle0" });
+        await page.goto(base + p, { waitUntil: "networkidle2" });
         await page.evaluate(() => navigator.serviceWorker?.ready);
-        await page.reload({ waitUntil: "networkidle0" });
+        await page.reload({ waitUntil: "networkidle2" });
         const cdp = await page.createCDPSession();
         await cdp.send("Network.clearBrowserCache");
         await page.close();
