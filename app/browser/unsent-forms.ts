@@ -13,10 +13,12 @@ export const NOT_SENT = "Not sent — check your connection and try again.";
 export const SAVED_OFFLINE =
   "Saved on this phone — it will be sent when you're back online.";
 
-// Keys sent and not yet answered: "sending" while a send is on its way,
-// "lost" once the network lost it, "queued" while the offline queue keeps
-// it (app/browser/offline-queue/queue.ts). A form owns such a key (it keeps
-// it whatever revalidates) until a send of it gets an answer.
+// Keys sent and not yet answered: "sending" while a page's send is on its
+// way, "lost" once the network lost it, "queued" while the offline queue
+// keeps it (app/browser/offline-queue/queue.ts), its own sends included:
+// the form says it is saved until one is answered, however long a resend
+// hangs. A form owns such a key (it keeps it whatever revalidates) until a
+// send of it gets an answer.
 type Unanswered = "sending" | "lost" | "queued";
 const unanswered = new Map<string, Unanswered>();
 const listeners = new Set<() => void>();
@@ -35,11 +37,16 @@ export function markKey(key: string, state: Unanswered | "answered") {
   listeners.forEach((listener) => listener());
 }
 
+/** Where a sent key stands; undefined once answered, or never sent. */
+export function unansweredState(key: string): Unanswered | undefined {
+  return unanswered.get(key);
+}
+
 /** Whether the last submission of the form with this key failed on the network. */
 export function useUnsent(key: string) {
   return useSyncExternalStore(
     subscribe,
-    () => unanswered.get(key) === "lost",
+    () => unansweredState(key) === "lost",
     () => false,
   );
 }
@@ -48,7 +55,7 @@ export function useUnsent(key: string) {
 export function useQueuedOffline(key: string) {
   return useSyncExternalStore(
     subscribe,
-    () => unanswered.get(key) === "queued",
+    () => unansweredState(key) === "queued",
     () => false,
   );
 }
@@ -116,7 +123,8 @@ export async function keepFormIfUnsent<T>(
   const answered = () => {
     if (keptByQueue) void forgetAnswered(key).catch(() => {});
   };
-  if (key) markKey(key, "sending");
+  // The queue's own send stays "queued" (its notice holds while it goes).
+  if (key && !queuedSend && !keptByQueue) markKey(key, "sending");
   try {
     const answer = await serverAction();
     lastAnswers.set(path, answer);

@@ -97,6 +97,8 @@ test("an answer cut on its way back: the form stays filled, is kept, and goes ag
 
   // No tap: the kept form goes by itself, and its kept answer leads to the bet.
   await expect.poll(() => keys.length).toBe(2);
+  // While that copy goes, the form still says it is saved on the phone.
+  await expect(page.getByText(NOT_SENT)).toBeVisible();
   letThrough();
   await expect(page).toHaveURL(/\/bet\/\d+$/);
   await expect(page.getByRole("heading", { name: title })).toBeVisible();
