@@ -699,24 +699,9 @@ if (section("login")) {
 // visits below) and "tbt" (Total Blocking Time beside the bare app's).
 if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
   const { default: lighthouse } = await import("lighthouse");
-  const chromeLauncher = await import("chrome-launcher");
-  const { default: puppeteer } = await import("puppeteer-core");
-  const chrome = await chromeLauncher.launch({
-    chromePath: "/usr/bin/chromium",
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-  const browser = await puppeteer.connect({
-    browserURL: `http://localhost:${chrome.port}`,
-  });
+  const { launchHeadlessChromium } = await import("./lib/chromium.mjs");
+  const chrome = await launchHeadlessChromium();
+  const { browser } = chrome;
   const median = (xs) =>
     [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const flags = {
@@ -1046,8 +1031,7 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
       `\nEvery hydrated page within the goal (TBT ≤ 50 ms or ≤ 1.5× the bare app's, and score ≥ the bare app's): ${ok(allMet)}`,
     );
   }
-  await browser.disconnect();
-  await chrome.kill();
+  await chrome.close();
 }
 
 if (section("shaky")) {

@@ -5,18 +5,10 @@
 // server (goal 0) and the time from `online` to the last join made.
 // Playwright drives Debian's Chromium; the joins are read back over the API.
 import { chromium } from "@playwright/test";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
 
 const ACTIONS = 10;
 const stamp = Date.now().toString(36);
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 async function register(base, name) {
   const res = await fetch(`${base}/api/register`, {
@@ -57,8 +49,8 @@ export async function offlineActions(base) {
       }),
     );
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
   });
   try {
     const context = await browser.newContext({ serviceWorkers: "block" });

@@ -26,8 +26,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import * as chromeLauncher from "chrome-launcher";
-import puppeteer from "puppeteer-core";
+import { launchHeadlessChromium } from "../lib/chromium.mjs";
 import { startServer } from "../lib/harness.mjs";
 
 const opt = (name, fallback) => {
@@ -95,22 +94,8 @@ const sessionCookie = session && {
   sameSite: "Lax",
 };
 
-chrome = await chromeLauncher.launch({
-  chromePath: "/usr/bin/chromium",
-  chromeFlags: [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
-const browser = await puppeteer.connect({
-  browserURL: `http://localhost:${chrome.port}`,
-});
+chrome = await launchHeadlessChromium();
+const { browser } = chrome;
 
 const CATEGORIES = [
   "-*",
@@ -518,6 +503,6 @@ for (const { p, a, tbt } of summary)
   console.info(
     `| ${p} | ${a.long.length} | ${f(a.blocking)} | ${f(a.busy)} ms | ${f(a.afterPaint)} ms | ${f(a.longestAfterPaint)} ms |${LIGHTHOUSE ? ` ${f(tbt)} ms |` : ""}`,
   );
-await browser.disconnect();
+await chrome.close();
 // The server's pipes would keep this process alive: end it (and the server).
 process.exit(0);

@@ -17,11 +17,21 @@ import {
 // A zone that is not the machine's, so the cookie can only come from the browser.
 test.use({ timezoneId: "Asia/Tokyo" });
 
-/** The toast with this title, and whether it is the live (Radix) one: it has a Dismiss button. */
-function toastOf(page: Page, title: string) {
+/**
+ * The toast with this title shows; with JavaScript it becomes the live
+ * (Radix) one by itself, which a Dismiss button proves and closes.
+ */
+async function expectLiveToast(page: Page, title: string, js: boolean) {
   const text = page.getByText(title, { exact: true });
   const dismiss = page.getByRole("button", { name: "Dismiss" });
-  return { text, dismiss };
+  await expect(text).toBeVisible();
+  if (!js) {
+    await expect(dismiss).toHaveCount(0);
+    return;
+  }
+  await expect(dismiss).toBeVisible();
+  await dismiss.click();
+  await expect(text).toHaveCount(0);
 }
 
 test("the browser's time zone is kept in the cookie the server reads", async ({
@@ -54,15 +64,7 @@ test("a toast that comes with the document becomes the live one by itself", asyn
   // with its flash message in the HTML.
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page).toHaveURL(/\/$/);
-  const toast = toastOf(page, "Welcome back!");
-  await expect(toast.text).toBeVisible();
-  if (!jsEnabled(testInfo)) {
-    await expect(toast.dismiss).toHaveCount(0);
-    return;
-  }
-  await expect(toast.dismiss).toBeVisible();
-  await toast.dismiss.click();
-  await expect(toast.text).toHaveCount(0);
+  await expectLiveToast(page, "Welcome back!", jsEnabled(testInfo));
 });
 
 test("a toast that comes with a later navigation is the live one", async ({
@@ -77,13 +79,9 @@ test("a toast that comes with a later navigation is the live one", async ({
   if (jsEnabled(testInfo)) await untilHydrated(box);
   await box.uncheck();
   await page.getByRole("button", { name: "Save" }).click();
-  const toast = toastOf(page, "Notification settings saved");
-  await expect(toast.text).toBeVisible();
-  if (!jsEnabled(testInfo)) {
-    await expect(toast.dismiss).toHaveCount(0);
-    return;
-  }
-  await expect(toast.dismiss).toBeVisible();
-  await toast.dismiss.click();
-  await expect(toast.text).toHaveCount(0);
+  await expectLiveToast(
+    page,
+    "Notification settings saved",
+    jsEnabled(testInfo),
+  );
 });
