@@ -2,22 +2,22 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { AppHeader, BottomNav } from "~/components/app-shell";
 import { VerifyEmailBanner } from "~/components/verify-email-banner";
-import { countUnreadActivity } from "~/models/social/activity.server";
-import { requireUser } from "~/models/accounts/session.server";
-import { liveResumePoint } from "~/models/notifications/live-streams.server";
+import { headerReadings } from "~/models/social/activity.server";
+import { requireUser, sessionHashOf } from "~/models/accounts/session.server";
 import { useLiveUpdates } from "~/browser/live-updates";
 
 // Every screen inside this layout is protected: the guard redirects a
 // visitor to /auth?return_to=… on the server (302).
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Read first, before any await lets the page's own loader read its data:
-  // the stream then sends whatever changed after that data was read.
-  const liveCursor = await liveResumePoint();
+  // the stream then sends whatever changed after that data was read. The
+  // header's unread count comes in the same statement.
+  const { liveCursor, unread } = await headerReadings(sessionHashOf(request));
   const user = await requireUser({ request, context });
   return {
     userId: user.id,
     username: user.username,
-    unread: await countUnreadActivity(user.id),
+    unread,
     emailVerified: user.emailVerified,
     // Where this page's data stands among live events
     // (docs/product-rules.md#live-pages).

@@ -180,7 +180,8 @@ async function lighthouseLoad(p) {
     lighthouse: {
       tbt: audits["total-blocking-time"].numericValue,
       fcp: audits["first-contentful-paint"].numericValue,
-      tti: audits.interactive.numericValue,
+      // Lighthouse 12 no longer reports Time to Interactive.
+      tti: audits.interactive?.numericValue,
       lcp: audits["largest-contentful-paint"].numericValue,
       longTasks: audits["long-tasks"].details?.items ?? [],
     },
@@ -425,7 +426,7 @@ function analyse(events, url) {
   };
 }
 
-const f = (x) => x.toFixed(1);
+const f = (x) => (typeof x === "number" ? x.toFixed(1) : "—");
 console.info(
   LIGHTHOUSE
     ? `Main thread during a cold load through Lighthouse (mobile, simulated 4× CPU), observed at full speed; long task ≥ ${LONG_MS} ms observed; "blocking" is the time past it, ×4. ${base}\n`

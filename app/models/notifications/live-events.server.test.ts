@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { immediate } from "~/db/client.server";
 import { deleteBet, joinBet } from "~/models/bets/bet.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
@@ -8,6 +9,7 @@ import { activeBet, makeBet, person } from "../../../tests/support/factories";
 import {
   announceBet,
   latestLiveEventId,
+  liveCursorStart,
   LIVE_EVENTS_KEEP_MS,
   liveEventsAfter,
   liveEventsOfUser,
@@ -27,6 +29,23 @@ async function toldSince(cursor: number) {
 }
 
 describe("live events (docs/product-rules.md#live-pages)", () => {
+  it("the cursor's start reads a count asked for alongside it, and is the newest id", async () => {
+    const creator = await person("la");
+    await makeBet(creator.id);
+    await sendFriendRequest({
+      userId: (await person("lb")).id,
+      friendId: creator.id,
+    });
+    const latest = await latestLiveEventId();
+    const start = await liveCursorStart(
+      0,
+      sql`select count(*) + 6 from users where id = ${creator.id}`,
+    );
+    expect(start.latest).toBe(latest);
+    expect(start.alongside).toBe(7);
+    expect((await liveCursorStart()).alongside).toBe(0);
+  });
+
   it("a join tells both sides of the bet, and the creator's activity; nobody else", async () => {
     const creator = await person("lc");
     const joiner = await person("lj");

@@ -7,7 +7,18 @@
 // On PostgreSQL an id is handed out at insert and its row seen at commit, so
 // the read also says which transactions may still commit a lower id
 // (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
-import { and, asc, desc, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  lt,
+  lte,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import {
   db,
   engine,
@@ -196,24 +207,50 @@ export const LIVE_LOOK_BACK_IDS = 1_000;
  * Where a process's cursor begins: the newest visible id, and the ids among
  * the LIVE_LOOK_BACK_IDS before it that are not visible (in flight, or
  * rolled back: only PostgreSQL has either), with the snapshot's bounds.
- * A page's cursor is read the same way.
+ * A page's cursor is read the same way. `alongside`, a count a caller wants
+ * with it (the header's unread activity), is read in the same statement:
+ * the same snapshot, and on PostgreSQL no second round trip (each costs
+ * the app server about half a millisecond of CPU).
  */
 export async function liveCursorStart(
   /** Ids up to this one are known not to be in flight: not looked at. */
   settled = 0,
-): Promise<Omit<LiveRead, "events"> & { latest: number; missing: number[] }> {
-  if (engine === "sqlite")
+  alongside?: SQL,
+): Promise<
+  Omit<LiveRead, "events"> & {
+    latest: number;
+    missing: number[];
+    alongside: number;
+  }
+> {
+  if (engine === "sqlite") {
+    if (!alongside)
+      return {
+        latest: await latestLiveEventId(),
+        missing: [],
+        xmin: null,
+        xmax: null,
+        alongside: 0,
+      };
+    const [row] = await selectRows<{ latest: number; alongside: number }>(
+      db,
+      sql`select coalesce((select max(id) from live_events), 0) as latest,
+        (${alongside}) as alongside`,
+    );
     return {
-      latest: await latestLiveEventId(),
+      latest: Number(row!.latest),
       missing: [],
       xmin: null,
       xmax: null,
+      alongside: Number(row!.alongside),
     };
+  }
   const [row] = await selectRows<{
     xmin: string;
     xmax: string;
     latest: number;
     missing: number[];
+    alongside: number;
   }>(
     db,
     // Every page asks this. With nothing in flight (xmin = xmax) no missing
@@ -224,7 +261,8 @@ export async function liveCursorStart(
         array(select g from generate_series(
             greatest(latest.id - ${LIVE_LOOK_BACK_IDS}, ${settled}, 0) + 1,
             case when pg_snapshot_xmin(s) = pg_snapshot_xmax(s) then 0 else latest.id end) g
-          where not exists (select 1 from live_events e where e.id = g)) as missing
+          where not exists (select 1 from live_events e where e.id = g)) as missing,
+        (${alongside ?? sql`0`}) as alongside
       from pg_current_snapshot() as s, latest`,
   );
   return {
@@ -232,6 +270,7 @@ export async function liveCursorStart(
     missing: row!.missing.map(Number),
     xmin: BigInt(row!.xmin),
     xmax: BigInt(row!.xmax),
+    alongside: Number(row!.alongside),
   };
 }
 

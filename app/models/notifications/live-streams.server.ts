@@ -15,6 +15,7 @@
 import { livePollMs, liveHeartbeatMs, rateLimitsOn } from "~/utils/env.server";
 import { onStopStarting } from "~/utils/stop-hooks.server";
 import type { LiveMessage } from "~/domain/live-message";
+import type { SQL } from "drizzle-orm";
 import {
   LIVE_LOOK_BACK_IDS,
   liveCursorStart,
@@ -304,19 +305,23 @@ export async function openLiveStream(
 /**
  * Where a page's data stands among live events, read before the page's own
  * data (the app layout): an id below which nothing is still in flight, so a
- * stream opened with it as `?after=` also sends what commits late.
+ * stream opened with it as `?after=` also sends what commits late. With it,
+ * in the same statement, the count `alongside` asks for (liveCursorStart).
  */
-export async function liveResumePoint(): Promise<number> {
+export async function liveResumePoint(
+  alongside?: SQL,
+): Promise<{ point: number; alongside: number }> {
   const known = poll ? settledUpTo() : 0;
-  const start = await liveCursorStart(known);
-  if (start.xmin === start.xmax) return start.latest; // nothing in flight
+  const start = await liveCursorStart(known, alongside);
+  const answer = (point: number) => ({ point, alongside: start.alongside });
+  if (start.xmin === start.xmax) return answer(start.latest); // nothing in flight
   let point = start.latest;
   for (const id of start.missing) {
     // Read or rolled back, as this process's own poll found.
     if (poll && id <= cursor && !unseen.has(id)) continue;
     point = Math.min(point, id - 1);
   }
-  return Math.max(point, 0);
+  return answer(Math.max(point, 0));
 }
 
 /** How many streams this process holds (metrics, tests, the bench). */
