@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./scripts/lib/chromium.mjs";
 
 // Every journey runs twice: with JavaScript and without (docs/product-rules.md#forms-and-messages), at the
 // phone size the product is designed for, on Debian's Chromium.
@@ -12,18 +13,7 @@ const phone = {
   deviceScaleFactor: 2,
   isMobile: true,
   hasTouch: true,
-  launchOptions: {
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  },
+  launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS },
 };
 
 export default defineConfig({

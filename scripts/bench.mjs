@@ -699,25 +699,13 @@ if (section("login")) {
 // visits below) and "tbt" (Total Blocking Time beside the bare app's).
 if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
   const { default: lighthouse } = await import("lighthouse");
-  const { launchHeadlessChromium } = await import("./lib/chromium.mjs");
+  const { launchHeadlessChromium, lighthouseMobileFlags } =
+    await import("./lib/chromium.mjs");
   const chrome = await launchHeadlessChromium();
   const { browser } = chrome;
   const median = (xs) =>
     [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const flags = {
-    port: chrome.port,
-    output: "json",
-    logLevel: "error",
-    onlyCategories: ["performance"],
-    formFactor: "mobile",
-    screenEmulation: {
-      mobile: true,
-      width: 390,
-      height: 844,
-      deviceScaleFactor: 2,
-      disabled: false,
-    },
-  };
+  const flags = lighthouseMobileFlags(chrome.port);
   /** A file's size as the server sends it (brotli, as a browser asks), undecoded. */
   const sentSizes = new Map();
   function sentSize(url) {

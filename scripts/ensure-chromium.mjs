@@ -2,9 +2,9 @@
 // here). Install it with apt when it is missing.
 import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { CHROMIUM_PATH } from "./lib/chromium.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
-if (!existsSync(CHROMIUM)) {
+if (!existsSync(CHROMIUM_PATH)) {
   console.info("Installing Debian's chromium for the browser tests…");
   const sudo = process.getuid?.() === 0 ? "" : "sudo ";
   execSync(

@@ -26,7 +26,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { launchHeadlessChromium } from "../lib/chromium.mjs";
+import {
+  launchHeadlessChromium,
+  lighthouseMobileFlags,
+} from "../lib/chromium.mjs";
 import { startServer } from "../lib/harness.mjs";
 
 const opt = (name, fallback) => {
@@ -158,20 +161,7 @@ async function lighthouseLoad(p) {
   await browser
     .defaultBrowserContext()
     .deleteMatchingCookies({ name: "fs_css", domain: "localhost" });
-  const result = await lighthouse(base + p, {
-    port: chrome.port,
-    output: "json",
-    logLevel: "error",
-    onlyCategories: ["performance"],
-    formFactor: "mobile",
-    screenEmulation: {
-      mobile: true,
-      width: 390,
-      height: 844,
-      deviceScaleFactor: 2,
-      disabled: false,
-    },
-  });
+  const result = await lighthouse(base + p, lighthouseMobileFlags(chrome.port));
   const audits = result.lhr.audits;
   const events = result.artifacts.Trace.traceEvents;
   keep(p, events);

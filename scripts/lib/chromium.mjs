@@ -1,9 +1,7 @@
-// Debian's Chromium as the bench scripts drive it: the one binary the
-// machine has (nothing is downloaded), and the flags that keep a headless
-// run quiet (no GPU, no QUIC, no background fetches or updates) so its
-// timings are the page's own.
-import * as chromeLauncher from "chrome-launcher";
-import puppeteer from "puppeteer-core";
+// Debian's Chromium as the bench scripts and the browser tests drive it:
+// the one binary the machine has (nothing is downloaded), and the flags
+// that keep a headless run quiet (no GPU, no QUIC, no background fetches or
+// updates) so its timings are the page's own.
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -22,6 +20,9 @@ export const CHROMIUM_FLAGS = [
  * Puppeteer connected to it. `close` disconnects and ends the browser.
  */
 export async function launchHeadlessChromium() {
+  // Loaded here, not at the top: the browser tests' config reads the flags.
+  const chromeLauncher = await import("chrome-launcher");
+  const { default: puppeteer } = await import("puppeteer-core");
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
@@ -36,6 +37,28 @@ export async function launchHeadlessChromium() {
     async close() {
       await browser.disconnect();
       await chrome.kill();
+    },
+  };
+}
+
+/**
+ * Lighthouse's mobile run as the bench measures every page: performance
+ * only, a 390 × 844 phone at twice the density (Lighthouse then simulates
+ * its 4× slower CPU and slow 4G).
+ */
+export function lighthouseMobileFlags(port) {
+  return {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance"],
+    formFactor: "mobile",
+    screenEmulation: {
+      mobile: true,
+      width: 390,
+      height: 844,
+      deviceScaleFactor: 2,
+      disabled: false,
     },
   };
 }
