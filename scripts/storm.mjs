@@ -153,7 +153,16 @@ for (let offset = 0; offset < BETS; offset += BATCH) {
 const seconds = (performance.now() - started) / 1000;
 for (const w of writers) w.stdin.end("stop\n");
 const writerResults = await Promise.all(writerDone);
+// Stopped and waited for, as the other lanes do: a server left to stop
+// after this process had gone lived on, its log's reader gone with it.
+const stopped = new Promise((r) => server.child.once("exit", r));
 server.child.kill("SIGTERM");
+const stopTimer = setTimeout(() => {
+  console.warn("the server did not stop within 20 s of SIGTERM: killed");
+  server.child.kill("SIGKILL");
+}, 20_000);
+await stopped;
+clearTimeout(stopTimer);
 
 const checks = {
   over: "SELECT count(*) AS n FROM (SELECT bet_id FROM bet_participants GROUP BY bet_id HAVING count(*) > 2) AS crowded",
