@@ -3,21 +3,13 @@ import { headerReadings } from "./activity.server";
 import { sendFriendRequest } from "./friend.server";
 import { createSession, sessionHashOf } from "../accounts/session.server";
 import { latestLiveEventId } from "../notifications/live-events.server";
-import { rawDb as sqlite } from "../../../tests/support/raw-sql";
+import { person } from "../../../tests/support/factories";
 
 // The app header's readings on every page (docs/product-rules.md#live-pages):
 // the live cursor and the unread count of whoever the session is for, read
 // in one statement on both engines.
-let n = 0;
 async function makeUser() {
-  n += 1;
-  const username = `header${n}`;
-  const row = (await sqlite
-    .prepare(
-      "INSERT INTO users (username, email, password_hash) VALUES (?, ?, 'x') RETURNING id",
-    )
-    .get(username, `${username}@example.com`)) as { id: number };
-  return row.id;
+  return (await person("hr")).id;
 }
 
 async function sessionHashFor(userId: number) {
