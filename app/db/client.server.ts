@@ -546,6 +546,33 @@ export function inIdList(column: SQLWrapper, placeholder: string): SQL {
     : sql`${column} in (select value from json_each(${sql.placeholder(placeholder)}))`;
 }
 
+/**
+ * A column holding a JSON array of one object per row of `fromWhere` (a
+ * correlated `FROM … WHERE …`), read back as objects on either engine:
+ * json_agg or json_group_array. The order of the rows is not promised.
+ */
+export function jsonRowsColumn<Row>(
+  fields: Record<string, SQLWrapper>,
+  fromWhere: SQL,
+): SQL<Row[]> {
+  const pairs = sql.join(
+    // Keys as literals: PostgreSQL cannot type a bound key of json_build_object.
+    Object.entries(fields).map(([name, value]) => {
+      if (!/^\w+$/.test(name)) throw new Error(`Bad JSON key ${name}`);
+      return sql`${sql.raw(`'${name}'`)}, ${value}`;
+    }),
+    sql`, `,
+  );
+  const column =
+    engine === "postgres"
+      ? sql`coalesce((select json_agg(json_build_object(${pairs})) ${fromWhere}), '[]'::json)`
+      : sql`coalesce((select json_group_array(json_object(${pairs})) ${fromWhere}), '[]')`;
+  // node-postgres parses json itself; SQLite hands back text.
+  return column.mapWith((value: unknown) =>
+    typeof value === "string" ? (JSON.parse(value) as Row[]) : (value as Row[]),
+  );
+}
+
 export function idListParam(ids: number[]): unknown {
   return engine === "postgres" ? ids : JSON.stringify(ids);
 }

@@ -6,6 +6,7 @@ import {
   idListParam,
   immediate,
   inIdList,
+  jsonRowsColumn,
   preparedOnce,
   type Tx,
 } from "~/db/client.server";
@@ -93,23 +94,36 @@ export async function refereeNames(rows: Bet[]): Promise<Map<number, string>> {
   );
 }
 
+function viewOf(
+  bet: Bet,
+  participants: Participant[],
+  refereeName: string | null,
+  now: number,
+): BetView {
+  return {
+    ...bet,
+    status: effectiveStatus(bet, now),
+    participants,
+    creatorName:
+      participants.find((p) => p.id === bet.creatorId)?.username ?? null,
+    refereeName,
+  };
+}
+
 export async function toViews(
   rows: Bet[],
   now = Date.now(),
 ): Promise<BetView[]> {
   const participants = await participantsOf(rows.map((b) => b.id));
   const referees = await refereeNames(rows);
-  return rows.map((bet) => {
-    const list = participants.get(bet.id) ?? [];
-    return {
-      ...bet,
-      status: effectiveStatus(bet, now),
-      participants: list,
-      creatorName: list.find((p) => p.id === bet.creatorId)?.username ?? null,
-      refereeName:
-        bet.refereeId === null ? null : (referees.get(bet.refereeId) ?? null),
-    };
-  });
+  return rows.map((bet) =>
+    viewOf(
+      bet,
+      participants.get(bet.id) ?? [],
+      bet.refereeId === null ? null : (referees.get(bet.refereeId) ?? null),
+      now,
+    ),
+  );
 }
 
 export const betById = preparedOnce(() =>
@@ -124,9 +138,39 @@ export async function findBet(betId: number): Promise<Bet | undefined> {
   return (await betById().execute({ id: betId }))[0];
 }
 
-export async function getBetView(betId: number): Promise<BetView | null> {
-  const bet = await findBet(betId);
-  return bet ? (await toViews([bet]))[0]! : null;
+// One bet with its participants and referee's name in one statement: every
+// bet page reads it, and on PostgreSQL each statement costs the process a
+// round trip's CPU (docs/quality.md, "One round trip less on PostgreSQL").
+const betViewById = preparedOnce(() =>
+  db
+    .select({
+      bet: bets,
+      participants: jsonRowsColumn<Participant>(
+        {
+          id: users.id,
+          username: displayNameSql(),
+          avatarUrl: users.avatarUrl,
+          seat: betParticipants.seat,
+        },
+        sql`from ${betParticipants} inner join ${users} on ${users.id} = ${betParticipants.userId} where ${betParticipants.betId} = ${bets.id}`,
+      ),
+      refereeName: sql<
+        string | null
+      >`(select ${displayNameSql()} from ${users} where ${users.id} = ${bets.refereeId})`,
+    })
+    .from(bets)
+    .where(eq(bets.id, sql.placeholder("id")))
+    .prepare("bet_access_betViewById"),
+);
+
+export async function getBetView(
+  betId: number,
+  now = Date.now(),
+): Promise<BetView | null> {
+  const row = (await betViewById().execute({ id: betId }))[0];
+  if (!row) return null;
+  const seated = row.participants.sort((a, b) => a.seat - b.seat);
+  return viewOf(row.bet, seated, row.refereeName, now);
 }
 
 export async function isParticipant(
