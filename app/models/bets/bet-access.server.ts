@@ -138,26 +138,42 @@ export async function findBet(betId: number): Promise<Bet | undefined> {
   return (await betById().execute({ id: betId }))[0];
 }
 
-// One bet with its participants and referee's name in one statement: every
-// bet page reads it, and on PostgreSQL each statement costs the process a
-// round trip's CPU (docs/quality.md, "One round trip less on PostgreSQL").
+// A bet's view in the same statement as the bet: its participants (a JSON
+// array) and its referee's display name as columns. Every bet page and My
+// Bets read them so; on PostgreSQL each statement saved is a round trip's
+// CPU (docs/quality.md, "One round trip less on PostgreSQL").
+export type BetViewRow = {
+  bet: Bet;
+  participants: Participant[];
+  refereeName: string | null;
+};
+
+export function betViewColumns() {
+  return {
+    bet: bets,
+    participants: jsonRowsColumn<Participant>(
+      {
+        id: users.id,
+        username: displayNameSql(),
+        avatarUrl: users.avatarUrl,
+        seat: betParticipants.seat,
+      },
+      sql`from ${betParticipants} inner join ${users} on ${users.id} = ${betParticipants.userId} where ${betParticipants.betId} = ${bets.id}`,
+    ),
+    refereeName: sql<
+      string | null
+    >`(select ${displayNameSql()} from ${users} where ${users.id} = ${bets.refereeId})`,
+  };
+}
+
+export function viewOfRow(row: BetViewRow, now = Date.now()): BetView {
+  const seated = row.participants.sort((a, b) => a.seat - b.seat);
+  return viewOf(row.bet, seated, row.refereeName, now);
+}
+
 const betViewById = preparedOnce(() =>
   db
-    .select({
-      bet: bets,
-      participants: jsonRowsColumn<Participant>(
-        {
-          id: users.id,
-          username: displayNameSql(),
-          avatarUrl: users.avatarUrl,
-          seat: betParticipants.seat,
-        },
-        sql`from ${betParticipants} inner join ${users} on ${users.id} = ${betParticipants.userId} where ${betParticipants.betId} = ${bets.id}`,
-      ),
-      refereeName: sql<
-        string | null
-      >`(select ${displayNameSql()} from ${users} where ${users.id} = ${bets.refereeId})`,
-    })
+    .select(betViewColumns())
     .from(bets)
     .where(eq(bets.id, sql.placeholder("id")))
     .prepare("bet_access_betViewById"),
@@ -168,9 +184,7 @@ export async function getBetView(
   now = Date.now(),
 ): Promise<BetView | null> {
   const row = (await betViewById().execute({ id: betId }))[0];
-  if (!row) return null;
-  const seated = row.participants.sort((a, b) => a.seat - b.seat);
-  return viewOf(row.bet, seated, row.refereeName, now);
+  return row ? viewOfRow(row, now) : null;
 }
 
 export async function isParticipant(

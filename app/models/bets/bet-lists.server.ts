@@ -4,7 +4,13 @@ import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
 import { betParticipants, bets } from "~/db/schema";
 
-import { effectiveStatus, toViews, type BetView } from "./bet-access.server";
+import {
+  betViewColumns,
+  effectiveStatus,
+  toViews,
+  viewOfRow,
+  type BetView,
+} from "./bet-access.server";
 // --- Lists ------------------------------------------------------------------
 
 export const PUBLIC_FEED_LIMIT = 50;
@@ -50,10 +56,11 @@ const openAt = () =>
     and(eq(bets.status, "pending"), gt(bets.deadline, sql.placeholder("now"))),
     eq(bets.status, "active"),
   );
+// With each bet's view in the same statement (betViewColumns).
 const userBetQueries = {
   created: preparedOnce(() =>
     db
-      .select()
+      .select(betViewColumns())
       .from(bets)
       .where(and(eq(bets.creatorId, sql.placeholder("userId")), openAt()))
       .orderBy(desc(bets.createdAt), desc(bets.id))
@@ -61,7 +68,7 @@ const userBetQueries = {
   ),
   joined: preparedOnce(() =>
     db
-      .select()
+      .select(betViewColumns())
       .from(bets)
       .where(
         and(
@@ -75,7 +82,7 @@ const userBetQueries = {
   ),
   completed: preparedOnce(() =>
     db
-      .select()
+      .select(betViewColumns())
       .from(bets)
       .where(and(inArray(bets.id, myBetIds()), eq(bets.status, "settled")))
       .orderBy(desc(bets.settledAt), desc(bets.id))
@@ -83,7 +90,7 @@ const userBetQueries = {
   ),
   all: preparedOnce(() =>
     db
-      .select()
+      .select(betViewColumns())
       .from(bets)
       .where(inArray(bets.id, myBetIds()))
       .orderBy(desc(bets.createdAt), desc(bets.id))
@@ -97,7 +104,7 @@ export async function listUserBets(
   now = Date.now(),
 ): Promise<BetView[]> {
   const rows = await userBetQueries[kind]().execute({ userId, now });
-  return await toViews(rows, now);
+  return rows.map((row) => viewOfRow(row, now));
 }
 
 /** Every bet I am in, of any status, newest first (My Bets' All tab). */
@@ -105,7 +112,8 @@ export async function listAllUserBets(
   userId: number,
   now = Date.now(),
 ): Promise<BetView[]> {
-  return await toViews(await userBetQueries.all().execute({ userId }), now);
+  const rows = await userBetQueries.all().execute({ userId });
+  return rows.map((row) => viewOfRow(row, now));
 }
 
 // --- Background sweep -------------------------------------------------------

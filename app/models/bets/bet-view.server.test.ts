@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findBet, getBetView, toViews } from "./bet-access.server";
+import { listAllUserBets, listUserBets } from "./bet-lists.server";
 import { createBet, joinBet } from "./bet.server";
 import { parseBetInput } from "./bet-input.server";
 import {
@@ -12,9 +13,10 @@ import { users } from "~/db/schema";
 import { DELETED_USER_NAME } from "~/domain/deleted-user";
 import { makeBet, person } from "../../../tests/support/factories";
 
-// A bet page reads one bet, its participants and its referee's name in one
-// statement (getBetView); the lists read many bets in a few (toViews). Both
-// must give the same view of the same bet, on both engines.
+// A bet page and My Bets read each bet with its participants and referee's
+// name in one statement (betViewColumns); the feed and the dashboard read
+// the bets, then their seats and names (toViews). Both must give the same
+// view of the same bet, on both engines.
 async function refereedActiveBet() {
   const creator = await person("vc");
   const joiner = await person("vj");
@@ -89,5 +91,16 @@ describe("getBetView", () => {
     expect(view).toMatchObject({ status: "cancelled", participants: [{}] });
     expect(view).toEqual(await listView(bet.id, later));
     expect(await getBetView(bet.id + 1_000_000)).toBeNull();
+  });
+
+  it("My Bets' lists read the same views as the bet page", async () => {
+    const { joiner, bet } = await refereedActiveBet();
+    const own = await makeBet(joiner.id);
+    const all = await listAllUserBets(joiner.id);
+    expect(all.map((b) => b.id)).toEqual([own.id, bet.id]);
+    expect(all).toEqual([await getBetView(own.id), await getBetView(bet.id)]);
+    expect(await listUserBets(joiner.id, "joined")).toEqual([all[1]]);
+    expect(await listUserBets(joiner.id, "created")).toEqual([all[0]]);
+    expect(await listUserBets(joiner.id, "completed")).toEqual([]);
   });
 });
