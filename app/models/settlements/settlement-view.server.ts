@@ -4,10 +4,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { db, preparedOnce } from "~/db/client.server";
 import { betEvents, bets, settlements, type Settlement } from "~/db/schema";
 import {
+  betViewColumns,
   canViewBet,
   getBetView,
+  viewOfRow,
   type BetView,
 } from "../bets/bet-access.server";
+import { BET_NOT_FOUND } from "~/domain/bet";
 import { formatDateTime } from "~/utils/dates";
 import { notFound } from "~/utils/errors";
 import { splitPayout } from "~/utils/money";
@@ -81,7 +84,45 @@ export async function settlementViewOf(
   userId: number,
 ): Promise<SettlementView | null> {
   const settlement = (await settlementOfBet().execute({ betId: bet.id }))[0];
-  if (!settlement) return null;
+  return settlement ? await viewOfSettlement(bet, settlement, userId) : null;
+}
+
+// The bet page's reading: the bet's view and its live settlement (at most
+// one, keyed by the bet) in one statement, a round trip less on PostgreSQL.
+const betAndSettlementById = preparedOnce(() =>
+  db
+    .select({ ...betViewColumns(), settlement: settlements })
+    .from(bets)
+    .leftJoin(settlements, eq(settlements.betId, bets.id))
+    .where(eq(bets.id, sql.placeholder("id")))
+    .prepare("settlement_view_betAndSettlementById"),
+);
+
+/** The bet as `userId` may see it (else 404) and its live settlement's view. */
+export async function getBetPage({
+  betId,
+  userId,
+}: {
+  betId: number;
+  userId: number;
+}): Promise<{ bet: BetView; settlementView: SettlementView | null }> {
+  const row = (await betAndSettlementById().execute({ id: betId }))[0];
+  if (!row || !(await canViewBet(row.bet, userId)))
+    throw notFound(BET_NOT_FOUND);
+  const bet = viewOfRow(row);
+  return {
+    bet,
+    settlementView: row.settlement
+      ? await viewOfSettlement(bet, row.settlement, userId)
+      : null,
+  };
+}
+
+async function viewOfSettlement(
+  bet: BetView,
+  settlement: Settlement,
+  userId: number,
+): Promise<SettlementView | null> {
   const creator = bet.participants.find((p) => p.seat === 1);
   const participant = bet.participants.find((p) => p.seat === 2);
   if (!creator || !participant) return null;

@@ -16,7 +16,6 @@ import {
 import { FormAlert } from "~/components/forms";
 import { BET_NOT_FOUND } from "~/domain/bet";
 import { mayEditBet, mayJoinBet } from "~/models/bets/bet-policy.server";
-import { settlementViewOf } from "~/models/settlements/settlement-view.server";
 import { fairAction, loadFairState } from "./bet-fair.server";
 import { joinFromForm } from "./join-action.server";
 import { readTimeZone } from "~/utils/time-zone.server";
@@ -27,7 +26,7 @@ import { formatDate, relativeTime } from "~/utils/dates";
 import { isDemoMode } from "~/utils/env.server";
 import { DEMO_PAYMENT_BET_ID } from "~/models/cross-domain/demo-seed.server";
 import { invalid } from "~/utils/errors";
-import { betForPage } from "./load.server";
+import { betPageFor } from "./load.server";
 import { formFailure } from "~/framework/page.server";
 import { initials } from "~/utils/initials";
 import { formatCents } from "~/utils/money";
@@ -42,12 +41,11 @@ import { WaitingNotice } from "~/components/waiting-notice";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const bet = await betForPage(params.id, user.id);
+  const { bet, settlementView } = await betPageFor(params.id, user.id);
   const links = shareLinks(bet, request);
   const qrSvg = await qrCodeSvg(links.joinUrl);
   const isCreator = bet.creatorId === user.id;
   const isParticipant = bet.participants.some((p) => p.id === user.id);
-  const settlementView = await settlementViewOf(bet, user.id);
   const timeZone = readTimeZone(request);
   const settlement = settlementView
     ? toSettlementCardData(settlementView, user.id, timeZone)

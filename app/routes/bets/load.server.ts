@@ -3,10 +3,19 @@
 import { getBetForViewer } from "~/models/bets/bet-access.server";
 import { betIdOrNotFound } from "~/models/bets/bet-id.server";
 import { page } from "~/framework/page.server";
+import { getBetPage } from "~/models/settlements/settlement-view.server";
 
 export async function betForPage(rawId: string | undefined, userId: number) {
   return page(
     async () => getBetForViewer({ betId: betIdOrNotFound(rawId), userId }),
+    { 404: () => "Bet not found" },
+  );
+}
+
+/** The same, with the bet's live settlement read in the same statement (/bet/{id}). */
+export async function betPageFor(rawId: string | undefined, userId: number) {
+  return page(
+    async () => getBetPage({ betId: betIdOrNotFound(rawId), userId }),
     { 404: () => "Bet not found" },
   );
 }
