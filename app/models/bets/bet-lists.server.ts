@@ -140,11 +140,12 @@ export async function cancelExpiredBets(now = Date.now()): Promise<number> {
  * My open bets, created or joined, in one query: created = I created it,
  * joined = I hold the second seat of someone else's (the same two sets as
  * the "created" and "joined" lists, which the dashboard read separately,
- * with a second round of participant lookups, to show three rows).
+ * with a second round of participant lookups, to show three rows), each
+ * with its view's columns: the home page is one statement.
  */
 const myOpenBets = preparedOnce(() =>
   db
-    .select()
+    .select(betViewColumns())
     .from(bets)
     .where(
       and(
@@ -176,14 +177,14 @@ export async function getDashboard(
   now = Date.now(),
   recentLimit = 3,
 ): Promise<Dashboard> {
-  const open = await myOpenBets().execute({ userId, now });
+  const rows = await myOpenBets().execute({ userId, now });
+  const open = rows.map((row) => row.bet);
   const createdCount = open.filter((b) => b.creatorId === userId).length;
   const active = open.filter((b) => effectiveStatus(b, now) === "active");
   return {
-    // Names and seats are looked up only for the rows shown.
-    recent: (await toViews(open.slice(0, recentLimit), now)).map((b) => ({
-      ...b,
-      type: b.creatorId === userId ? "created" : "joined",
+    recent: rows.slice(0, recentLimit).map((row) => ({
+      ...viewOfRow(row, now),
+      type: row.bet.creatorId === userId ? "created" : "joined",
     })),
     total: open.length,
     createdCount,

@@ -1,7 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findBet, getBetView, toViews } from "./bet-access.server";
-import { listAllUserBets, listUserBets } from "./bet-lists.server";
+import {
+  getDashboard,
+  listAllUserBets,
+  listUserBets,
+} from "./bet-lists.server";
 import { createBet, joinBet } from "./bet.server";
 import { parseBetInput } from "./bet-input.server";
 import {
@@ -93,7 +97,7 @@ describe("getBetView", () => {
     expect(await getBetView(bet.id + 1_000_000)).toBeNull();
   });
 
-  it("My Bets' lists read the same views as the bet page", async () => {
+  it("My Bets' lists and the dashboard read the same views as the bet page", async () => {
     const { joiner, bet } = await refereedActiveBet();
     const own = await makeBet(joiner.id);
     const all = await listAllUserBets(joiner.id);
@@ -102,5 +106,9 @@ describe("getBetView", () => {
     expect(await listUserBets(joiner.id, "joined")).toEqual([all[1]]);
     expect(await listUserBets(joiner.id, "created")).toEqual([all[0]]);
     expect(await listUserBets(joiner.id, "completed")).toEqual([]);
+    expect((await getDashboard(joiner.id)).recent).toEqual([
+      { ...all[0], type: "created" },
+      { ...all[1], type: "joined" },
+    ]);
   });
 });
