@@ -231,4 +231,16 @@ describe("React Router behaviour Fairshake relies on", () => {
     );
     expect(names).not.toEqual([]);
   });
+
+  it("1057: the browser reads its route manifest from the global that the plugin's manifest file assigns", () => {
+    // route-split.ts writes the pages' manifest file in the plugin's form.
+    const read = (file: string) =>
+      fs.readFileSync(path.join("node_modules", file), "utf8");
+    expect(read("@react-router/dev/dist/vite.js")).toContain(
+      "`window.__reactRouterManifest=${JSON.stringify(",
+    );
+    expect(read("react-router/dist/production/dom-export.mjs")).toContain(
+      "manifest: window.__reactRouterManifest,",
+    );
+  });
 });

@@ -56,6 +56,12 @@ export function createAppHandler({
     res: ExpressResponse,
     next: NextFunction,
   ) => {
+    if (
+      split &&
+      BODYLESS.has(req.method) &&
+      req.path === split.pagesManifest.url
+    )
+      return sendPagesManifest(res, split.pagesManifest.source);
     try {
       let body: ReadableStream<Uint8Array> | undefined;
       if (!BODYLESS.has(req.method)) {
@@ -85,6 +91,18 @@ export function createAppHandler({
       next(error);
     }
   };
+}
+
+/**
+ * The pages' route manifest (app/framework/route-split.ts), named by its
+ * content's hash and cached as the files under /assets/ are; `send` answers
+ * HEAD and a matching If-None-Match itself.
+ */
+function sendPagesManifest(res: ExpressResponse, source: string) {
+  res
+    .type("text/javascript")
+    .set("Cache-Control", "public, max-age=31536000, immutable")
+    .send(source);
 }
 
 // --- Which limit --------------------------------------------------------------

@@ -23,7 +23,14 @@ function leafOf(routes: ServerBuild["routes"], path: string) {
 
 describe("one build, a handler for the pages and one for the API", () => {
   const table = routeTable();
-  const build = { routes: table, assets: { routes: table } } as never;
+  const entry = { module: "/assets/entry.client-x.js", imports: [] };
+  const assets = {
+    entry,
+    routes: table,
+    url: "/assets/manifest-0123abcd.js",
+    version: "0123abcd",
+  };
+  const build = { routes: table, assets } as never;
   const split = splitBuild(build);
   useRouteTable(table);
 
@@ -64,5 +71,34 @@ describe("one build, a handler for the pages and one for the API", () => {
     expect(sideOf("/api/nothing/here")).toBe("api");
     expect(sideOf("/bet/1.data")).toBe("pages");
     expect(sideOf("/apiary")).toBe("pages");
+  });
+
+  it("gives the browser a manifest file of the pages' routes, named by its content", () => {
+    const { url, source } = split.pagesManifest;
+    expect(url).toMatch(/^\/assets\/manifest-pages-[0-9a-f]{8}\.js$/);
+    expect(split.pages.assets.url).toBe(url);
+    expect(split.api.assets.url).toBe(assets.url);
+    // The file as React Router's plugin writes its own, for the pages only.
+    const prefix = "window.__reactRouterManifest=";
+    expect(source.startsWith(prefix) && source.endsWith(";")).toBe(true);
+    const manifest = JSON.parse(source.slice(prefix.length, -1));
+    expect(manifest).toEqual({
+      entry,
+      routes: split.pages.assets.routes,
+      url,
+      version: split.pages.assets.version,
+    });
+    expect(url).toContain(manifest.version);
+    expect(
+      Object.keys(manifest.routes).some((id) => split.isApiRoute(id)),
+    ).toBe(false);
+    // The same build names the same file; another page table, another.
+    expect(splitBuild(build).pagesManifest).toEqual(split.pagesManifest);
+    const { "routes/bets/bet-detail": _gone, ...fewer } = table;
+    const other = splitBuild({
+      routes: fewer,
+      assets: { ...assets, routes: fewer },
+    } as never);
+    expect(other.pagesManifest.url).not.toBe(url);
   });
 });

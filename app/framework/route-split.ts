@@ -7,15 +7,27 @@
 // is React Router's own answer over the whole table (app/framework/route-pattern.ts),
 // so every spelling of a path reaches the route it reached before
 // (docs/decisions/archive/0813-handlers-by-side-lean-request-log.md).
+//
+// The browser gets the pages' side too. With `routeDiscovery: "initial"` a
+// page imports the whole route manifest as a file, and React Router walks
+// every route in it several times while it hydrates (a long task on a slow
+// phone) though the browser never routes to /api: it only fetch()es it. So
+// the pages' handler names a manifest file of its own routes, which
+// `pagesManifest` holds and the request door serves
+// (docs/decisions/1057-the-browser-knows-the-pages-only.md).
+import { createHash } from "node:crypto";
 import type { ServerBuild } from "react-router";
 
 type Routes = ServerBuild["routes"];
+type Assets = ServerBuild["assets"];
 
 export type SplitBuild = {
   pages: ServerBuild;
   api: ServerBuild;
   /** Whether the route with this id is served by the API's handler. */
   isApiRoute: (routeId: string | undefined) => boolean;
+  /** The browser's route manifest of the pages' side: its URL and its file. */
+  pagesManifest: { url: string; source: string };
 };
 
 const API_PATH = /^api(\/|$)/i;
@@ -46,20 +58,46 @@ export function splitBuild(build: ServerBuild): SplitBuild {
     for (let p = build.routes[id]?.parentId; p; p = build.routes[p]?.parentId)
       apiSide.add(p);
   const pageSide = new Set(ids.filter((id) => !apiIds.has(id)));
-  const side = (keep: Set<string>): ServerBuild => ({
+  const assetsOf = (keep: Set<string>): Assets => ({
+    ...build.assets,
+    routes: only(build.assets.routes, keep) as Assets["routes"],
+  });
+  const side = (keep: Set<string>, assets: Assets): ServerBuild => ({
     ...build,
     routes: only(build.routes, keep) as Routes,
-    assets: {
-      ...build.assets,
-      routes: only(
-        build.assets.routes,
-        keep,
-      ) as ServerBuild["assets"]["routes"],
-    },
+    assets,
   });
+  const { assets: pageAssets, manifest } = browserManifestOf(
+    assetsOf(pageSide),
+  );
   return {
-    pages: side(pageSide),
-    api: side(apiSide),
+    pages: side(pageSide, pageAssets),
+    api: side(apiSide, assetsOf(apiSide)),
     isApiRoute: (routeId) => routeId !== undefined && apiIds.has(routeId),
+    pagesManifest: manifest,
+  };
+}
+
+/**
+ * The manifest file a page's module script imports, written as React
+ * Router's plugin writes its own (`assets/manifest-<version>.js` assigning
+ * `window.__reactRouterManifest`), for the routes `assets` holds; and those
+ * assets naming it. The version is a hash of the content, so the file can be
+ * cached for good like every other file under /assets/.
+ */
+function browserManifestOf(assets: Assets) {
+  const fingerprinted = { entry: assets.entry, routes: assets.routes };
+  const version = createHash("sha256")
+    .update(JSON.stringify(fingerprinted))
+    .digest("hex")
+    .slice(0, 8);
+  const url = assets.url.replace(/[^/]*$/, `manifest-pages-${version}.js`);
+  const named = { ...assets, url, version };
+  return {
+    assets: named,
+    manifest: {
+      url,
+      source: `window.__reactRouterManifest=${JSON.stringify({ ...fingerprinted, url, version })};`,
+    },
   };
 }

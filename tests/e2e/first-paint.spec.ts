@@ -123,6 +123,20 @@ test("a page knows every route from the cached manifest: navigating asks the ser
   expect(await response?.text()).not.toContain("__reactRouterManifest");
   const myBets = page.getByRole("link", { name: "My Bets" }).first();
   await untilHydrated(myBets);
+  // It knows the pages only: the browser never routes to /api, it fetches
+  // it (docs/decisions/1057-the-browser-knows-the-pages-only.md).
+  const known = await page.evaluate(() =>
+    Object.values(
+      (
+        window as unknown as {
+          __reactRouterManifest: { routes: Record<string, { path?: string }> };
+        }
+      ).__reactRouterManifest.routes,
+    ).map((route) => route.path ?? ""),
+  );
+  expect(known).toContain("my-bets");
+  expect(known).toContain("create-bet");
+  expect(known.filter((path) => /^api(\/|$)/.test(path))).toEqual([]);
   await myBets.click();
   await expect(page).toHaveURL(/\/my-bets$/);
   await page.getByRole("link", { name: "Create a bet", exact: true }).click();
