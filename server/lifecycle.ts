@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import net from "node:net";
 import { runStopHooks, runStopStartingHooks } from "~/utils/stop-hooks.server";
 import { stopGraceMs, underLitestream } from "~/utils/env.server";
-import { logger } from "./logging";
+import { flushLogs, logger } from "./logging";
 
 export const STOP_GRACE_MS = stopGraceMs();
 // How long the server must have had nothing to answer before it closes
@@ -107,6 +107,7 @@ export function stopGracefully({
         logger.error({ err: error }, "checkpoint on stop failed");
       }
       logger.info({ reason, ms: Date.now() - started }, "stopped");
+      await flushLogs();
       process.exit(exitCode);
     }
   };

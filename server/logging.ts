@@ -31,17 +31,56 @@ const LINE_OPTIONS = {
   timestamp: pino.stdTimeFunctions.isoTime,
 };
 
-export const logger = pino({
-  ...LINE_OPTIONS,
-  redact: {
-    paths: [
-      "req.headers",
-      "res.headers",
-      ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`]),
-    ],
-    censor: "[redacted]",
+/**
+ * Standard output as pino writes it by default (asynchronously), except
+ * that `minLength: 1` makes `flush(cb)` wait for the writes in flight:
+ * with 0, sonic-boom calls back at once (flushLogs needs the wait). Every
+ * line is longer than a byte, so none waits to be written.
+ */
+const standardOutput = () =>
+  pino.destination({ dest: 1, sync: false, minLength: 1 });
+
+export const logger = pino(
+  {
+    ...LINE_OPTIONS,
+    redact: {
+      paths: [
+        "req.headers",
+        "res.headers",
+        ...SECRET_KEYS.flatMap((k) => [k, `*.${k}`]),
+      ],
+      censor: "[redacted]",
+    },
   },
-});
+  standardOutput(),
+);
+
+// Every logger this process writes with, so that a stop can write out what
+// they still hold (flushLogs).
+const loggers = new Set<pino.Logger>([logger]);
+
+/**
+ * Writes out what the loggers still hold, within `withinMs`; called before
+ * the process exits. pino writes asynchronously and, at exit, flushes what
+ * is left synchronously, and that synchronous flush (sonic-boom 4) retries
+ * a write that failed for any reason forever: with stdout's reader gone
+ * (EPIPE), `process.exit` never returned and a stopped server lived on,
+ * still listening. Flushed asynchronously first, the buffers are either
+ * empty by then or a write has met the EPIPE, after which pino writes
+ * nothing more (and its exit flush does nothing).
+ */
+export async function flushLogs(withinMs = 2_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(
+      [...loggers].map(
+        (log) => new Promise<void>((resolve) => log.flush(() => resolve())),
+      ),
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs))),
+  ]);
+  clearTimeout(timer);
+}
 
 // An id from the caller (Fly's proxy, a load balancer, a test) is kept when
 // it is short and plain, so one request can be followed across services.
@@ -65,9 +104,10 @@ function requestId(req: IncomingMessage, res: ServerResponse) {
 // docs/decisions/archive/0813-handlers-by-side-lean-request-log.md). Other log lines keep `logger` and its redaction.
 /** One line when the answer is finished (or the connection dropped first). */
 export function requestLogging(
-  destination: pino.DestinationStream = pino.destination(1),
+  destination: pino.DestinationStream = standardOutput(),
 ): RequestHandler {
   const requestLine = pino(LINE_OPTIONS, destination);
+  loggers.add(requestLine);
   return (req, res, next) => {
     const started = Date.now();
     const id = requestId(req, res);
