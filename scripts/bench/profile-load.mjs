@@ -16,7 +16,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { launchHeadlessChromium } from "../lib/chromium.mjs";
+import { launchHeadlessChromium, PHONE } from "../lib/chromium.mjs";
 import { startServer } from "../lib/harness.mjs";
 
 const opt = (name, fallback) => {
@@ -68,13 +68,7 @@ async function profileLoad() {
     sameSite: "Lax",
   });
   const tab = await context.newPage();
-  await tab.setViewport({
-    width: 390,
-    height: 844,
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-  });
+  await tab.setViewport({ ...PHONE, isMobile: true, hasTouch: true });
   const cdp = await tab.createCDPSession();
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU });
   await cdp.send("Profiler.enable");

@@ -28,6 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import {
   launchHeadlessChromium,
+  PHONE,
   lighthouseMobileFlags,
 } from "../lib/chromium.mjs";
 import { startServer } from "../lib/harness.mjs";
@@ -126,13 +127,7 @@ async function traceLoad(p) {
   const context = await browser.createBrowserContext();
   if (sessionCookie) await context.setCookie(sessionCookie);
   const page = await context.newPage();
-  await page.setViewport({
-    width: 390,
-    height: 844,
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-  });
+  await page.setViewport({ ...PHONE, isMobile: true, hasTouch: true });
   const cdp = await page.createCDPSession();
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU });
   const file = path.join(dir, "trace.json");

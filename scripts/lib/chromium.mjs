@@ -41,6 +41,9 @@ export async function launchHeadlessChromium() {
   };
 }
 
+/** The phone every bench script loads pages on: 390 × 844 at twice the density. */
+export const PHONE = { width: 390, height: 844, deviceScaleFactor: 2 };
+
 /**
  * Lighthouse's mobile run as the bench measures every page: performance
  * only, a 390 × 844 phone at twice the density (Lighthouse then simulates
@@ -53,12 +56,6 @@ export function lighthouseMobileFlags(port) {
     logLevel: "error",
     onlyCategories: ["performance"],
     formFactor: "mobile",
-    screenEmulation: {
-      mobile: true,
-      width: 390,
-      height: 844,
-      deviceScaleFactor: 2,
-      disabled: false,
-    },
+    screenEmulation: { mobile: true, ...PHONE, disabled: false },
   };
 }
