@@ -102,7 +102,8 @@ async function startWriters() {
       if (out.includes("ready\n")) says();
     });
     return new Promise((resolve) => {
-      w.on("exit", (code) => {
+      // "close" fires once stdout is read to its end; "exit" can come first.
+      w.on("close", (code) => {
         says();
         resolve({ code, out: out.replace("ready\n", "") });
       });

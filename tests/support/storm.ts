@@ -62,7 +62,9 @@ export async function storm(
       new Promise<string>((resolve) => {
         let out = "";
         child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-        child.on("exit", () => resolve(out));
+        // "close", not "exit": a child can exit before its last write has
+        // been read from the pipe (a loaded CI run read "ready" alone).
+        child.on("close", () => resolve(out));
       }),
   );
   await Promise.all(
