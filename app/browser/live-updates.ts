@@ -6,8 +6,14 @@
 // what the person is typing: inputs are uncontrolled and keep their keys.
 // After a reconnect, and when the tab comes back into view, the page
 // revalidates too, in case it missed something.
-import { useEffect, useRef } from "react";
-import { href, useLocation, useNavigation, useRevalidator } from "react-router";
+import { startTransition, useEffect, useRef, useState } from "react";
+import {
+  href,
+  useFetchers,
+  useLocation,
+  useNavigation,
+  useRevalidator,
+} from "react-router";
 import type { LiveMessage } from "~/domain/live-message";
 
 export const LIVE_EVENTS_PATH = "/api/events";
@@ -120,27 +126,32 @@ export function useLiveUpdates(cursor: number) {
   const revalidator = useRevalidator();
   const location = useLocation();
   const navigation = useNavigation();
-  const state = useRef({
-    revalidator,
-    pathname: location.pathname,
-    cursor,
-    busy: false,
-    pending: false,
-    reload: () => {},
-  });
-  state.current.revalidator = revalidator;
+  const fetchers = useFetchers();
+  const state = useRef({ pathname: location.pathname, cursor });
   state.current.pathname = location.pathname;
   state.current.cursor = Math.max(state.current.cursor, cursor);
-  // A revalidation started while a submission or a navigation loads would
-  // interrupt it and load its data again: the first answer's flash message
-  // (read once, then cleared) would be lost. Such a reload waits for idle.
-  state.current.busy =
-    navigation.state !== "idle" || revalidator.state !== "idle";
+  // A revalidation started while a submission, a fetcher's send (the offline
+  // queue's) or a navigation loads would interrupt it and load its data
+  // again: the first answer's flash message (read once, then cleared) would
+  // be lost. Such a reload waits for all of them to be idle.
+  const busy =
+    navigation.state !== "idle" ||
+    revalidator.state !== "idle" ||
+    fetchers.some((fetcher) => fetcher.state !== "idle");
+  // Reloads asked for, and the last one done. A reload is asked in a
+  // transition because the router's own updates are transitions too, and
+  // React renders the transitions pending together (react.dev, useTransition
+  // caveats): the effect below then sees the router's state as it stands,
+  // never a render behind it. Read from a timer instead, `busy` could miss a
+  // navigation the router had started but React not yet drawn (CI lost
+  // "You joined the bet!" that way on a loaded machine).
+  const [asked, setAsked] = useState(0);
+  const done = useRef(0);
   useEffect(() => {
-    if (state.current.busy || !state.current.pending) return;
-    state.current.pending = false;
-    state.current.reload();
-  }, [navigation.state, revalidator.state]);
+    if (busy || asked === done.current) return;
+    done.current = asked;
+    void revalidator.revalidate();
+  }, [asked, busy, revalidator]);
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
@@ -151,11 +162,9 @@ export function useLiveUpdates(cursor: number) {
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        if (state.current.busy) state.current.pending = true;
-        else void state.current.revalidator.revalidate();
+        startTransition(() => setAsked((n) => n + 1));
       }, 100);
     };
-    state.current.reload = reload;
     const listener: Listener = (message) => {
       if (message === "missed" || concernsPage(message, state.current.pathname))
         reload();
