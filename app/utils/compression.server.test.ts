@@ -1,6 +1,10 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, encodeDocument } from "./compression.server";
+import {
+  acceptsGzip,
+  encodeDocument,
+  gzipLevelFor,
+} from "./compression.server";
 
 describe("acceptsGzip", () => {
   it.each([
@@ -46,5 +50,38 @@ describe("encodeDocument", () => {
       expect(headers.get("Content-Encoding")).toBeNull();
       expect(headers.get("Vary")).toBe("Accept-Encoding");
     }
+  });
+});
+
+describe("gzipLevelFor (docs/decisions/1058-gzip-level-by-page-size.md)", () => {
+  // Distinct rows, so that level 3 and level 6 come out at different sizes.
+  const page = (kb: number) =>
+    Array.from(
+      { length: Math.ceil((kb * 1024) / 40) },
+      (_, i) => `<li data-i="${i}">Bet #${(i * 7919) % 10007}</li>`,
+    )
+      .join("")
+      .slice(0, kb * 1024);
+
+  it("a page far under the first round trip is compressed fast", () => {
+    const html = page(18); // /bet/{id} for a returning visitor
+    expect(gzipLevelFor(html)).toBe(3);
+    const headers = new Headers();
+    const sent = Buffer.from(
+      encodeDocument(html, "gzip", headers) as Uint8Array,
+    );
+    expect(sent.length).toBe(zlib.gzipSync(html, { level: 3 }).length);
+    expect(zlib.gunzipSync(sent).toString()).toBe(html);
+  });
+
+  it("a first visit's page, near the first round trip, at zlib's default", () => {
+    const html = page(54); // /bet/{id} with the stylesheet inline
+    expect(gzipLevelFor(html)).toBe(6);
+    const headers = new Headers();
+    const sent = Buffer.from(
+      encodeDocument(html, "gzip", headers) as Uint8Array,
+    );
+    expect(sent.length).toBe(zlib.gzipSync(html, { level: 6 }).length);
+    expect(sent.length).toBeLessThan(zlib.gzipSync(html, { level: 3 }).length);
   });
 });
