@@ -17,7 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launchHeadlessChromium, PHONE } from "../lib/chromium.mjs";
-import { startServer } from "../lib/harness.mjs";
+import { signInAs, startServer } from "../lib/harness.mjs";
 
 const opt = (name, fallback) => {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -42,16 +42,7 @@ process.on("exit", () => {
 });
 const base = await server.ready;
 
-const login = await fetch(`${base}/api/login`, {
-  method: "POST",
-  headers: { "Content-Type": "application/json" },
-  body: JSON.stringify({ username: "alice", password: "password123" }),
-});
-const [name, value] = login.headers
-  .getSetCookie()
-  .map((c) => c.split(";")[0])
-  .find((c) => /session=/.test(c))
-  .split(/=(.*)/);
+const [name, value] = (await signInAs(base)).split(/=(.*)/);
 const bets = await (await fetch(`${base}/api/bets`)).json();
 const page = PAGE === "/bet" ? `/bet/${bets[0].id}` : PAGE;
 

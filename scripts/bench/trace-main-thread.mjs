@@ -31,7 +31,7 @@ import {
   PHONE,
   lighthouseMobileFlags,
 } from "../lib/chromium.mjs";
-import { startServer } from "../lib/harness.mjs";
+import { signInAs, startServer } from "../lib/harness.mjs";
 
 const opt = (name, fallback) => {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -71,17 +71,8 @@ if (!base) {
 // Signed in as alice. A server without /api/login (the bare React Router
 // app of scripts/bench/bare-app, served by hand for a comparison) is loaded
 // as it is.
-const login = await fetch(`${base}/api/login`, {
-  method: "POST",
-  headers: { "Content-Type": "application/json" },
-  body: JSON.stringify({ username: "alice", password: "password123" }),
-});
-const session = login.headers
-  .getSetCookie()
-  .map((c) => c.split(";")[0])
-  .find((c) => /session=/.test(c));
-if (!session)
-  console.info(`(not signed in: /api/login answered ${login.status})`);
+const session = await signInAs(base);
+if (!session) console.info("(not signed in: the server has no /api/login)");
 const bets = session
   ? await (await fetch(`${base}/api/bets`)).json().catch(() => [])
   : [];

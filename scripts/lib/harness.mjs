@@ -109,3 +109,21 @@ export class Person {
 export function tomorrow() {
   return new Date(Date.now() + 86_400_000).toISOString();
 }
+
+/**
+ * Signs in on the demo seed and returns the session cookie ("name=value"),
+ * or null when the server has no /api/login (the bench's bare app).
+ */
+export async function signInAs(base, username = "alice") {
+  const login = await fetch(`${base}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username, password: "password123" }),
+  });
+  return (
+    login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .find((c) => /session=/.test(c)) ?? null
+  );
+}
