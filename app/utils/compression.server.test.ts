@@ -63,25 +63,23 @@ describe("gzipLevelFor (docs/decisions/1058-gzip-level-by-page-size.md)", () => 
       .join("")
       .slice(0, kb * 1024);
 
+  const sentBytes = (html: string) =>
+    Buffer.from(encodeDocument(html, "gzip", new Headers()) as Uint8Array);
+  const atLevel = (html: string, level: number) =>
+    zlib.gzipSync(html, { level }).length;
+
   it("a page far under the first round trip is compressed fast", () => {
     const html = page(18); // /bet/{id} for a returning visitor
     expect(gzipLevelFor(html)).toBe(3);
-    const headers = new Headers();
-    const sent = Buffer.from(
-      encodeDocument(html, "gzip", headers) as Uint8Array,
-    );
-    expect(sent.length).toBe(zlib.gzipSync(html, { level: 3 }).length);
+    const sent = sentBytes(html);
+    expect(sent.length).toBe(atLevel(html, 3));
     expect(zlib.gunzipSync(sent).toString()).toBe(html);
   });
 
   it("a first visit's page, near the first round trip, at zlib's default", () => {
     const html = page(54); // /bet/{id} with the stylesheet inline
     expect(gzipLevelFor(html)).toBe(6);
-    const headers = new Headers();
-    const sent = Buffer.from(
-      encodeDocument(html, "gzip", headers) as Uint8Array,
-    );
-    expect(sent.length).toBe(zlib.gzipSync(html, { level: 6 }).length);
-    expect(sent.length).toBeLessThan(zlib.gzipSync(html, { level: 3 }).length);
+    expect(sentBytes(html).length).toBe(atLevel(html, 6));
+    expect(atLevel(html, 6)).toBeLessThan(atLevel(html, 3));
   });
 });
