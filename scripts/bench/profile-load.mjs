@@ -18,17 +18,14 @@ import os from "node:os";
 import path from "node:path";
 import { launchHeadlessChromium, PHONE } from "../lib/chromium.mjs";
 import { signInAs, startServer } from "../lib/harness.mjs";
+import { option } from "../lib/cli.mjs";
 
-const opt = (name, fallback) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? hit.slice(name.length + 3) : fallback;
-};
-const PAGE = opt("page", "/bet");
-const RUNS = Number(opt("runs", "5"));
-const CPU = Number(opt("cpu", "4"));
-const TOP = Number(opt("top", "40"));
+const PAGE = option("page", "/bet");
+const RUNS = Number(option("runs", "5"));
+const CPU = Number(option("cpu", "4"));
+const TOP = Number(option("top", "40"));
 const CALLERS = new RegExp(
-  opt("callers", "^(createHydratedRouter|matchRoutes|flattenRoutes)$"),
+  option("callers", "^(createHydratedRouter|matchRoutes|flattenRoutes)$"),
 );
 const IDLE = new Set(["(idle)", "(program)", "(root)"]);
 

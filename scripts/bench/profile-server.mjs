@@ -19,22 +19,19 @@ import path from "node:path";
 import autocannon from "autocannon";
 import WebSocket from "ws";
 import { signInAs, startServer } from "../lib/harness.mjs";
+import { option } from "../lib/cli.mjs";
 
-const opt = (name, fallback) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? hit.slice(name.length + 3) : fallback;
-};
-const PAGE = opt("page", "/bet");
-const SECONDS = Number(opt("seconds", "10"));
-const CONNECTIONS = Number(opt("connections", "16"));
-const TOP = Number(opt("top", "30"));
-const INCLUSIVE = opt(
+const PAGE = option("page", "/bet");
+const SECONDS = Number(option("seconds", "10"));
+const CONNECTIONS = Number(option("connections", "16"));
+const TOP = Number(option("top", "30"));
+const INCLUSIVE = option(
   "inclusive",
   "encodeDocument,matchServerRoutes,createStaticRouter,LinkWithRef,NavLinkWithRef,renderToPipeableStream",
 )
   .split(",")
   .filter(Boolean);
-const SAVE = opt("save", "");
+const SAVE = option("save", "");
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-profile-"));
 const server = startServer({

@@ -32,25 +32,22 @@ import {
   lighthouseMobileFlags,
 } from "../lib/chromium.mjs";
 import { signInAs, startServer } from "../lib/harness.mjs";
+import { option } from "../lib/cli.mjs";
 
-const opt = (name, fallback) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? hit.slice(name.length + 3) : fallback;
-};
 const LIGHTHOUSE = process.argv.includes("--lighthouse");
-const CPU = LIGHTHOUSE ? 1 : Number(opt("cpu", "4"));
-const RUNS = Number(opt("runs", "1"));
-const TOP = Number(opt("top", "15"));
-const PORT = Number(opt("port", "3600"));
-const SAVE = opt("save", null);
+const CPU = LIGHTHOUSE ? 1 : Number(option("cpu", "4"));
+const RUNS = Number(option("runs", "1"));
+const TOP = Number(option("top", "15"));
+const PORT = Number(option("port", "3600"));
+const SAVE = option("save", null);
 const LONG_MS = 12.5 * CPU;
 const TO_4X = 4 / CPU;
-const PAGES = opt("pages", "/,/my-bets,/bet,/create-bet").split(",");
+const PAGES = option("pages", "/,/my-bets,/bet,/create-bet").split(",");
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-trace-"));
 let server = null;
 let chrome = null;
-let base = opt("base", null);
+let base = option("base", null);
 const stop = () => {
   if (server?.child.exitCode === null) server.child.kill("SIGKILL");
   chrome?.kill();
