@@ -4,18 +4,7 @@
 // TRUST_PROXY names the header. Anywhere else a client could send a new value
 // per request and have no limit at all, so the socket address is used.
 import type { Request } from "express";
-import { settings, type Environment } from "~/utils/env.server";
-
-type ProxyEnvironment = Pick<Environment, "TRUST_PROXY" | "FLY_APP_NAME">;
-
-export function trustedProxyHeader(
-  env: ProxyEnvironment = settings("TRUST_PROXY", "FLY_APP_NAME"),
-): string | null {
-  const named = env.TRUST_PROXY?.trim();
-  if (named && named !== "off") return named;
-  if (named !== "off" && env.FLY_APP_NAME) return "Fly-Client-IP";
-  return null;
-}
+import { trustedProxyHeader } from "~/utils/env.server";
 
 const proxyHeader = trustedProxyHeader();
 

@@ -71,6 +71,7 @@ const shape = {
     "must be a postgres:// URL (the region's read replica)",
   ),
   PRIMARY_INTERNAL_URL: matching(/^https?:\/\/[^/]/, "must be an http(s) URL"),
+  PRIMARY_FORWARD_TIMEOUT_MS: positive(30_000, "milliseconds"),
   REPLICA_WAIT_MS: positive(1_000, "milliseconds"),
   SQLITE_LOCK_WAIT_MS: positive(10_000, "milliseconds"),
   MIGRATIONS_FOLDER: textOr("./drizzle"),
@@ -336,6 +337,30 @@ export function primaryInternalUrl(): string | null {
   const where = regions();
   if (!app || !where) return null;
   return `http://${where.primary}.${app}.internal:${setting("PORT")}`;
+}
+
+/**
+ * PRIMARY_FORWARD_TIMEOUT_MS: how long a forward to the primary region may
+ * go quiet (no byte either way) before it is given up with a 503 (30 s).
+ */
+export const forwardTimeoutMs = () => setting("PRIMARY_FORWARD_TIMEOUT_MS");
+
+/**
+ * The header a proxy in front of this machine sets to the visitor's address,
+ * believed only where the deployment says one does: on Fly (its proxy sets
+ * Fly-Client-IP and replaces any value a client sent), or where TRUST_PROXY
+ * names it. Null: the socket's address is the visitor's (server/client-address.ts).
+ */
+export function trustedProxyHeader(
+  env: Pick<Environment, "TRUST_PROXY" | "FLY_APP_NAME"> = settings(
+    "TRUST_PROXY",
+    "FLY_APP_NAME",
+  ),
+): string | null {
+  const named = env.TRUST_PROXY?.trim();
+  if (named && named !== "off") return named;
+  if (named !== "off" && env.FLY_APP_NAME) return "Fly-Client-IP";
+  return null;
 }
 
 function assertRegions() {

@@ -4,6 +4,8 @@
 // and a stand-in for Fly's proxy that honours `fly-replay`. A person near
 // syd goes through the proxy's syd door. PostgreSQL half of the matrix only.
 import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import pg from "pg";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +44,55 @@ function samePersonAt(client: Client, baseUrl: string): Client {
     (client as unknown as Jar).cookies,
   );
   return other;
+}
+
+/**
+ * One request with the path exactly as given (no client normalises it) and
+ * the body declared, or sent in chunks with no length.
+ */
+function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  { chunked = false } = {},
+): Promise<{
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        hostname,
+        port,
+        method,
+        path,
+        headers: chunked
+          ? { ...headers, "Transfer-Encoding": "chunked" }
+          : { ...headers, "Content-Length": String(body.length) },
+      },
+      (answer) => {
+        let text = "";
+        answer.setEncoding("utf8");
+        answer.on("data", (chunk: string) => (text += chunk));
+        answer.on("end", () =>
+          resolve({
+            status: answer.statusCode ?? 0,
+            headers: answer.headers,
+            body: text,
+          }),
+        );
+      },
+    );
+    request.on("error", reject);
+    if (chunked) {
+      request.write(body.subarray(0, 5));
+      request.end(body.subarray(5));
+    } else request.end(body);
+  });
 }
 
 /** Polls `check` until it holds, for at most `ms`; its last answer. */
@@ -308,6 +359,72 @@ describe.runIf(onPostgres())(
       expect(me.data.avatarUrl).toMatch(
         new RegExp(`^/avatars/${user.id}\\?v=`),
       );
+    });
+
+    it("forwards only a body over the replay limit, and only to the primary's own origin", async () => {
+      // A host on loopback that must never hear from syd.
+      let canaryHeard = 0;
+      const canary = http.createServer((req, res) => {
+        canaryHeard++;
+        req.resume();
+        res.end("canary");
+      });
+      await new Promise<void>((resolve) =>
+        canary.listen(0, "127.0.0.1", resolve),
+      );
+      const host = `127.0.0.1:${(canary.address() as AddressInfo).port}`;
+      const large = Buffer.alloc(FLY_REPLAY_BODY_LIMIT + 1_000, 0x61);
+      try {
+        for (const path of [
+          `//${host}/x`,
+          `/.//${host}/x`,
+          `/a/..//${host}/x`,
+          `/\\${host}/x`,
+          `/%2F%2F${host}/x`,
+          `/.%2F/${host}/x`,
+        ]) {
+          // Chunked and small (the probe's way), and declared and large.
+          for (const [body, chunked] of [
+            [Buffer.from("title=x"), true],
+            [large, false],
+          ] as const) {
+            const answer = await rawRequest(
+              syd.url,
+              "POST",
+              path,
+              body,
+              { "Content-Type": "application/x-www-form-urlencoded" },
+              { chunked },
+            );
+            expect(answer.body, path).not.toBe("canary");
+          }
+        }
+        expect(canaryHeard).toBe(0);
+      } finally {
+        canary.closeAllConnections();
+        await new Promise((resolve) => canary.close(resolve));
+      }
+      // A small body sent in chunks (no Content-Length) is the proxy's to
+      // replay: 409 and fly-replay, nothing sent on by this machine.
+      const amsPosts = () =>
+        ams
+          .output()
+          .split("\n")
+          .filter((l) => l.includes('"method":"POST"')).length;
+      const before = amsPosts();
+      const small = await rawRequest(
+        syd.url,
+        "POST",
+        "/create-bet",
+        Buffer.from("title=chunked"),
+        { "Content-Type": "application/x-www-form-urlencoded" },
+        { chunked: true },
+      );
+      expect(small.status, small.body).toBe(409);
+      expect(small.headers["fly-replay"]).toBe("region=ams");
+      expect(small.body).toBe("");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(amsPosts()).toBe(before);
     });
 
     it("writes nothing from a read there: no session touch, no background work", async () => {

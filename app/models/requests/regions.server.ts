@@ -15,32 +15,34 @@
 //
 // In the primary region, the answer to a request that may write sets
 // `fs_lsn` to the WAL position after it (`pg_current_wal_lsn()`).
-import http from "node:http";
-import https from "node:https";
-import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import type { MiddlewareFunction } from "react-router";
 import { db, replicaLostRecently, selectRows } from "~/db/client.server";
 import { HEALTH_PATH, WRITING_GETS } from "~/route-paths";
 import {
+  forwardTimeoutMs,
   isProduction,
   primaryInternalUrl,
   regions,
   replicaWaitMs,
+  trustedProxyHeader,
 } from "~/utils/env.server";
 import { DATABASE_UNAVAILABLE } from "~/utils/errors";
+import { clientAddressContext } from "~/framework/request-context.server";
+import {
+  bodyOverReplayLimit,
+  forward,
+  forwardTarget,
+  FORWARDED_HEADER,
+} from "./forward-to-primary.server";
+
+export { REPLAYABLE_BODY_BYTES } from "./forward-to-primary.server";
 
 /** The cookie that carries the WAL position after a person's last write. */
 export const LSN_COOKIE = "fs_lsn";
 
-/** Fly's proxy replays no request body larger than this (1 MB). */
-export const REPLAYABLE_BODY_BYTES = 1_000_000;
-
 /** After a replica failed, reads go straight to the primary region this long. */
 const REPLICA_BACKOFF_MS = 2_000;
-
-/** Marks a request this machine forwarded, so it is never forwarded twice. */
-const FORWARDED_HEADER = "Fairshake-Forwarded-From";
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -148,69 +150,6 @@ export function replayIn(region: string): Response {
   });
 }
 
-function bodyTooLargeToReplay(request: Request) {
-  if (!request.body) return false;
-  const length = request.headers.get("Content-Length");
-  // A body of unknown length may be any size: it is not left to the proxy.
-  return length === null || Number(length) > REPLAYABLE_BODY_BYTES;
-}
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "transfer-encoding",
-  "upgrade",
-  "proxy-connection",
-  "te",
-  "trailer",
-]);
-
-/**
- * The request sent on to the primary region by this machine, the answer
- * passed back as it streams. For what Fly's proxy cannot replay.
- */
-function forward(request: Request, base: string, from: string) {
-  const url = new URL(request.url);
-  const target = new URL(url.pathname + url.search, base);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of request.headers)
-    if (!HOP_BY_HOP.has(name)) headers[name] = value;
-  headers[FORWARDED_HEADER.toLowerCase()] = from;
-  return new Promise<Response>((resolve, reject) => {
-    const send = target.protocol === "https:" ? https.request : http.request;
-    const outgoing = send(
-      target,
-      { method: request.method, headers },
-      (incoming) => {
-        const answer = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (value === undefined || HOP_BY_HOP.has(name)) continue;
-          for (const one of Array.isArray(value) ? value : [value])
-            answer.append(name, one);
-        }
-        const status = incoming.statusCode ?? 502;
-        const bodyless = status === 204 || status === 304;
-        if (bodyless) incoming.resume();
-        resolve(
-          new Response(
-            bodyless
-              ? null
-              : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>),
-            { status, statusText: incoming.statusMessage, headers: answer },
-          ),
-        );
-      },
-    );
-    outgoing.on("error", reject);
-    request.signal.addEventListener("abort", () => outgoing.destroy());
-    if (!request.body) outgoing.end();
-    else
-      Readable.fromWeb(request.body as import("node:stream/web").ReadableStream)
-        .on("error", (error) => outgoing.destroy(error))
-        .pipe(outgoing);
-  });
-}
-
 function primaryOutOfReach() {
   return new Response(DATABASE_UNAVAILABLE, {
     status: 503,
@@ -221,7 +160,7 @@ function primaryOutOfReach() {
 // --- The middleware -------------------------------------------------------------
 
 export const regionMiddleware: MiddlewareFunction<Response> = async (
-  { request, url },
+  { request, url, context },
   next,
 ) => {
   const where = regions();
@@ -235,22 +174,28 @@ export const regionMiddleware: MiddlewareFunction<Response> = async (
   }
 
   if (writes) {
+    // A body the proxy cannot replay goes over the private network, once.
     const base = primaryInternalUrl();
-    if (
-      base &&
-      bodyTooLargeToReplay(request) &&
-      !request.headers.has(FORWARDED_HEADER)
-    ) {
-      try {
-        return await forward(request, base, where.here);
-      } catch (error) {
-        console.warn(
-          `regions: forwarding to ${where.primary} failed (${(error as Error).message})`,
-        );
-        return primaryOutOfReach();
-      }
+    const target = base ? forwardTarget(base, url) : null;
+    if (!target || request.headers.has(FORWARDED_HEADER))
+      return replayIn(where.primary);
+    const body = await bodyOverReplayLimit(request);
+    if (!body) return replayIn(where.primary);
+    const header = trustedProxyHeader();
+    try {
+      return await forward(request, body, target, {
+        from: where.here,
+        client: header
+          ? { header, address: context.get(clientAddressContext) }
+          : undefined,
+        timeoutMs: forwardTimeoutMs(),
+      });
+    } catch (error) {
+      console.warn(
+        `regions: forwarding to ${where.primary} failed (${(error as Error).message})`,
+      );
+      return primaryOutOfReach();
     }
-    return replayIn(where.primary);
   }
 
   if (replicaLostRecently(REPLICA_BACKOFF_MS)) return replayIn(where.primary);
