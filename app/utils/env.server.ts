@@ -73,6 +73,7 @@ const shape = {
   PRIMARY_INTERNAL_URL: matching(/^https?:\/\/[^/]/, "must be an http(s) URL"),
   PRIMARY_FORWARD_TIMEOUT_MS: positive(30_000, "milliseconds"),
   REPLICA_WAIT_MS: positive(1_000, "milliseconds"),
+  REPLICA_MAX_LAG_MS: positive(30_000, "milliseconds"),
   SQLITE_LOCK_WAIT_MS: positive(10_000, "milliseconds"),
   MIGRATIONS_FOLDER: textOr("./drizzle"),
 
@@ -324,6 +325,13 @@ export function replicaDatabaseUrl(): string | undefined {
 
 /** REPLICA_WAIT_MS: how long a read waits for the replica to reach the person's own write (1 s). */
 export const replicaWaitMs = () => setting("REPLICA_WAIT_MS");
+
+/**
+ * REPLICA_MAX_LAG_MS: a replica further behind the primary than this is
+ * treated as lost, so an ended session or an old answer is never served
+ * from it for longer (30 s).
+ */
+export const replicaMaxLagMs = () => setting("REPLICA_MAX_LAG_MS");
 
 /**
  * Where a machine outside the primary region sends a request Fly's proxy

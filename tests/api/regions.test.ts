@@ -137,6 +137,8 @@ describe.runIf(onPostgres())(
           ...common,
           FLY_REGION: "syd",
           DATABASE_REPLICA_URL: databaseUrlOn(standby, "regions"),
+          // Short, so a paused replica is "behind" within the tests' time.
+          REPLICA_MAX_LAG_MS: "6000",
           // Fly's private network in production: {region}.{app}.internal.
           PRIMARY_INTERNAL_URL: `http://127.0.0.1:${amsPort}`,
         }),
@@ -179,7 +181,7 @@ describe.runIf(onPostgres())(
         5_000,
         async () =>
           (
-            await standbySql.query(
+            await onStandby(
               "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok",
               [lsn],
             )
@@ -475,6 +477,102 @@ describe.runIf(onPostgres())(
       expect(back.status).toBe(200);
       expect(back.headers.get("x-test-region")).toBe("syd");
       expect(await (await fetch(`${syd.url}/healthz`)).text()).toBe("ok");
+    });
+
+    /** One statement on the standby, on a connection of its own (an earlier test stopped it once). */
+    async function onStandby(statement: string, values: unknown[] = []) {
+      const client = new pg.Client({
+        connectionString: databaseUrlOn(standby, "regions"),
+      });
+      client.on("error", () => undefined);
+      await client.connect();
+      try {
+        return await client.query(statement, values);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }
+
+    it("ends a session in every region: a replica too far behind is not believed", async () => {
+      const alice = await signUp(proxy.url);
+      await replicaCaughtUp();
+      // The thief has the session cookie only (no fs_lsn of Alice's writes).
+      const thief = samePersonAt(alice.client, proxy.url);
+      type Jar = { cookies: Map<string, string> };
+      (thief as unknown as Jar).cookies.delete("fs_lsn");
+      const before = await thief.get("/api/user");
+      expect(before.status).toBe(200);
+      expect(before.headers.get("x-test-region")).toBe("syd");
+      const stream = await openEventStream(thief);
+      streams.push(stream);
+      expect(stream.headers.get("x-test-region")).toBe("syd");
+      await onStandby("SELECT pg_wal_replay_pause()");
+      try {
+        // Alice signs out; the replica in syd never replays it.
+        const out = await samePersonAt(alice.client, ams.url).post(
+          "/api/logout",
+          {},
+        );
+        expect(out.status, out.text).toBeLessThan(300);
+        // Within the bound (6 s here) the stale replica stops answering:
+        // the thief's read is answered in ams, where the session is gone.
+        const after = await within(
+          15_000,
+          () => thief.get("/api/user"),
+          (r) => r.status === 401,
+        );
+        expect(after.status).toBe(401);
+        expect(after.headers.get("x-test-region")).toBe("ams");
+        await stream.ended;
+        expect(await (await fetch(`${syd.url}/healthz`)).text()).toBe(
+          "replica behind",
+        );
+      } finally {
+        await onStandby("SELECT pg_wal_replay_resume()").catch(() => undefined);
+      }
+      const back = await within(
+        6_000,
+        async () => (await fetch(`${syd.url}/healthz`)).text(),
+        (text) => text === "ok",
+      );
+      expect(back).toBe("ok");
+      const still = await thief.get("/api/user");
+      expect(still.status).toBe(401);
+      expect(still.headers.get("x-test-region")).toBe("syd");
+    });
+
+    it("ignores an fs_lsn ahead of the primary's own position", async () => {
+      const { client } = await signUp(proxy.url);
+      await replicaCaughtUp();
+      type Jar = { cookies: Map<string, string> };
+      (client as unknown as Jar).cookies.set("fs_lsn", "FFFFFF/0");
+      const read = await client.get("/api/bets");
+      expect(read.status).toBe(200);
+      // Read nearby, not waited for and then replayed in ams.
+      expect(read.headers.get("x-test-region")).toBe("syd");
+    });
+
+    // Last: the standby is promoted, and stays the primary of nothing.
+    it("notices a replica that was promoted, says so, and reads in the primary region", async () => {
+      const { client } = await signUp(proxy.url);
+      await replicaCaughtUp();
+      await onStandby("SELECT pg_promote(true, 10)");
+      const health = await within(
+        6_000,
+        async () => (await fetch(`${syd.url}/healthz`)).text(),
+        (text) => text === "replica not in recovery",
+      );
+      expect(health).toBe("replica not in recovery");
+      // A write after the promotion never reaches that node: another
+      // person's read of it is answered in the primary region, not from it.
+      const created = await client.post("/api/bets", betInput("After"));
+      expect(created.status, created.text).toBe(201);
+      const bob = await signUp(proxy.url);
+      type Jar = { cookies: Map<string, string> };
+      (bob.client as unknown as Jar).cookies.delete("fs_lsn");
+      const other = await bob.client.get(`/api/bets/${created.data.id}`);
+      expect(other.status, other.text).toBe(200);
+      expect(other.headers.get("x-test-region")).toBe("ams");
     });
   },
 );

@@ -3,12 +3,17 @@
 // must say so, not hang the check). Outside the primary region it asks the
 // primary and the region's replica: without the replica the machine still
 // serves (its reads are replayed in the primary region), so that is said,
-// not failed (docs/decisions/1050-regions-read-nearby-write-in-one.md).
+// not failed; so is a replica too far behind or no longer a standby (docs/decisions/1050-regions-read-nearby-write-in-one.md).
 import { sql } from "drizzle-orm";
 import { db, replicaPool, selectRows, usingPrimary } from "~/db/client.server";
+import { replicaStanding } from "~/db/replica-standing.server";
 
 export type DatabaseHealth =
-  "ok" | "database unavailable" | "replica unavailable";
+  | "ok"
+  | "database unavailable"
+  | "replica unavailable"
+  | "replica behind"
+  | "replica not in recovery";
 
 async function answersWithin(query: () => Promise<unknown>, ms = 2_000) {
   let timer: NodeJS.Timeout | undefined;
@@ -32,5 +37,8 @@ export async function databaseHealth(): Promise<DatabaseHealth> {
     replica ? answersWithin(() => replica.query("SELECT 1")) : true,
   ]);
   if (!primaryAnswers) return "database unavailable";
-  return replicaAnswers ? "ok" : "replica unavailable";
+  if (!replicaAnswers) return "replica unavailable";
+  // Answering is not enough: too far behind, or promoted, it is not used.
+  const standing = await replicaStanding();
+  return standing === null || standing === "ok" ? "ok" : `replica ${standing}`;
 }

@@ -12,6 +12,7 @@
 // was read: ids not seen below the cursor are read again until the
 // transaction that may hold them has surely ended
 // (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
+import { replicaStanding } from "~/db/replica-standing.server";
 import { livePollMs, liveHeartbeatMs, rateLimitsOn } from "~/utils/env.server";
 import { onStopStarting } from "~/utils/stop-hooks.server";
 import type { LiveMessage } from "~/domain/live-message";
@@ -167,6 +168,15 @@ async function endStreamsOfEndedSessions() {
   for (const streams of byUser.values())
     for (const stream of streams) sessions.add(stream.session);
   if (sessions.size === 0) return;
+  // Outside the primary region, a replica too far behind cannot say that a
+  // session ended: its streams end, and their reconnects are answered in
+  // the primary region until it catches up.
+  const standing = await replicaStanding();
+  if (standing !== null && standing !== "ok") {
+    for (const streams of [...byUser.values()])
+      for (const stream of [...streams]) stream.sink.end();
+    return;
+  }
   const live = await liveSessionHashes([...sessions]);
   for (const streams of [...byUser.values()])
     for (const stream of [...streams])

@@ -11,13 +11,22 @@
 //   replica to have replayed that far, at most REPLICA_WAIT_MS, else is
 //   replayed in the primary region rather than shown stale;
 // - a read the replica could not answer (lost, or a write that reached it)
-//   is replayed in the primary region instead of a 503.
+//   is replayed in the primary region instead of a 503, and so is every read
+//   while the replica is further behind than REPLICA_MAX_LAG_MS or is no
+//   longer a standby (app/db/replica-standing.server.ts);
+// - an `fs_lsn` ahead of the primary's own position is ignored, not waited for.
 //
 // In the primary region, the answer to a request that may write sets
 // `fs_lsn` to the WAL position after it (`pg_current_wal_lsn()`).
 import { sql } from "drizzle-orm";
 import type { MiddlewareFunction } from "react-router";
-import { db, replicaLostRecently, selectRows } from "~/db/client.server";
+import {
+  db,
+  replicaLostRecently,
+  selectRows,
+  usingPrimary,
+} from "~/db/client.server";
+import { replicaStanding } from "~/db/replica-standing.server";
 import { HEALTH_PATH, WRITING_GETS } from "~/route-paths";
 import {
   forwardTimeoutMs,
@@ -92,9 +101,45 @@ async function oneLsn(query: ReturnType<typeof sql>): Promise<string | null> {
   return rows[0]?.lsn ?? null;
 }
 
-/** Waits until the replica has replayed `target`; false after `waitMs`, or when it cannot say. */
-async function replicaReaches(target: bigint, waitMs: number) {
+/**
+ * The primary's position, asked only when a cookie names one the replica
+ * has not reached and that is ahead of the last position known: a position
+ * ahead of the primary's own was never set by it (forged, or from before a
+ * failover), and is ignored rather than waited for.
+ */
+const primaryPosition: { known: bigint; asking: Promise<bigint> | null } = {
+  known: 0n,
+  asking: null,
+};
+
+async function aheadOfThePrimary(target: bigint): Promise<boolean> {
+  if (target <= primaryPosition.known) return false;
+  primaryPosition.asking ??= usingPrimary(() =>
+    oneLsn(sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`),
+  )
+    .then((lsn) => {
+      const now = parseLsn(lsn);
+      if (now !== null && now > primaryPosition.known)
+        primaryPosition.known = now;
+      return primaryPosition.known;
+    })
+    .catch(() => primaryPosition.known)
+    .finally(() => (primaryPosition.asking = null));
+  const known = await primaryPosition.asking;
+  return known > 0n && target > known;
+}
+
+/**
+ * Waits until the replica has replayed `target`: "reached"; "late" after
+ * `waitMs` or when it cannot say; "ignored" when no primary ever wrote it.
+ */
+async function replicaReaches(
+  target: bigint,
+  waitMs: number,
+): Promise<"reached" | "late" | "ignored"> {
   const deadline = Date.now() + waitMs;
+  let forged: Promise<boolean> | null = null;
+  let ahead = false;
   for (let attempt = 0; ; attempt++) {
     let replayed: bigint | null;
     try {
@@ -102,11 +147,16 @@ async function replicaReaches(target: bigint, waitMs: number) {
         await oneLsn(sql`SELECT pg_last_wal_replay_lsn()::text AS lsn`),
       );
     } catch {
-      return false; // the replica lost: the primary region answers
+      return "late"; // the replica lost: the primary region answers
     }
-    if (replayed !== null && replayed >= target) return true;
+    if (replayed !== null && replayed >= target) return "reached";
+    if (!forged) {
+      forged = aheadOfThePrimary(target);
+      void forged.then((yes) => (ahead = yes));
+    }
+    if (ahead) return "ignored";
     const left = deadline - Date.now();
-    if (left <= 0) return false;
+    if (left <= 0) return (await forged) ? "ignored" : "late";
     // 5, 10, 20 … 80 ms: a fresh write is usually replayed within a few.
     await new Promise((resolve) =>
       setTimeout(resolve, Math.min(left, 5 * 2 ** Math.min(attempt, 4))),
@@ -199,8 +249,11 @@ export const regionMiddleware: MiddlewareFunction<Response> = async (
   }
 
   if (replicaLostRecently(REPLICA_BACKOFF_MS)) return replayIn(where.primary);
+  // Lost, too far behind (an ended session still there) or promoted.
+  const standing = await replicaStanding();
+  if (standing !== null && standing !== "ok") return replayIn(where.primary);
   const own = parseLsn(cookieValue(request, LSN_COOKIE));
-  if (own !== null && !(await replicaReaches(own, replicaWaitMs())))
+  if (own !== null && (await replicaReaches(own, replicaWaitMs())) === "late")
     return replayIn(where.primary);
 
   const response = await next();
