@@ -14,7 +14,7 @@ const isAsset = (url: string) => new URL(url).pathname.startsWith("/assets/");
  * for the worker the boot script registers at the load event, in whichever
  * order the two come. It starts when the browser is next idle, after the
  * hydration's own tasks, and names the chunks loaded after it too (the
- * toast's, loaded when idle: docs/decisions/1055-main-thread-at-the-floor.md).
+ * toast's, loaded when idle: docs/decisions/archive/1055-main-thread-at-the-floor.md).
  */
 export function useKeepAssetsInServiceWorker() {
   useEffect(() => {

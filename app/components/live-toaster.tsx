@@ -1,7 +1,7 @@
 // The toast once JavaScript runs: Radix Toast, so it can be swiped away,
 // reached with F8 and announced, and goes after TOAST_DURATION_MS. Its own
 // chunk, loaded by Toaster (./toaster.tsx) when a toast is to be shown or
-// the browser is idle (docs/decisions/1055-main-thread-at-the-floor.md).
+// the browser is idle (docs/decisions/archive/1055-main-thread-at-the-floor.md).
 import { useEffect, useState } from "react";
 import { Toast } from "radix-ui";
 import { TOAST_DURATION_MS, tone, type ToastMessage } from "./toaster";

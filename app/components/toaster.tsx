@@ -45,7 +45,7 @@ export const TOAST_DURATION_MS = 5000;
 // The Radix part, in a chunk of its own: in the root chunk it was 12 KB of
 // every hydrated page's 130 KB of gzipped script, evaluated with the page
 // and mounted right after hydration, for a toast most loads do not have
-// (docs/decisions/1055-main-thread-at-the-floor.md).
+// (docs/decisions/archive/1055-main-thread-at-the-floor.md).
 type LiveComponent = (typeof import("./live-toaster"))["LiveToaster"];
 let live: LiveComponent | null = null;
 const loadLive = () =>

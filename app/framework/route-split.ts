@@ -14,7 +14,7 @@
 // phone) though the browser never routes to /api: it only fetch()es it. So
 // the pages' handler names a manifest file of its own routes, which
 // `pagesManifest` holds and the request door serves
-// (docs/decisions/1057-the-browser-knows-the-pages-only.md).
+// (docs/decisions/archive/1057-the-browser-knows-the-pages-only.md).
 import { createHash } from "node:crypto";
 import type { ServerBuild } from "react-router";
 

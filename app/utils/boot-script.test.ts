@@ -1,7 +1,7 @@
 // The root's boot script, run in a pretend browser: nothing of it happens
 // until the page has both loaded and painted (docs/decisions/archive/0841-boot-work-after-load-and-first-paint.md),
 // and then each piece waits for the browser to be idle, in a task of its own
-// (docs/decisions/1055-main-thread-at-the-floor.md).
+// (docs/decisions/archive/1055-main-thread-at-the-floor.md).
 import { describe, expect, it } from "vitest";
 import { BOOT_SCRIPT } from "./boot-script";
 import { PAINT_WAIT_MS } from "./first-paint";

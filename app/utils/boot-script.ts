@@ -34,7 +34,7 @@ export const MANIFEST_HREF = "/manifest.webmanifest";
  * the time zone's first `Intl.DateTimeFormat()`, which loads the browser's
  * locale data. Temporal answers the zone without it, and the Cookie Store
  * reads and writes the cookie without blocking, where `document.cookie`
- * waits for the browser process (docs/decisions/1055-main-thread-at-the-floor.md).
+ * waits for the browser process (docs/decisions/archive/1055-main-thread-at-the-floor.md).
  */
 export const BOOT_SCRIPT =
   `(function(){var loaded=0,painted=0,done=0;` +

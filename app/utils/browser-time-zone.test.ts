@@ -1,5 +1,5 @@
 // The browser's zone from Temporal where there is one, without building an
-// Intl formatter (docs/decisions/1055-main-thread-at-the-floor.md).
+// Intl formatter (docs/decisions/archive/1055-main-thread-at-the-floor.md).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { browserTimeZone } from "./browser-time-zone";
 

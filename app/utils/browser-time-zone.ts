@@ -5,7 +5,7 @@ type TemporalNow = { Now?: { timeZoneId?: () => string } };
  * the browser has it: the same answer as Intl.DateTimeFormat's, without
  * building a formatter, and the first formatter a page builds loads the
  * browser's locale and time zone data on the main thread, 20–50 ms at full
- * speed in docs/decisions/1055-main-thread-at-the-floor.md.
+ * speed in docs/decisions/archive/1055-main-thread-at-the-floor.md.
  */
 export function browserTimeZone(): string | null {
   try {

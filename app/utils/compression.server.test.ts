@@ -53,7 +53,7 @@ describe("encodeDocument", () => {
   });
 });
 
-describe("gzipLevelFor (docs/decisions/1058-gzip-level-by-page-size.md)", () => {
+describe("gzipLevelFor (docs/decisions/archive/1058-gzip-level-by-page-size.md)", () => {
   // Distinct rows, so that level 3 and level 6 come out at different sizes.
   const page = (kb: number) =>
     Array.from(

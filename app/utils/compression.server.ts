@@ -42,7 +42,7 @@ export function encodeDocument(
 }
 
 /**
- * How hard a page is compressed (docs/decisions/1058-gzip-level-by-page-size.md).
+ * How hard a page is compressed (docs/decisions/archive/1058-gzip-level-by-page-size.md).
  * What a reader feels is whether the page arrives in the first round trip
  * (about 14 KB); what the server pays is zlib's time. A page over
  * FIRST_FLIGHT_HTML (a first visit, its stylesheet inline: ~50 KB, ~13 KB

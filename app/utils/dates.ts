@@ -13,7 +13,7 @@ export function relativeTime(date: Date | number): string {
 // Whether a name is a time zone is asked on every request (the tz cookie a
 // browser sends), and the only test is building an Intl.DateTimeFormat:
 // ~50 µs, 2–3 % of a page's server CPU
-// (docs/decisions/1056-server-cpu-per-request.md). So each answer is kept.
+// (docs/decisions/archive/1056-server-cpu-per-request.md). So each answer is kept.
 // The names come from cookies anyone can write, so only so many are kept;
 // past that, names are tested each time.
 const KEPT_ZONE_ANSWERS = 1_000;

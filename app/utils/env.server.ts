@@ -172,7 +172,7 @@ export function readEnvironment(source: Source = process.env): Environment {
  * The process's own variables, parsed: a name's raw text and what it parsed
  * to. Several are read on every request (the CSP's Stripe keys, the origin,
  * the regions), and parsing each through its schema again was ~1 % of a
- * page's CPU (docs/decisions/1056-server-cpu-per-request.md). The raw text
+ * page's CPU (docs/decisions/archive/1056-server-cpu-per-request.md). The raw text
  * is still read each time, so a test that changes a variable is seen.
  */
 const parsed = new Map<Name, { raw: string | undefined; value: unknown }>();

@@ -1,6 +1,6 @@
 // Work put off until the browser is idle still happens, at the latest after
 // IDLE_WAIT_MS, in a task of its own; Safari, without requestIdleCallback,
-// gets a timer (docs/decisions/1055-main-thread-at-the-floor.md).
+// gets a timer (docs/decisions/archive/1055-main-thread-at-the-floor.md).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IDLE_WAIT_MS, whenIdle, whenIdleJs } from "./idle";
 

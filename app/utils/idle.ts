@@ -1,7 +1,7 @@
 /**
  * How long work put off until the browser is idle may wait for it: the
  * work still happens, at the latest this long after it was asked for, on a
- * page that never falls idle (docs/decisions/1055-main-thread-at-the-floor.md).
+ * page that never falls idle (docs/decisions/archive/1055-main-thread-at-the-floor.md).
  */
 export const IDLE_WAIT_MS = 2000;
 

@@ -27,7 +27,7 @@ export function splitPayout(amountCents: number) {
 // "-$5.00"), by hand: the first Intl formatter a page builds loads the
 // browser's locale data on the main thread, and built when this module
 // loaded, it was most of the hydrated pages' script evaluation
-// (docs/decisions/1055-main-thread-at-the-floor.md). money.test.ts holds
+// (docs/decisions/archive/1055-main-thread-at-the-floor.md). money.test.ts holds
 // it to Intl's output. Past whole numbers' exact range (or not a number):
 // Intl itself, built on demand.
 function usd(cents: number, wholeWithoutCents: boolean): string {

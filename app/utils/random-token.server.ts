@@ -2,7 +2,7 @@
 // render's form keys), drawn from a pool of random bytes refilled 4 KB at a
 // time, as Node's own crypto.randomUUID does: one call into OpenSSL per
 // ~128 pages instead of two per page
-// (docs/decisions/1056-server-cpu-per-request.md). Each byte is handed out
+// (docs/decisions/archive/1056-server-cpu-per-request.md). Each byte is handed out
 // once. Secrets that outlive a request (session tokens, reset links) keep
 // their own crypto.randomBytes call.
 import crypto from "node:crypto";

@@ -4,7 +4,7 @@
 // tool (trace-main-thread.mjs) says which task is long and what it ran
 // itself; this says which call inside it to look at — it found that
 // React Router's route matching made up most of hydration's one long task
-// (docs/decisions/1057-the-browser-knows-the-pages-only.md).
+// (docs/decisions/archive/1057-the-browser-knows-the-pages-only.md).
 //   node scripts/bench/profile-load.mjs [--page=/bet] [--runs=5] [--cpu=4]
 //     [--top=40] [--callers=<regex of function names>] [--port=3600]
 // It serves the current build on the demo seed, signs in as alice and loads

@@ -4,7 +4,7 @@
 // out), and each part's time divided by the requests answered. `npm run
 // bench` says whether a page is within its budget; this says where its
 // time goes. It found gzip at 10–12 % of a signed-in page
-// (docs/decisions/1058-gzip-level-by-page-size.md).
+// (docs/decisions/archive/1058-gzip-level-by-page-size.md).
 //   node scripts/bench/profile-server.mjs [--page=/bet] [--seconds=10]
 //     [--connections=16] [--top=30] [--inclusive=<comma-separated names>]
 //     [--save=<file.cpuprofile>]

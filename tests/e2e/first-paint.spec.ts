@@ -124,7 +124,7 @@ test("a page knows every route from the cached manifest: navigating asks the ser
   const myBets = page.getByRole("link", { name: "My Bets" }).first();
   await untilHydrated(myBets);
   // It knows the pages only: the browser never routes to /api, it fetches
-  // it (docs/decisions/1057-the-browser-knows-the-pages-only.md).
+  // it (docs/decisions/archive/1057-the-browser-knows-the-pages-only.md).
   const known = await page.evaluate(() =>
     Object.values(
       (

@@ -1,5 +1,5 @@
 // Work a page no longer does in the tasks of its load, but when the browser
-// is next idle (docs/decisions/1055-main-thread-at-the-floor.md), still
+// is next idle (docs/decisions/archive/1055-main-thread-at-the-floor.md), still
 // happens by itself, with no tap: the time zone cookie the server reads
 // dates by, and the toast that can be swiped away and dismissed, whether it
 // came with the document or with a later navigation. Without JavaScript the

@@ -84,7 +84,7 @@ test("a repeat visit takes its JavaScript from the service worker", async ({
   });
   // The scripts this page has loaded so far, and whether the toast's chunk,
   // loaded when the browser is idle after hydration, is among them
-  // (docs/decisions/1055-main-thread-at-the-floor.md).
+  // (docs/decisions/archive/1055-main-thread-at-the-floor.md).
   const scripts = () =>
     page.evaluate(() =>
       performance

@@ -98,7 +98,7 @@ export async function headerReadings(sessionHash: string | null) {
   const hash = sessionHash ?? "";
   if (engine === "sqlite") {
     // In-process: two prepared statements cost less than one statement
-    // built for each page (measured: docs/decisions/1056-server-cpu-per-request.md).
+    // built for each page (measured: docs/decisions/archive/1056-server-cpu-per-request.md).
     const { point } = await liveResumePoint();
     const unread = (await unreadBySession().execute({ hash }))[0]?.n ?? 0;
     return { liveCursor: point, unread };
