@@ -191,13 +191,47 @@ function layerRules() {
       "The /api door imports no page module: move what both doors share to a model or a util.",
   });
   const API_TO_PAGE = "^~/routes/(?!api/)";
+  // What every request passes (app/pipeline/) stands above everything it
+  // orders: only app/root.tsx (and the server's entry) import it.
+  const PIPELINE = {
+    group: ["~/pipeline/*", "**/pipeline/*"],
+    message:
+      "The request pipeline stands above the layers: app/root.tsx imports it, nothing below it does.",
+  };
   // Tests are not a layer: they may reach past one to set up a case.
   const layer = (files, patterns) => ({
     files,
     ignores: ["**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns }] },
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [...patterns, PIPELINE] }],
+    },
   });
   return [
+    // The pipeline orders models and the framework seam; it reads no table
+    // itself and knows no screen.
+    {
+      files: ["app/pipeline/**"],
+      ignores: ["**/*.test.ts"],
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              {
+                ...DB,
+                message:
+                  "The pipeline reads no table: the stores it uses are models.",
+              },
+              {
+                group: ["~/routes/*", "**/routes/*", "~/components/*"],
+                message:
+                  "The pipeline knows no screen: routes and components stand after it.",
+              },
+            ],
+          },
+        ],
+      },
+    },
     layer(["app/routes/**"], [DB, PROVIDERS]),
     // A relative path climbs to app/routes/ from api/ (one "../") or from a
     // folder in it (two), then into any folder but api/.

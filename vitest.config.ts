@@ -32,6 +32,7 @@ const postgres: TestProjectInlineConfiguration = {
     include: [
       "app/db/**/*.test.ts",
       "app/models/**/*.test.ts",
+      "app/pipeline/**/*.test.ts",
       "app/payments/**/*.test.ts",
       "tests/api/**/*.test.ts",
     ],

@@ -14,14 +14,14 @@ import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
 import { nonceContext } from "~/framework/request-context.server";
 import { encodeDocument } from "~/utils/compression.server";
 import { startBackgroundJobs } from "~/models/cross-domain/background-work.server";
-import { noteIfUnavailable } from "~/framework/unavailable.server";
+import { noteIfUnavailable } from "~/pipeline/unavailable.server";
 
 export const streamTimeout = 5_000;
 
 startBackgroundJobs();
 
 // React Router's own logging, kept, and a note for the root middleware when
-// the error was the database out of reach (app/framework/unavailable.server.ts).
+// the error was the database out of reach (app/pipeline/unavailable.server.ts).
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (noteIfUnavailable(error, request)) {

@@ -1,4 +1,3 @@
-import { unavailableMiddleware } from "~/framework/unavailable.server";
 import {
   data,
   Links,
@@ -18,9 +17,8 @@ import { AppStylesheet } from "~/framework/inline-css";
 import { BOOT_SCRIPT, MANIFEST_HREF } from "~/utils/boot-script";
 import { useNonce } from "~/framework/nonce";
 import { useKeepAssetsInServiceWorker } from "~/browser/service-worker";
-import { getUser, sessionMiddleware } from "~/models/accounts/session.server";
-import { idempotencyMiddleware } from "~/models/requests/idempotency-guard.server";
-import { regionMiddleware } from "~/models/requests/regions.server";
+import { getUser } from "~/models/accounts/session.server";
+import { pipeline } from "~/pipeline/pipeline.server";
 import { readToast } from "~/framework/toast.server";
 import { newFormKeySeed } from "~/utils/form-key-seed.server";
 import { stylesheetDelivery } from "~/framework/inline-css.server";
@@ -36,19 +34,9 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/icon-192.png" },
 ];
 
-// Who the user is is looked up once per request, for every loader and action
-// under the root (pages and the /api alike): docs/decisions/archive/0811-session-through-router-middleware.md.
-// Then every keyed write is claimed once for both doors (docs/product-rules.md#repeats).
-// Outermost: a page that could not reach the database answers 503.
-// Before all of it, outside the primary region, a request that may write is
-// sent to the primary region, and a read that would be stale for this
-// person too (app/models/requests/regions.server.ts): nothing read or claimed.
-export const middleware: Route.MiddlewareFunction[] = [
-  regionMiddleware,
-  unavailableMiddleware,
-  sessionMiddleware,
-  idempotencyMiddleware,
-];
+// Every request under the root (pages and the /api alike) passes the
+// pipeline first, in the order app/pipeline/pipeline.server.ts writes down.
+export const middleware: Route.MiddlewareFunction[] = [...pipeline];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, { toast, clear }] = await Promise.all([

@@ -1,6 +1,6 @@
 // Every write is safe to repeat (docs/product-rules.md#repeats): the
 // Idempotency-Key header on /api and the hidden idempotencyKey field of page
-// forms, one guard for both (app/models/requests/idempotency-guard.server.ts).
+// forms, one guard for both (app/pipeline/idempotency-guard.server.ts).
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";

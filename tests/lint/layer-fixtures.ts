@@ -6,6 +6,21 @@ export type LayerFixture = { at: string; code: string; why: string };
 
 export const BAD_IMPORTS: LayerFixture[] = [
   {
+    at: "app/models/bets/lint-fixture.ts",
+    code: 'import { pipeline } from "~/pipeline/pipeline.server";',
+    why: "nothing below the pipeline imports it",
+  },
+  {
+    at: "app/framework/lint-fixture.ts",
+    code: 'import { mayWrite } from "../pipeline/regions.server";',
+    why: "the framework seam sits below the pipeline",
+  },
+  {
+    at: "app/pipeline/lint-fixture.ts",
+    code: 'import { db } from "~/db/client.server";',
+    why: "the pipeline reads no table itself",
+  },
+  {
     at: "app/routes/bets/lint-fixture.tsx",
     code: 'import { db } from "~/db/client.server";',
     why: "routes never import the database",
@@ -233,6 +248,11 @@ export const BAD_IMPORTS: LayerFixture[] = [
 ];
 
 export const GOOD_IMPORTS: LayerFixture[] = [
+  {
+    at: "app/pipeline/lint-fixture.ts",
+    code: 'import { getUser } from "~/models/accounts/session.server";',
+    why: "the pipeline orders models",
+  },
   {
     at: "app/framework/lint-fixture.ts",
     code: 'import { safeRedirect } from "~/utils/safe-redirect";\nimport { splitBuild } from "./route-split";',

@@ -1,12 +1,7 @@
 // Sessions live in the database (a model: it owns the sessions table); the cookie carries only a random 256-bit
 // token, signed. The table stores the token's SHA-256, so logout and expiry
 // really end a session and a copied database hands out nothing.
-import {
-  createContext,
-  href,
-  redirect,
-  type MiddlewareFunction,
-} from "react-router";
+import { createContext, href, redirect } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import {
@@ -21,11 +16,7 @@ import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { rememberDemoAccount } from "../notifications/demo-outbox.server";
 import { signedCookie } from "~/framework/signed-cookie.server";
-import {
-  getUser,
-  setUserLookup,
-  type RequestArgs,
-} from "../requests/request-user.server";
+import { getUser, type RequestArgs } from "../requests/request-user.server";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -155,50 +146,21 @@ export const SIGNED_IN_USER_HEADER = "X-Fairshake-User";
 // middleware (`url`): with `v8_passThroughRequests` (docs/decisions/archive/0835-loaders-get-the-request-as-it-came.md) a loader's
 // `request.url` is the raw request's, so a client navigation's data request
 // reads `/bet/7.data?_routes=…` there, which is no address to come back to.
-const returnToContext = createContext<string>();
+export const returnToContext = createContext<string>();
 
 // Who the user is lives one layer down, where the idempotency guard reads it
-// too (app/models/requests/request-user.server.ts); pages and routes keep
-// asking here.
+// too (app/models/requests/request-user.server.ts), set up once per request
+// by app/pipeline/session.server.ts; pages and routes keep asking here.
 export { getUser, type RequestArgs };
 
-export const sessionMiddleware: MiddlewareFunction<Response> = async (
-  { request, url, context },
-  next,
-) => {
-  context.set(returnToContext, url.pathname + url.search);
-  let lookup: Promise<User | null> | undefined;
-  setUserLookup(context, () => {
-    lookup ??= (async () => {
-      const token = readToken(request);
-      return token ? findUserBySessionToken(token) : null;
-    })();
-    return lookup;
-  });
-  const response = await next();
-  // The answer names who it was for when the request asked (every page
-  // does, in the root loader): the service worker keeps signed-in pages
-  // for offline reading and forgets them all when the answer names someone
-  // else, or no one (public/sw.js, docs/decisions/1001-offline-reading-of-kept-pages.md). Never a lookup of
-  // its own: a request that did not ask pays nothing.
-  // A public answer (a share image) is the same for everyone and may be
-  // kept by any cache: it names no one.
-  const isPublic = /\bpublic\b/i.test(
-    response.headers.get("Cache-Control") ?? "",
-  );
-  if (lookup && !isPublic) {
-    // A lookup that failed (the database out of reach) was answered by the
-    // route already (503): the answer then names no one, and is not kept.
-    const user = await lookup.catch(() => undefined);
-    if (user === undefined) return response;
-    try {
-      response.headers.set(SIGNED_IN_USER_HEADER, user ? String(user.id) : "-");
-    } catch {
-      // A response with immutable headers (none of ours) just goes without.
-    }
-  }
-  return response;
-};
+/**
+ * Who the request's session belongs to, asked at most once per request and
+ * only when something asks (the session step of app/pipeline/ sets it up).
+ */
+export function lookUpSessionUser(request: Request): Promise<User | null> {
+  const token = readToken(request);
+  return token ? findUserBySessionToken(token) : Promise.resolve(null);
+}
 
 /** The guard of every protected page: a visitor is sent to /auth (302). */
 export async function requireUser(args: RequestArgs): Promise<User> {

@@ -183,3 +183,7 @@ export async function sweepIdempotencyKeys(now = Date.now()) {
     ),
   );
 }
+
+// The guard (app/pipeline/idempotency-guard.server.ts) watches whether the
+// request's own transaction changed something through this scope.
+export { withChangeWitness } from "~/db/change-witness.server";

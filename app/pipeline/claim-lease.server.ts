@@ -7,7 +7,10 @@
 // A lease that lapses anyway is safe: another copy of the request may take
 // the key over, and the stamp of this one's change then refuses to commit
 // (`stampIdempotencyEffect`), so the change is made once.
-import { claimRenewMs, renewIdempotencyClaim } from "./idempotency-keys.server";
+import {
+  claimRenewMs,
+  renewIdempotencyClaim,
+} from "~/models/requests/idempotency-keys.server";
 
 export type ClaimLease = { stop: () => void };
 

@@ -18,15 +18,14 @@
 //
 // In the primary region, the answer to a request that may write sets
 // `fs_lsn` to the WAL position after it (`pg_current_wal_lsn()`).
-import { sql } from "drizzle-orm";
 import type { MiddlewareFunction } from "react-router";
 import {
-  db,
+  currentWalPosition,
+  parseLsn,
   replicaLostRecently,
-  selectRows,
-  usingPrimary,
-} from "~/db/client.server";
-import { replicaStanding } from "~/db/replica-standing.server";
+  replicaReaches,
+  replicaStanding,
+} from "~/models/requests/wal-positions.server";
 import { HEALTH_PATH, WRITING_GETS } from "~/route-paths";
 import {
   forwardTimeoutMs,
@@ -78,15 +77,6 @@ export function mayWrite(method: string, url: URL): boolean {
   );
 }
 
-// --- WAL positions ----------------------------------------------------------
-
-/** A WAL position (`16/B374D848`) as one number, or null when malformed. */
-export function parseLsn(value: string | null | undefined): bigint | null {
-  const match = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(value ?? "");
-  if (!match) return null;
-  return (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`);
-}
-
 function cookieValue(request: Request, name: string): string | null {
   for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
     const eq = part.indexOf("=");
@@ -96,80 +86,12 @@ function cookieValue(request: Request, name: string): string | null {
   return null;
 }
 
-async function oneLsn(query: ReturnType<typeof sql>): Promise<string | null> {
-  const rows = await selectRows<{ lsn: string | null }>(db, query);
-  return rows[0]?.lsn ?? null;
-}
-
-/**
- * The primary's position, asked only when a cookie names one the replica
- * has not reached and that is ahead of the last position known: a position
- * ahead of the primary's own was never set by it (forged, or from before a
- * failover), and is ignored rather than waited for.
- */
-const primaryPosition: { known: bigint; asking: Promise<bigint> | null } = {
-  known: 0n,
-  asking: null,
-};
-
-async function aheadOfThePrimary(target: bigint): Promise<boolean> {
-  if (target <= primaryPosition.known) return false;
-  primaryPosition.asking ??= usingPrimary(() =>
-    oneLsn(sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`),
-  )
-    .then((lsn) => {
-      const now = parseLsn(lsn);
-      if (now !== null && now > primaryPosition.known)
-        primaryPosition.known = now;
-      return primaryPosition.known;
-    })
-    .catch(() => primaryPosition.known)
-    .finally(() => (primaryPosition.asking = null));
-  const known = await primaryPosition.asking;
-  return known > 0n && target > known;
-}
-
-/**
- * Waits until the replica has replayed `target`: "reached"; "late" after
- * `waitMs` or when it cannot say; "ignored" when no primary ever wrote it.
- */
-async function replicaReaches(
-  target: bigint,
-  waitMs: number,
-): Promise<"reached" | "late" | "ignored"> {
-  const deadline = Date.now() + waitMs;
-  let forged: Promise<boolean> | null = null;
-  let ahead = false;
-  for (let attempt = 0; ; attempt++) {
-    let replayed: bigint | null;
-    try {
-      replayed = parseLsn(
-        await oneLsn(sql`SELECT pg_last_wal_replay_lsn()::text AS lsn`),
-      );
-    } catch {
-      return "late"; // the replica lost: the primary region answers
-    }
-    if (replayed !== null && replayed >= target) return "reached";
-    if (!forged) {
-      forged = aheadOfThePrimary(target);
-      void forged.then((yes) => (ahead = yes));
-    }
-    if (ahead) return "ignored";
-    const left = deadline - Date.now();
-    if (left <= 0) return (await forged) ? "ignored" : "late";
-    // 5, 10, 20 … 80 ms: a fresh write is usually replayed within a few.
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.min(left, 5 * 2 ** Math.min(attempt, 4))),
-    );
-  }
-}
-
 /** The answer with `fs_lsn` set to the primary's WAL position now. */
 async function withLsnCookie(response: Response): Promise<Response> {
   if (response.status === 503) return response; // the database out of reach
   let lsn: string | null;
   try {
-    lsn = await oneLsn(sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`);
+    lsn = await currentWalPosition();
   } catch {
     return response;
   }

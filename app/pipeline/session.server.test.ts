@@ -3,16 +3,16 @@
 // that request shares it, and the next request looks again.
 import { describe, expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
-import { registerUser } from "./user.server";
+import { registerUser } from "~/models/accounts/user.server";
 import {
   createSession,
   getUser,
   requireApiUser,
   requireUser,
   revokeSessionToken,
-  sessionMiddleware,
   SIGNED_IN_USER_HEADER,
 } from "~/models/accounts/session.server";
+import { sessionMiddleware } from "./session.server";
 import { isDomainError } from "~/utils/errors";
 
 function requestWith(setCookie: string | null, url = "http://x/my-bets") {

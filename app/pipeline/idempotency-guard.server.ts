@@ -12,8 +12,7 @@
 // the form and send it again.
 import crypto from "node:crypto";
 import { href, type MiddlewareFunction } from "react-router";
-import { withChangeWitness } from "~/db/change-witness.server";
-import { getUser } from "./request-user.server";
+import { getUser } from "~/models/requests/request-user.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { errorToResponse } from "~/utils/api.server";
 import { DomainError } from "~/utils/errors";
@@ -24,8 +23,9 @@ import {
   keepIdempotentAnswer,
   releaseIdempotencyKey,
   stampIdempotencyEffect,
+  withChangeWitness,
   type KeptAnswer,
-} from "./idempotency-keys.server";
+} from "~/models/requests/idempotency-keys.server";
 import {
   IDEMPOTENCY_FIELD,
   INVALID_IDEMPOTENCY_KEY,
@@ -82,7 +82,7 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
     // The guard's own reads and writes failed (the database out of reach,
     // its lock held past the wait): the /api answers as for any call, 503
     // JSON with Retry-After; a page's error goes on to the page's door
-    // (app/framework/unavailable.server.ts), which answers it the same way.
+    // (app/pipeline/unavailable.server.ts), which answers it the same way.
     if (flavour === "api") return errorToResponse(error);
     throw error;
   }
