@@ -271,6 +271,42 @@ test("the owner check failing (an outage) is tried again, and the action then go
   expect(sends.keys).toHaveLength(1);
 });
 
+test("a send answered 503 with Retry-After waits as long as the server asks", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const { bet } = await openBet(baseURL!);
+  const me = await createPerson("fr");
+  await signIn(context, baseURL!, me.cookie);
+  await page.clock.install();
+  const sends = await watchSends(context, `/bet/${bet.id}`);
+  let answered = false;
+  await context.route(`**/bet/${bet.id}.data*`, (route) => {
+    if (route.request().method() !== "POST" || !sends.line.up || answered)
+      return route.fallback();
+    answered = true;
+    return route.fulfill({
+      status: 503,
+      headers: { "Retry-After": "60", "Content-Type": "text/plain" },
+      body: "Fairshake is briefly unavailable. Please try again.",
+    });
+  });
+  await joinOffline(page, context, `/bet/${bet.id}`, sends.line);
+  await setLine(context, sends.line, true);
+  await expect
+    .poll(async () => (await keptInBrowser(page))[0]?.notBefore ?? 0)
+    .toBeGreaterThan(0);
+  const [kept] = await keptInBrowser(page);
+  const wait = await page.evaluate((at) => at - Date.now(), kept!.notBefore!);
+  expect(wait).toBeGreaterThan(50_000);
+  await expect(page.getByText(BROKEN)).toHaveCount(0);
+  await advanceUntil(page, 61_000, async () =>
+    (await participants(page, baseURL!, bet.id)).includes(me.id),
+  );
+  expect(sends.keys).toHaveLength(1);
+});
+
 test("a head whose send never answers goes to Not sent after its tries, and the next goes", async ({
   page,
   context,

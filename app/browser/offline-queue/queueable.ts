@@ -46,9 +46,13 @@ export const QUEUEABLE: readonly Queueable[] = [
 
 /** The listed route an action posts to (its path, with or without a query); null when it may not wait. */
 export function queueableRoute(action: string) {
+  const base = "http://queue.invalid";
   let pathname: string;
   try {
-    pathname = new URL(action, "http://queue.invalid").pathname;
+    const url = new URL(action, base);
+    // A path on this site only: never another host (`//host/…`).
+    if (url.origin !== base || !action.startsWith("/")) return null;
+    pathname = url.pathname;
   } catch {
     return null;
   }
