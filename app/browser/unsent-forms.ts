@@ -136,8 +136,13 @@ export async function keepFormIfUnsent<T>(
   };
   // The queue's own send stays "queued" (its notice holds while it goes).
   if (key && !queuedSend && !keptByQueue) markKey(key, "sending");
+  // A queue's send given up on (timed out, sent again, the fetcher
+  // aborted) says nothing when it ends: only the current send is heard.
+  const stale = () =>
+    request.signal.aborted || queuedSends.get(key!) !== queuedSend;
   try {
     const answer = await serverAction();
+    if (queuedSend && stale()) return unchanged();
     if (queuedSend) {
       const outcome = outcomeOf(answer, seen?.());
       markKey(key!, outcome.kind === "retry" ? "queued" : "answered");
@@ -153,6 +158,7 @@ export async function keepFormIfUnsent<T>(
     // server sent (or its redirect) arrives decoded, as an answer.
     const lost = error instanceof TypeError;
     if (!lost) answered();
+    if (queuedSend && stale()) return unchanged();
     if (queuedSend) {
       const outcome = lost
         ? ({ kind: "offline" } as const)
