@@ -1,7 +1,11 @@
+import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "react-router";
 import { describe, expect, it } from "vitest";
+import { retryAfterMs } from "./answer-status";
 import {
+  CANNOT_WAIT,
   keepFormIfUnsent,
   markKey,
+  outcomeOf,
   queuedSends,
   unansweredState,
   type QueuedSendOutcome,
@@ -54,10 +58,10 @@ describe("keepFormIfUnsent", () => {
     const answer = deferred<unknown>();
     queuedSends.set("queue-1", (outcome) => outcomes.push(outcome));
     markKey("queue-1", "queued");
-    const sending = keepFormIfUnsent({
-      request: post("queue-1"),
-      serverAction: () => answer.promise,
-    });
+    const sending = keepFormIfUnsent(
+      { request: post("queue-1"), serverAction: () => answer.promise },
+      { queue: true },
+    );
     await tick();
     expect(unansweredState("queue-1")).toBe("queued");
     answer.resolve(new Response(null, { status: 302 }));
@@ -71,12 +75,97 @@ describe("keepFormIfUnsent", () => {
     const outcomes: QueuedSendOutcome[] = [];
     queuedSends.set("queue-2", (outcome) => outcomes.push(outcome));
     markKey("queue-2", "queued");
-    await keepFormIfUnsent({
-      request: post("queue-2"),
-      serverAction: () => Promise.reject(new TypeError("Failed to fetch")),
-    });
+    await keepFormIfUnsent(
+      {
+        request: post("queue-2"),
+        serverAction: () => Promise.reject(new TypeError("Failed to fetch")),
+      },
+      { queue: true },
+    );
     expect(unansweredState("queue-2")).toBe("queued");
     expect(outcomes).toEqual([{ kind: "offline" }]);
     queuedSends.delete("queue-2");
+  });
+});
+
+describe("the offline queue's send", () => {
+  it("to a route that does not wait is refused without being sent", async () => {
+    const outcomes: QueuedSendOutcome[] = [];
+    queuedSends.set("queue-3", (outcome) => outcomes.push(outcome));
+    markKey("queue-3", "queued");
+    let sent = false;
+    await keepFormIfUnsent({
+      request: post("queue-3"),
+      serverAction: async () => {
+        sent = true;
+        return { paid: true };
+      },
+    });
+    expect(sent).toBe(false);
+    expect(outcomes).toEqual([{ kind: "refused", message: CANNOT_WAIT }]);
+    queuedSends.delete("queue-3");
+  });
+
+  it("met by an error the server threw waits, and the page is left as it is", async () => {
+    const outcomes: QueuedSendOutcome[] = [];
+    queuedSends.set("queue-4", (outcome) => outcomes.push(outcome));
+    markKey("queue-4", "queued");
+    const answer = (await keepFormIfUnsent(
+      {
+        request: post("queue-4"),
+        serverAction: () =>
+          Promise.reject(new Error("Unexpected Server Error")),
+      },
+      { queue: true },
+    )) as { init?: { status?: number } };
+    expect(answer.init?.status).toBe(503);
+    expect(outcomes).toEqual([{ kind: "retry", afterMs: 0 }]);
+    expect(unansweredState("queue-4")).toBe("queued");
+    queuedSends.delete("queue-4");
+  });
+});
+
+describe("outcomeOf", () => {
+  it("waits on a 5xx, 408 or 429, honouring Retry-After, when the status was seen", () => {
+    const thrown = new Error("Unexpected Server Error");
+    for (const status of [500, 502, 503, 408, 429])
+      expect(outcomeOf(thrown, { status, retryAfterMs: 7000 })).toEqual({
+        kind: "retry",
+        afterMs: 7000,
+      });
+  });
+
+  it("is final only for a 4xx the server meant", () => {
+    expect(
+      outcomeOf(
+        { ok: false, status: 409, message: "Someone else joined first." },
+        { status: 409, retryAfterMs: 0 },
+      ),
+    ).toEqual({ kind: "refused", message: "Someone else joined first." });
+    expect(
+      outcomeOf(new ErrorResponseImpl(404, "Not Found", "Bet not found")),
+    ).toEqual({ kind: "refused", message: "Bet not found" });
+    expect(outcomeOf(new ErrorResponseImpl(503, "", "down"))).toEqual({
+      kind: "retry",
+      afterMs: 0,
+    });
+    expect(
+      outcomeOf({ ok: false, status: 503, message: "briefly unavailable" }),
+    ).toEqual({ kind: "retry", afterMs: 0 });
+    expect(outcomeOf(new Error("no status"))).toEqual({
+      kind: "retry",
+      afterMs: 0,
+    });
+    expect(outcomeOf({ ok: true })).toEqual({ kind: "sent" });
+  });
+});
+
+describe("retryAfterMs", () => {
+  it("reads seconds or a date, and nothing as 0", () => {
+    expect(retryAfterMs("5")).toBe(5000);
+    expect(retryAfterMs(null)).toBe(0);
+    expect(retryAfterMs("soon")).toBe(0);
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(retryAfterMs("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
   });
 });

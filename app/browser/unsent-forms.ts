@@ -4,8 +4,9 @@
 // `export const clientAction = (args: Route.ClientActionArgs) => keepFormIfUnsent(args);`; its forms
 // are `KeyedForm`s (app/components/keyed-form.tsx), which show the notice.
 import { useSyncExternalStore } from "react";
-import { data } from "react-router";
+import { data, isRouteErrorResponse } from "react-router";
 import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";
+import { watchAnswer } from "./answer-status";
 import { keepForLater } from "./offline-queue/keep";
 import { forgetAnswered } from "./offline-queue/kept";
 
@@ -96,8 +97,9 @@ export const queuedSends = new Map<
  * form keeps that key until a send of it is answered: sending again is
  * answered by the server's kept answer if the first copy did arrive.
  * With `{ queue: true }` (every write but paying, password and email:
- * docs/product-rules.md#shaky-connections) the unsent form is also kept on
- * the device and sent by itself once back online.
+ * docs/product-rules.md#acting-offline) the unsent form is also kept on
+ * the device and sent by itself once back online. The offline queue's own
+ * send to a route that does not say so is refused here, never sent.
  */
 export async function keepFormIfUnsent<T>(
   {
@@ -117,6 +119,15 @@ export async function keepFormIfUnsent<T>(
   const sent = form?.get(IDEMPOTENCY_FIELD);
   const key = typeof sent === "string" ? sent : null;
   const queuedSend = key ? queuedSends.get(key) : undefined;
+  const unchanged = () => data(lastAnswers.get(path) as T, { status: 503 });
+  if (queuedSend && !options.queue) {
+    markKey(key!, "answered");
+    queuedSend({ kind: "refused", message: CANNOT_WAIT });
+    return unchanged();
+  }
+  // The queue's send: what the server answered, status and Retry-After,
+  // which the decoded answer may not carry.
+  const seen = queuedSend ? watchAnswer(request.signal) : undefined;
   // The person sent a form again by hand while the queue kept it: once
   // answered, the queue has nothing left to send.
   const keptByQueue = !queuedSend && key && unanswered.get(key) === "queued";
@@ -125,11 +136,21 @@ export async function keepFormIfUnsent<T>(
   };
   // The queue's own send stays "queued" (its notice holds while it goes).
   if (key && !queuedSend && !keptByQueue) markKey(key, "sending");
+  // A queue's send given up on (timed out, sent again, the fetcher
+  // aborted) says nothing when it ends: only the current send is heard.
+  const stale = () =>
+    request.signal.aborted || queuedSends.get(key!) !== queuedSend;
   try {
     const answer = await serverAction();
+    if (queuedSend && stale()) return unchanged();
+    if (queuedSend) {
+      const outcome = outcomeOf(answer, seen?.());
+      markKey(key!, outcome.kind === "retry" ? "queued" : "answered");
+      queuedSend(outcome);
+      // A refused or failed send leaves the page as it is: the list says it.
+      if (outcome.kind !== "sent") return unchanged();
+    } else if (key) markKey(key, "answered");
     lastAnswers.set(path, answer);
-    if (key) markKey(key, "answered");
-    queuedSend?.(outcomeOf(answer));
     answered();
     return answer;
   } catch (error) {
@@ -137,9 +158,22 @@ export async function keepFormIfUnsent<T>(
     // server sent (or its redirect) arrives decoded, as an answer.
     const lost = error instanceof TypeError;
     if (!lost) answered();
+    if (queuedSend && stale()) return unchanged();
     if (queuedSend) {
-      markKey(key!, lost ? "queued" : "answered");
-      queuedSend(lost ? { kind: "offline" } : outcomeOf(error));
+      const outcome = lost
+        ? ({ kind: "offline" } as const)
+        : outcomeOf(error, seen?.());
+      markKey(
+        key!,
+        outcome.kind === "sent" || outcome.kind === "refused"
+          ? "answered"
+          : "queued",
+      );
+      queuedSend(outcome);
+      // Only a redirect goes on to the router (the new bet, its toast): an
+      // error the queue's send met never replaces the page the person is on.
+      if (outcome.kind === "sent" && isRedirect(error)) throw error;
+      return unchanged();
     } else if (key && lost && keptByQueue) {
       markKey(key, "queued");
     } else if (key && lost && options.queue && form) {
@@ -147,37 +181,54 @@ export async function keepFormIfUnsent<T>(
       markKey(key, kept ? "queued" : "lost");
     } else if (key) markKey(key, lost ? "lost" : "answered");
     if (!lost) throw error;
-    return data(lastAnswers.get(path) as T, { status: 503 });
+    return unchanged();
   }
 }
 
-// A refused form answers `formFailure`'s shape (app/framework/page.server.ts):
-// `ok: false` with its status; a thrown error response carries its own.
-function outcomeOf(answer: unknown): QueuedSendOutcome {
-  if (answer instanceof Response) {
-    // A redirect: the answer the person would have seen (the new bet).
-    return answer.status >= 500
-      ? { kind: "retry", afterMs: retryAfterMs(answer.headers) }
-      : { kind: "sent" };
-  }
+/** What the list says of a kept action whose route does not wait. */
+export const CANNOT_WAIT = "this action cannot wait to be sent";
+
+const isRedirect = (answer: unknown) =>
+  answer instanceof Response && answer.status >= 300 && answer.status < 400;
+
+/**
+ * What a queued send came to. The status the server answered decides when
+ * it was seen: a 5xx, 408 or 429 waits (honouring Retry-After), another 4xx
+ * is final, anything else was sent. Unseen, the decoded answer decides: a
+ * refused form answers `formFailure`'s shape (app/framework/page.server.ts),
+ * a thrown error response carries its own status, and an error with none
+ * (a bug or an outage the server did not word) waits: only a 4xx the server
+ * meant is final.
+ */
+export function outcomeOf(
+  answer: unknown,
+  seen?: { status: number; retryAfterMs: number },
+): QueuedSendOutcome {
+  const status = seen?.status ?? statusOf(answer);
+  if (status === undefined || status >= 500 || status === 408 || status === 429)
+    return { kind: "retry", afterMs: seen?.retryAfterMs ?? 0 };
+  if (status < 400) return { kind: "sent" };
+  return { kind: "refused", message: messageOf(answer) };
+}
+
+/** The status a decoded answer carries; undefined for an error that says none. */
+function statusOf(answer: unknown): number | undefined {
+  if (answer instanceof Response) return answer.status;
+  if (isRouteErrorResponse(answer)) return answer.status;
+  if (answer instanceof Error) return undefined;
   const failure = answer as {
     ok?: unknown;
     status?: unknown;
-    message?: unknown;
     data?: unknown;
   } | null;
-  const status =
-    typeof failure?.status === "number" &&
+  return typeof failure?.status === "number" &&
     (failure.ok === false || "data" in failure)
-      ? failure.status
-      : 200;
-  if (status < 400) return { kind: "sent" };
-  if (status >= 500 || status === 408 || status === 429)
-    return { kind: "retry", afterMs: 0 };
-  return { kind: "refused", message: messageOf(failure) };
+    ? failure.status
+    : 200;
 }
 
-function messageOf(failure: { message?: unknown; data?: unknown } | null) {
+function messageOf(answer: unknown) {
+  const failure = answer as { message?: unknown; data?: unknown } | null;
   if (typeof failure?.message === "string" && failure.message)
     return failure.message;
   const payload = failure?.data as { message?: unknown } | string | undefined;
@@ -189,9 +240,4 @@ function messageOf(failure: { message?: unknown; data?: unknown } | null) {
   )
     return payload.message;
   return "The server refused it.";
-}
-
-function retryAfterMs(headers: Headers) {
-  const seconds = Number(headers.get("Retry-After"));
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }

@@ -1,14 +1,15 @@
 // Keeping a form the network failed to send (docs/decisions/1045-offline-actions-queue.md).
 // Loaded with the forms, not lazily like the rest of the queue (./queue.ts):
 // it runs when the network is gone, when no code can be fetched.
-import { href } from "react-router";
 import { queueOwner, writeCounts } from "./counts";
+import { keepableFields, queueableRoute } from "./queueable";
 import { allKept, putKept, type KeptField } from "./store";
 
 /**
  * Keeps a form the network failed to send, for its signed-in owner; false
- * when it cannot be kept (no one signed in, a chosen file, no IndexedDB),
- * and the form then says only 'Not sent'.
+ * when it cannot be kept (no one signed in, a route that does not wait, a
+ * password typed, a chosen file, no IndexedDB), and the form then says only
+ * 'Not sent'.
  */
 export async function keepForLater(
   request: Request,
@@ -17,14 +18,18 @@ export async function keepForLater(
 ) {
   const userId = queueOwner();
   if (userId === null || typeof indexedDB === "undefined") return false;
-  const fields: KeptField[] = [];
+  const url = new URL(request.url);
+  const route = queueableRoute(url.pathname);
+  if (!route) return false;
+  const typed: KeptField[] = [];
   for (const [name, value] of form) {
-    if (typeof value === "string") fields.push([name, value]);
+    if (typeof value === "string") typed.push([name, value]);
     else if (value.size === 0 && value.name === "")
-      fields.push([name, { emptyFile: true }]);
+      typed.push([name, { emptyFile: true }]);
     else return false; // a photo is not kept on the device
   }
-  const url = new URL(request.url);
+  const fields = keepableFields(typed);
+  if (!fields) return false; // a password or other secret: never stored
   const multipart = /^multipart\//i.test(
     request.headers.get("Content-Type") ?? "",
   );
@@ -42,7 +47,7 @@ export async function keepForLater(
         : "application/x-www-form-urlencoded",
       fields,
       page: location.pathname,
-      what: describe(url.pathname, text("intent")),
+      what: route.what(text("intent")),
       about: text("title") || document.title.replace(/\s*·\s*Fairshake$/, ""),
       createdAt: Date.now(),
       state: "waiting",
@@ -67,28 +72,6 @@ function askForBackgroundSync() {
       ).sync?.register("fairshake-offline-queue"),
     )
     .catch(() => {});
-}
-
-/** What the list calls an action, from where it posts. */
-function describe(path: string, intent: string) {
-  if (path === href("/create-bet")) return "Create a bet";
-  if (/^\/(bet\/\d+\/edit|edit-bet\/\d+)$/.test(path)) return "Edit a bet";
-  if (/^\/bet\/\d+\/rule$/.test(path)) return "Referee's decision";
-  if (/^\/propose-settlement\//.test(path)) return "Propose a settlement";
-  if (/^\/settlements\/\d+\/approve$/.test(path)) return "Approve a settlement";
-  if (/^\/settlements\/\d+\/reject$/.test(path)) return "Reject a settlement";
-  if (/^\/settle-bet\//.test(path))
-    return intent ? `Settlement: ${intent.replace(/-/g, " ")}` : "Settlement";
-  if (path === href("/profile/edit")) return "Edit profile";
-  if (path === href("/profile/notifications")) return "Notification settings";
-  if (path === href("/friends"))
-    return intent ? `Friends: ${intent.replace(/-/g, " ")}` : "Friends";
-  if (/^\/bet\/\d+$/.test(path)) {
-    if (intent === "join") return "Join a bet";
-    if (intent === "nudge") return "Nudge";
-    return intent ? `Bet: ${intent.replace(/-/g, " ")}` : "Bet";
-  }
-  return "Form";
 }
 
 /** Mirrors this person's counts for the header and the other tabs. */

@@ -21,6 +21,8 @@ export type KeptAction = {
   message?: string;
   /** Not sent again before this time (a 5xx asked to wait). */
   notBefore?: number;
+  /** Sends that failed without a final answer (a 5xx, 408, 429, none at all). */
+  tries?: number;
 };
 
 const DB = "fairshake-offline";
