@@ -1,5 +1,6 @@
 import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "react-router";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { forgetAnswered } from "./offline-queue/kept";
 import { retryAfterMs } from "./answer-status";
 import {
   CANNOT_WAIT,
@@ -10,6 +11,11 @@ import {
   unansweredState,
   type QueuedSendOutcome,
 } from "./unsent-forms";
+
+// IndexedDB is the browser's: what the queue is told to forget is watched.
+vi.mock("./offline-queue/kept", () => ({
+  forgetAnswered: vi.fn(async () => {}),
+}));
 
 // docs/product-rules.md#shaky-connections: what a form says while its key
 // is unanswered, for a page's own send and for the offline queue's.
@@ -167,5 +173,41 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs("soon")).toBe(0);
     const now = Date.parse("2026-01-01T00:00:00Z");
     expect(retryAfterMs("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
+  });
+});
+
+describe("a kept form sent again by hand", () => {
+  function sendAgain(key: string, serverAction: () => Promise<unknown>) {
+    const controller = new AbortController();
+    const request = new Request("http://localhost/create-bet", {
+      method: "POST",
+      body: new URLSearchParams({ idempotencyKey: key, title: "Derby" }),
+      signal: controller.signal,
+    });
+    markKey(key, "queued");
+    return { controller, sent: keepFormIfUnsent({ request, serverAction }) };
+  }
+
+  it("is forgotten by the queue once answered", async () => {
+    vi.mocked(forgetAnswered).mockClear();
+    await sendAgain("hand-1", async () => ({ ok: true })).sent;
+    expect(forgetAnswered).toHaveBeenCalledWith("hand-1");
+  });
+
+  it("stays kept when its send is cancelled, or answered with an outage", async () => {
+    vi.mocked(forgetAnswered).mockClear();
+    // Cancelled: the fetcher was sent again, or the page left.
+    const cancelled = sendAgain("hand-2", () => new Promise(() => {}));
+    const aborted = sendAgain("hand-2", async () => {
+      cancelled.controller.abort();
+      throw new DOMException("The operation was aborted.", "AbortError");
+    });
+    aborted.controller.abort();
+    await aborted.sent.catch(() => undefined);
+    // An outage: the server threw a 503.
+    await sendAgain("hand-3", async () => {
+      throw new ErrorResponseImpl(503, "Service Unavailable", null);
+    }).sent.catch(() => undefined);
+    expect(forgetAnswered).not.toHaveBeenCalled();
   });
 });

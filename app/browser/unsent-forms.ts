@@ -131,8 +131,13 @@ export async function keepFormIfUnsent<T>(
   // The person sent a form again by hand while the queue kept it: once
   // answered, the queue has nothing left to send.
   const keptByQueue = !queuedSend && key && unanswered.get(key) === "queued";
-  const answered = () => {
-    if (keptByQueue) void forgetAnswered(key).catch(() => {});
+  // Only an answer the kept action is done with lets the queue forget it: a
+  // send cancelled here (the fetcher sent again, the page left) got no
+  // answer, and a 5xx, 408 or 429 means it still waits.
+  const answered = (answer: unknown) => {
+    if (!keptByQueue || request.signal.aborted) return;
+    if (outcomeOf(answer).kind === "retry") return;
+    void forgetAnswered(key).catch(() => {});
   };
   // The queue's own send stays "queued" (its notice holds while it goes).
   if (key && !queuedSend && !keptByQueue) markKey(key, "sending");
@@ -151,13 +156,13 @@ export async function keepFormIfUnsent<T>(
       if (outcome.kind !== "sent") return unchanged();
     } else if (key) markKey(key, "answered");
     lastAnswers.set(path, answer);
-    answered();
+    answered(answer);
     return answer;
   } catch (error) {
     // fetch rejects with a TypeError when the network fails; an error the
     // server sent (or its redirect) arrives decoded, as an answer.
     const lost = error instanceof TypeError;
-    if (!lost) answered();
+    if (!lost) answered(error);
     if (queuedSend && stale()) return unchanged();
     if (queuedSend) {
       const outcome = lost
