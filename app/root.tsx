@@ -1,4 +1,5 @@
 import { unavailableMiddleware } from "~/framework/unavailable.server";
+import { controlTextMiddleware } from "~/framework/control-text.server";
 import {
   data,
   Links,
@@ -43,7 +44,10 @@ export const links: Route.LinksFunction = () => [
 // Before all of it, outside the primary region, a request that may write is
 // sent to the primary region, and a read that would be stale for this
 // person too (app/models/requests/regions.server.ts): nothing read or claimed.
+// First of all, a control character in the path or query is refused
+// (app/framework/control-text.server.ts): no engine is handed a NUL.
 export const middleware: Route.MiddlewareFunction[] = [
+  controlTextMiddleware,
   regionMiddleware,
   unavailableMiddleware,
   sessionMiddleware,
