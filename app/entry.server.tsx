@@ -28,6 +28,10 @@ export function handleError(error: unknown, { request }: { request: Request }) {
     console.warn(`database unavailable: ${new URL(request.url).pathname}`);
     return;
   }
+  // A request no route can answer (a POST, PUT, PATCH or DELETE to a page
+  // without an action: React Router's own 405) is the sender's mistake,
+  // answered as such: no stack in the log.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   // As React Router's default: an error response it made carries the cause.
   const cause =
     isRouteErrorResponse(error) && "error" in error ? error.error : undefined;

@@ -44,6 +44,21 @@ import { discardUnreadBodyAfterAnswer } from "./unread-body";
 
 const API_ROOT = `/${API_PREFIX}`;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+// The methods a route may answer. Any other that Node's parser takes (TRACE,
+// the WebDAV ones) is 405 at the door: TRACE reached the request handler,
+// where the Fetch API refuses to build its Request, and was a 500 with a
+// stack in the log; the others reached React Router, which answered 405
+// but logged its own error, a stack, for each.
+const SERVED_METHODS = [
+  "GET",
+  "HEAD",
+  "OPTIONS",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+];
+const SERVED = new Set(SERVED_METHODS);
 // Calls whose authority is a signature, not a session: Stripe's webhook and
 // the one-click unsubscribe a mail provider POSTs as a form (docs/product-rules.md#notifications),
 // spelled once in app/route-paths.ts, which app/routes.ts uses too.
@@ -106,6 +121,15 @@ export async function serve({ vite }: ServeOptions = {}) {
       );
     }
     next();
+  });
+
+  // --- A method no route serves: 405, before anything else runs ------------
+  app.use((req, res, next) => {
+    if (SERVED.has(req.method)) return next();
+    res.status(405).set("Allow", SERVED_METHODS.join(", "));
+    if (req.path.startsWith(`${API_ROOT}/`))
+      res.json({ error: "Method not allowed" });
+    else res.type("text/plain").send("Method not allowed");
   });
 
   // Brotli for the browsers that take it (utils/compression.server.ts has the

@@ -2,6 +2,8 @@
 // the order is written (app/root.tsx hands it to React Router as the root's
 // middleware, so pages and the /api alike pass it):
 //
+// 0. control text: a control character (a NUL) in the path or query is
+//    refused before anything reads the database (control-text.server.ts);
 // 1. regions: outside the primary region, a request that may write is sent
 //    to the primary region, and a read that would be stale for this person
 //    is too — before anything is read or claimed (regions.server.ts);
@@ -16,12 +18,14 @@
 // The stores these steps read and write (sessions, idempotency keys, WAL
 // positions, the request's user) are models; the pipeline only orders them.
 import type { MiddlewareFunction } from "react-router";
+import { controlTextMiddleware } from "./control-text.server";
 import { idempotencyMiddleware } from "./idempotency-guard.server";
 import { regionMiddleware } from "./regions.server";
 import { sessionMiddleware } from "./session.server";
 import { unavailableMiddleware } from "./unavailable.server";
 
 export const pipeline: readonly MiddlewareFunction<Response>[] = [
+  controlTextMiddleware,
   regionMiddleware,
   unavailableMiddleware,
   sessionMiddleware,

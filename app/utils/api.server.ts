@@ -9,7 +9,7 @@ import {
   unwrapDomainError,
   type FieldErrors,
 } from "./errors";
-import { fieldErrorsOf } from "./validation";
+import { fieldErrorsOf, refusedText } from "./validation";
 
 export function jsonError(
   status: number,
@@ -70,7 +70,8 @@ export function isJsonContentType(request: Request) {
 
 /**
  * Reads a JSON body: 415 unless it is declared JSON, 400 for malformed JSON,
- * bytes that are not UTF-8, or a body that is not an object. An empty body
+ * bytes that are not UTF-8, a body that is not an object, or text in it
+ * that no input takes (a control character, a lone surrogate). An empty body
  * reads as {}. Its size was held to the route's limit (16 KB) while it
  * streamed in, before any of this (app/framework/request-handler.ts).
  */
@@ -97,6 +98,10 @@ export async function readJson(
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalid("Request body must be a JSON object");
   }
+  // A control character anywhere in it: refused before any query reads it
+  // (docs/decisions/1062-control-characters-refused-at-the-door.md).
+  const refused = refusedText(Object.entries(value));
+  if (refused) throw invalid(refused.message, refused.fieldErrors);
   return value as Record<string, unknown>;
 }
 

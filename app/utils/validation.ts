@@ -20,6 +20,72 @@ const CONTROL_BUT_LINES =
 /** False for a lone surrogate, which no encoding can store and read back. */
 export const isWellFormed = (value: string) => !/\p{Cs}/u.test(value);
 
+// --- The door's rule: text no input takes (docs/decisions/1062-control-characters-refused-at-the-door.md)
+
+/** What a field, a query or a path holding a control character is answered. */
+export const CONTROL_TEXT =
+  "This text contains a control character (such as NUL). Please remove it.";
+
+/**
+ * Text no input takes, whatever its field: a control character but tab and
+ * line breaks (PostgreSQL refuses a NUL that SQLite would store; the rest no
+ * keyboard types), or a lone surrogate (stored as a replacement character).
+ * Readers of a body, a query or a path refuse it before anything is looked
+ * up, so both engines are handed exactly the same text; a one-line field's
+ * own rule (`maxChars`) refuses tab and line breaks too.
+ */
+export function refusedTextMessage(value: string): string | null {
+  if (CONTROL_BUT_LINES.test(value)) return CONTROL_TEXT;
+  return isWellFormed(value) ? null : UNSTORABLE_TEXT;
+}
+
+/**
+ * A password is hashed, never stored or looked up as text, and compared as
+ * typed: refusing a character in it could only lock out someone who chose it.
+ */
+export const isSecretField = (name: string) => /password$/i.test(name);
+
+/**
+ * A body's refused text (docs/decisions/1062-control-characters-refused-at-the-door.md):
+ * the fields (names and values, nested ones as `a.b`) that hold it, each
+ * with its message, and the message for the whole; null when there is none.
+ */
+export function refusedText(
+  entries: Iterable<[string, unknown]>,
+): { message: string; fieldErrors: FieldErrors } | null {
+  const fieldErrors = refusedTextFields(entries);
+  if (!fieldErrors) return null;
+  const messages = Object.values(fieldErrors).flat();
+  return {
+    message: messages.includes(CONTROL_TEXT) ? CONTROL_TEXT : UNSTORABLE_TEXT,
+    fieldErrors,
+  };
+}
+
+function refusedTextFields(
+  entries: Iterable<[string, unknown]>,
+): FieldErrors | null {
+  const out: FieldErrors = {};
+  // A list, not recursion: a body nested thousands deep is walked all the same.
+  const todo: [string, string, unknown][] = [...entries].map(
+    ([name, value]) => [name, name, value],
+  );
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [path, name, value] = next;
+    const refused =
+      refusedTextMessage(name) ??
+      (typeof value === "string" && !isSecretField(name)
+        ? refusedTextMessage(value)
+        : null);
+    if (refused) out[path] = [refused];
+    else if (typeof value === "string") continue;
+    else if (value !== null && typeof value === "object")
+      for (const [inner, v] of Object.entries(value))
+        todo.push([`${path}.${inner}`, inner, v]);
+  }
+  return Object.keys(out).length ? out : null;
+}
+
 /**
  * The checks every stored text passes: at most `max` characters, nothing that
  * cannot round-trip (a lone surrogate would read back as replacement

@@ -5,7 +5,8 @@
 // row with its id in one transaction, parents before children, and moves
 // each id sequence past the highest id. Before it commits it checks that
 // every table has as many rows as the source and that the ledger sums to
-// zero on both sides; any difference rolls the whole copy back.
+// zero on both sides; any difference rolls the whole copy back. Text holding
+// a NUL (which PostgreSQL cannot store) is named by table, column and id.
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -47,6 +48,7 @@ export async function copySqliteToPostgres({
       for (const table of tables) {
         const columns = await columnsOf(client, table);
         const rows = source.prepare(`SELECT * FROM "${table}"`).all();
+        refuseNul(table, columns, rows);
         for (let i = 0; i < rows.length; i += BATCH)
           await insertRows(client, table, columns, rows.slice(i, i + BATCH));
         await moveSequences(client, table, columns);
@@ -131,6 +133,21 @@ function toPostgres(value, type) {
   if (type === "boolean") return value === 1 || value === true;
   if (type === "bigint" || type === "integer") return Number(value);
   return value; // text and JSON text, bytea as a Buffer
+}
+
+/**
+ * PostgreSQL stores no NUL in text; SQLite took one before the app refused
+ * control characters (docs/decisions/1062-control-characters-refused-at-the-door.md).
+ * Named here, row and column, rather than as PostgreSQL's "invalid byte
+ * sequence": the person moving fixes that row in the SQLite file and copies again.
+ */
+function refuseNul(table, columns, rows) {
+  for (const row of rows)
+    for (const { name } of columns)
+      if (typeof row[name] === "string" && row[name].includes("\u0000"))
+        throw new Error(
+          `${table}.${name} (id ${row.id ?? "?"}) holds a NUL character, which PostgreSQL cannot store: remove it from the SQLite file and copy again`,
+        );
 }
 
 async function insertRows(client, table, columns, rows) {

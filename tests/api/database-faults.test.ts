@@ -15,9 +15,9 @@ import {
   type Cluster,
 } from "../../scripts/lib/postgres-cluster.mjs";
 import {
+  Client,
   startServer,
   signUp,
-  type Client,
   type TestServer,
 } from "../support/server";
 import { onPostgres } from "../support/test-database";
@@ -107,7 +107,8 @@ describe.runIf(onPostgres())(
           deadline: new Date(Date.now() + 86_400_000).toISOString(),
           visibility: "public",
         });
-      expect((await write()).status).toBe(201);
+      const first = await write();
+      expect(first.status).toBe(201);
 
       cluster.pause();
       const down = await Promise.all([
@@ -138,9 +139,17 @@ describe.runIf(onPostgres())(
         ),
       );
       for (const answer of load) expectUnavailable(answer, "/api/bets");
-      // The pages too, a document and a client navigation's data request.
-      for (const path of ["/", "/my-bets", "/my-bets.data"]) {
-        const page = await alice.client.request("GET", path, {
+      // The pages too, a document and a client navigation's data request;
+      // the share page as a visitor without a session opens it.
+      const shared = `/share/${first.data.id}`;
+      const visitor = new Client(server.url);
+      for (const [client, path] of [
+        [alice.client, "/"],
+        [alice.client, "/my-bets"],
+        [alice.client, "/my-bets.data"],
+        [visitor, shared],
+      ] as const) {
+        const page = await client.request("GET", path, {
           headers: { Accept: "text/html" },
         });
         expect(page.status, `${path}: ${page.text.slice(0, 300)}`).toBe(503);

@@ -14,7 +14,8 @@ import {
   startCluster,
   type Cluster,
 } from "../../scripts/lib/postgres-cluster.mjs";
-import { Client, startServer } from "../support/server";
+import Database from "better-sqlite3";
+import { Client, signUp, startServer } from "../support/server";
 import { onPostgres } from "../support/test-database";
 import { payOverHttp, settledBetOverHttp } from "./settle-helpers";
 
@@ -100,6 +101,38 @@ describe.runIf(onPostgres())("db:copy from SQLite into PostgreSQL", () => {
       const again = copy(dbPath, to);
       expect(again.status).toBe(1);
       expect(again.stderr).toContain("the target is not empty");
+    },
+  );
+
+  // Text stored before the door refused control characters
+  // (docs/decisions/1062-control-characters-refused-at-the-door.md) may
+  // hold a NUL, which PostgreSQL cannot store: the copy names where it is.
+  it(
+    "names the row and column of a NUL PostgreSQL cannot take, and copies nothing",
+    { timeout: 60_000 },
+    async () => {
+      const oldPath = path.join(dir, "old.db");
+      const before = await startServer({
+        DATABASE_PATH: oldPath,
+        DATABASE_URL: "",
+      });
+      let userId: number;
+      try {
+        userId = (await signUp(before.url)).user.id;
+      } finally {
+        await before.stop();
+      }
+      const file = new Database(oldPath);
+      file
+        .prepare("UPDATE users SET avatar_url = ? WHERE id = ?")
+        .run("https://example.com/a\u0000.png", userId);
+      file.close();
+      const to = await createDatabase(cluster.adminUrl, "with_nul");
+      const done = copy(oldPath, to);
+      expect(done.status).toBe(1);
+      expect(done.stderr).toContain(
+        `users.avatar_url (id ${userId}) holds a NUL character`,
+      );
     },
   );
 });

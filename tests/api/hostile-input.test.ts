@@ -126,6 +126,10 @@ const hostileParam = fc.oneof(
     "9007199254740993",
     "0x10",
     "%00",
+    // A real NUL and other controls in a path (%00 once encoded).
+    "\u0000",
+    "AB\u0000CD",
+    "\u0001",
     "' OR 1=1 --",
     "<script>",
     "..",
@@ -463,9 +467,22 @@ describe("accepted text comes back exactly and renders escaped", () => {
 
 describe("a payment intent id that names no intent", () => {
   // Found by the property above on PostgreSQL, which refuses a NUL in text:
-  // the lookup failed and the call answered 500.
-  it.each([["a\u0000b"], ["x".repeat(300)], ["pi_\u0007"]])(
-    "POST /api/payments/demo/confirm with %j is 404, never 500",
+  // the lookup failed and the call answered 500. A control character is now
+  // refused at the door (400) before any lookup; a long id finds nothing.
+  it("POST /api/payments/demo/confirm with a 300-character id is 404, never 500", async () => {
+    const { client } = await signUp(server.url);
+    const res = await client.post("/api/payments/demo/confirm", {
+      paymentIntentId: "x".repeat(300),
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12/40",
+      cvc: "123",
+    });
+    expect(res.status, res.text).toBe(404);
+    expect(res.data).toEqual({ error: "Payment intent not found." });
+  });
+
+  it.each([["a\u0000b"], ["pi_\u0007"]])(
+    "POST /api/payments/demo/confirm with %j is 400, never 500",
     async (paymentIntentId) => {
       const { client } = await signUp(server.url);
       const res = await client.post("/api/payments/demo/confirm", {
@@ -474,8 +491,152 @@ describe("a payment intent id that names no intent", () => {
         expiry: "12/40",
         cvc: "123",
       });
-      expect(res.status, res.text).toBe(404);
-      expect(res.data).toEqual({ error: "Payment intent not found." });
+      expect(res.status, res.text).toBe(400);
+      expect(res.data.fieldErrors.paymentIntentId[0]).toMatch(
+        /control character/,
+      );
     },
   );
+});
+
+// Control characters (docs/decisions/1062-control-characters-refused-at-the-door.md):
+// PostgreSQL refuses a NUL in text, SQLite stores it; the door refuses
+// every control character but tab and line breaks before any query, so the
+// two engines take exactly the same text, and what SQLite took copies up.
+const CONTROL_MESSAGE = /control character/i;
+const REFUSED_CONTROLS = ["\u0000", "\u0001", "\u001b", "\u007f", "\u0085"];
+
+describe("control characters are refused at the door on both engines", () => {
+  it.each(
+    writeCalls
+      .filter((c) => !c.rawBody && (c.fields ?? []).length > 0)
+      .flatMap((c) =>
+        c
+          .fields!.filter((f) => !/password$/i.test(f))
+          .map((f) => [`${c.method} ${c.path ?? c.route} ${f}`, c, f] as const),
+      ),
+  )("%s with a NUL is 400, never stored", async (_n, call, field) => {
+    const { me, path: p } = await setUp(call);
+    const res = await me.client.request(call.method, p, {
+      json: { [field]: `ab\u0000cd` },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.data.error).toMatch(CONTROL_MESSAGE);
+    expect(res.data.fieldErrors?.[field]?.[0]).toMatch(CONTROL_MESSAGE);
+  });
+
+  it.each(REFUSED_CONTROLS.map((c) => [JSON.stringify(c), c] as const))(
+    "sign-in and a reset with %s in the name are 400 with the message",
+    async (_n, control) => {
+      const client = new Client(server.url);
+      for (const [p, body] of [
+        ["/api/login", { username: `al${control}ice`, password: "secret123" }],
+        ["/api/password-reset", { login: `al${control}ice` }],
+        [
+          "/api/password-reset/confirm",
+          { token: `t${control}k`, password: "secret123" },
+        ],
+      ] as const) {
+        const res = await client.post(p, body);
+        expect(res.status, `${p} ${res.text}`).toBe(400);
+        expect(res.data.error).toMatch(CONTROL_MESSAGE);
+      }
+    },
+  );
+
+  it("a NUL in an avatar URL is 400 and nothing is stored", async () => {
+    const me = await person(server.url, "av");
+    const res = await me.client.patch("/api/user/profile", {
+      avatarUrl: "https://example.com/a\u0000.png",
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.data.fieldErrors.avatarUrl[0]).toMatch(CONTROL_MESSAGE);
+    expect((await me.client.get("/api/user")).data.avatarUrl).toBeNull();
+  });
+
+  it("a NUL in a JSON key or a nested value is 400 too", async () => {
+    const me = await person(server.url, "nk");
+    for (const body of [
+      { "ti\u0000tle": "x" },
+      { keys: { p256dh: "a\u0000" } },
+      { list: ["ok", "no\u0000"] },
+    ]) {
+      const res = await me.client.post("/api/bets", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.data.error).toMatch(CONTROL_MESSAGE);
+    }
+  });
+
+  it("a NUL in the user search's query is 400; in a bet code, 404", async () => {
+    const me = await person(server.url, "sq");
+    const search = await me.client.get("/api/users/search?q=a%00b");
+    expect(search.status, search.text).toBe(400);
+    expect(search.data.error).toMatch(CONTROL_MESSAGE);
+    const code = await me.client.get("/api/bets/code/AB%00CD");
+    expect(code.status, code.text).toBe(404);
+    const short = await me.client.get("/api/bets/code/%00");
+    expect(short.status, short.text).toBe(404);
+  });
+
+  it("pages: sign-in, reset, profile and code search say so with 400; /join/{code} is 404", async () => {
+    const me = await person(server.url, "pf");
+    const form = (client: Client, p: string, body: string) =>
+      client.request("POST", p, {
+        body,
+        headers: {
+          Accept: "text/html",
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+      });
+    const anonymous = new Client(server.url);
+    for (const [client, p, body] of [
+      [anonymous, "/auth", "intent=login&username=al%00ice&password=secret123"],
+      [anonymous, "/forgot-password", "login=al%00ice"],
+      [
+        anonymous,
+        "/reset-password",
+        "token=t%00k&password=a&confirmPassword=a",
+      ],
+      [me.client, "/profile/edit", "avatarUrl=https%3A%2F%2Fx.example%2F%00"],
+      [me.client, "/search", "code=AB%00CD"],
+    ] as const) {
+      const res = await form(client, p, body);
+      expect(res.status, `${p} ${res.text.slice(0, 300)}`).toBe(400);
+      expect(res.text).toMatch(CONTROL_MESSAGE);
+    }
+    const reset = await anonymous.get("/reset-password?token=t%00k", {
+      Accept: "text/html",
+    });
+    expect(reset.status).toBe(400);
+    expect(reset.text).toMatch(CONTROL_MESSAGE);
+    const join = await me.client.get("/join/AB%00CD", { Accept: "text/html" });
+    expect(join.status).toBe(404);
+    expect((await me.client.get("/api/user")).data.avatarUrl).toBeNull();
+  });
+
+  it("tab and line breaks stay allowed where a field has several lines; a password is any text", async () => {
+    const me = await person(server.url, "ok");
+    const res = await me.client.post("/api/bets", {
+      title: "Plain title",
+      description: "Line one\r\nline\ttwo",
+      amount: 5,
+      deadline: inTwoDays(),
+      visibility: "public",
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.data.description).toBe("Line one\r\nline\ttwo");
+    // A password is hashed, never stored or looked up as text: refusing a
+    // character in it could only lock someone out.
+    const { client, user } = await signUp(server.url);
+    const changed = await client.post("/api/user/password", {
+      currentPassword: "secret123",
+      newPassword: "se\u0000cr\u0007et",
+    });
+    expect(changed.status, changed.text).toBe(204);
+    const login = await new Client(server.url).post("/api/login", {
+      username: user.username,
+      password: "se\u0000cr\u0007et",
+    });
+    expect(login.status, login.text).toBe(200);
+  });
 });

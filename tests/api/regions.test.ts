@@ -216,6 +216,11 @@ describe.runIf(onPostgres())(
         // A read that writes: opening a private bet by its code.
         await signedIn.get("/join/ABCDEF"),
         await signedIn.get("/api/bets/code/ABCDEF"),
+        // In any case or spelling that routes there, as a visitor too.
+        await signedIn.get("/SHARE/1?code=ABCDEF"),
+        await new Client(syd.url).get("/Share/1/?code=ABCDEF"),
+        await signedIn.get("/JOIN/ABCDEF"),
+        await signedIn.get("/API/bets/code/ABCDEF"),
       ];
       for (const answer of answers) {
         expect(answer.status, answer.text).toBe(409);

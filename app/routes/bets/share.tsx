@@ -12,7 +12,7 @@ import {
   type SharePreview,
 } from "~/models/bets/share.server";
 import { parseId } from "~/utils/api.server";
-import { isDomainError } from "~/utils/errors";
+import { isDomainError, unwrapDomainError } from "~/utils/errors";
 import { pageError } from "~/framework/page.server";
 import { formatCents } from "~/utils/money";
 import { getUser } from "~/models/accounts/session.server";
@@ -41,7 +41,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       clientAddress: context.get(clientAddressContext),
     });
   } catch (error) {
-    if (isDomainError(error))
+    // A refusal, or the database out of reach (503 with Retry-After, as
+    // every page answers it), is the page door's to word.
+    if (isDomainError(unwrapDomainError(error)))
       throw pageError(error, {
         429: (failure) => ({
           title: "Too many tries",
