@@ -632,7 +632,10 @@ type StandbyWatch = { stop(): void; confirmed(): boolean };
  * Watches `client`'s COMMIT: past the request's budget for the standby
  * (STANDBY_CONFIRM_MS from its first wait), cancels the wait, looking again
  * every 200 ms until the COMMIT returns. Cancels only a backend that is
- * waiting for synchronous replication, so no other statement is hit.
+ * waiting for synchronous replication, so no other statement is hit. A
+ * wait that cannot be cancelled within another budget (the address now
+ * leads to another node, and the old primary waits on, cut off) ends with
+ * the connection: the COMMIT fails as the database out of reach.
  */
 function watchCommit(client: ClientThatSaysUnavailable): StandbyWatch {
   const confirmation = currentStandbyConfirmation();
@@ -644,8 +647,14 @@ function watchCommit(client: ClientThatSaysUnavailable): StandbyWatch {
   let stopped = false;
   let cancelled = false;
   let timer: NodeJS.Timeout | undefined;
+  const cutAt = deadline + standbyConfirmMs();
   const look = async () => {
     if (stopped) return;
+    if (Date.now() > cutAt) {
+      cancelled = true;
+      void client.end().catch(() => undefined);
+      return;
+    }
     cancelled = (await cancelStandbyWait(pid)) || cancelled;
     if (!stopped) timer = setTimeout(look, 200).unref();
   };

@@ -7,7 +7,8 @@
 // With `delayMs`, every chunk in each direction is held that long (in
 // order: a chunk never overtakes the one before), as a link between two
 // regions holds it: a standby replicating through it trails the primary.
-// A connection whose other side closes or fails is closed too; one that
+// A connection whose other side closes or fails is closed too (on a
+// delayed link once what was already on its way has arrived); one that
 // cannot reach its target is closed at once, as a proxy does when the
 // machine behind it is gone.
 import net from "node:net";
@@ -24,18 +25,23 @@ export async function startRelay({ to, delayMs, port = 0 }) {
     const outbound = net.connect(target, "127.0.0.1");
     const pair = { inbound, outbound };
     open.add(pair);
+    const toOutbound = pipe(inbound, outbound, delayMs);
+    const toInbound = pipe(outbound, inbound, delayMs);
     const closeBoth = () => {
       open.delete(pair);
-      inbound.destroy();
-      outbound.destroy();
+      const drained = Math.max(toOutbound.last, toInbound.last) - Date.now();
+      const destroy = () => {
+        inbound.destroy();
+        outbound.destroy();
+      };
+      if (drained > 0) setTimeout(destroy, drained + 5).unref();
+      else destroy();
     };
     for (const socket of [inbound, outbound]) {
       socket.on("error", closeBoth);
       socket.on("close", closeBoth);
       socket.setNoDelay(true);
     }
-    pipe(inbound, outbound, delayMs);
-    pipe(outbound, inbound, delayMs);
   });
   server.on("error", () => undefined);
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
@@ -60,22 +66,33 @@ export async function startRelay({ to, delayMs, port = 0 }) {
   };
 }
 
-/** Copies `from` to `to`, each chunk held `delayMs()` and never reordered. */
+/**
+ * Copies `from` to `to`, each chunk held `delayMs()` and never reordered
+ * (one queue, one timer: chunks due in the same millisecond leave in the
+ * order they came); `last` is when the last chunk on its way arrives.
+ */
 function pipe(from, to, delayMs) {
+  const state = { last: 0 };
   if (!delayMs) {
     from.pipe(to);
-    return;
+    return state;
   }
-  let last = 0;
+  const queue = [];
+  let timer = null;
+  const drain = () => {
+    timer = null;
+    const now = Date.now();
+    while (queue.length && queue[0].at <= now) {
+      const { chunk } = queue.shift();
+      if (!to.destroyed) to.write(chunk);
+    }
+    if (queue.length) timer = setTimeout(drain, queue[0].at - now).unref();
+  };
   from.on("data", (chunk) => {
-    const at = Math.max(last, Date.now() + delayMs());
-    last = at;
-    const timer = setTimeout(
-      () => {
-        if (!to.destroyed) to.write(chunk);
-      },
-      Math.max(0, at - Date.now()),
-    );
-    timer.unref();
+    const at = Math.max(state.last, Date.now() + delayMs());
+    state.last = at;
+    queue.push({ at, chunk });
+    timer ??= setTimeout(drain, Math.max(0, at - Date.now())).unref();
   });
+  return state;
 }

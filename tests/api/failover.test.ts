@@ -103,10 +103,10 @@ describe.runIf(onPostgres())(
 
     /** The standby has replayed everything the primary has written so far. */
     const caughtUp = async () => {
-      const [{ lsn }] = await query<{ lsn: string }>(
+      const [{ lsn }] = (await query<{ lsn: string }>(
         primary.adminUrl,
         "SELECT pg_current_wal_lsn()::text AS lsn",
-      );
+      )) as [{ lsn: string }];
       await until("the standby catches up", async () => {
         const [row] = await query<{ behind: boolean }>(
           standby.adminUrl,
@@ -135,7 +135,8 @@ describe.runIf(onPostgres())(
       });
     });
     afterAll(async () => {
-      await server?.stop();
+      // Killed, not stopped: a failed case may leave it waiting on a database that is gone.
+      await server?.kill();
       await proxy?.close();
       standby?.stop();
       primary?.stop();
