@@ -14,7 +14,8 @@
 // regions (a page read outside the primary region beside in it, and the
 // wait for the replica after a person's own write; --writes=200), offline
 // (ten joins taken offline in ten tabs, then online: all sent, no duplicate,
-// the time from `online` to the last one made).
+// the time from `online` to the last one made), failover (the failover
+// drill with an asynchronous standby: what it loses).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -1192,6 +1193,21 @@ if (section("regions")) {
   console.info(
     `\nOwn fresh write, ${w.writes} times: bob creates a bet in ams (POST /api/bets) and at once reads /bet/{new id} in syd carrying its fs_lsn cookie. The replica's wait (that read's time less the same read's without fs_lsn just after): p50 ${msOf(w.p50)}, p99 ${msOf(w.p99)} (the read with fs_lsn p50 ${msOf(w.withP50)} / p99 ${msOf(w.withP99)}; without ${msOf(w.withoutP50)} / ${msOf(w.withoutP99)}); ${w.read} answered in syd, ${w.replayed} replayed to ams (409 fly-replay: the replica not there within REPLICA_WAIT_MS)${w.failed ? `, ${w.failed} failed (the first: ${w.firstFailure})` : ""}.`,
   );
+}
+
+// What asynchronous replication loses: the failover drill
+// (scripts/failover-drill.mjs) with the primary naming no synchronous
+// standby, printing what it lost instead of failing.
+if (section("failover")) {
+  console.info(
+    "\n## Failover with an asynchronous standby (100–300 ms behind)\n",
+  );
+  const r = spawnSync(
+    process.execPath,
+    ["scripts/failover-drill.mjs", "--replication=async", "--report-only"],
+    { encoding: "utf8", env: { ...process.env, NODE_ENV: undefined } },
+  );
+  console.info((r.stdout + r.stderr).trim());
 }
 
 for (const log of serverLogs) {

@@ -1,7 +1,7 @@
 // `npm test`: typecheck, lint, build, unit + integration tests (Vitest, with
 // the model and API suites again on PostgreSQL), the
-// join storm and the crash-safety run (each on both engines), the graceful stop under load and the
-// restore drill (Litestream), then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
+// join storm and the crash-safety run (each on both engines), the graceful stop under load, the
+// failover drill (PostgreSQL) and the restore drill (Litestream), then the browser tests (Playwright on Debian's Chromium). Stops at the first failure.
 import { spawn, spawnSync } from "node:child_process";
 
 const steps = [
@@ -53,6 +53,9 @@ const steps = [
     ],
   },
   ["graceful stop", ["node", "scripts/graceful-stop.mjs"]],
+  // The primary SIGKILLed under keyed load, its synchronous standby
+  // promoted: nothing acknowledged lost, nothing twice (about a minute).
+  ["failover drill", ["node", "scripts/failover-drill.mjs"]],
   ["restore drill", ["node", "scripts/restore-drill.mjs"]],
   ["browser tests", ["npm", "run", "test:e2e"]],
 ];

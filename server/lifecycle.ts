@@ -102,7 +102,21 @@ export function stopGracefully({
         // would force it to start a new generation): a passive one suffices.
         const mode = underLitestream() ? "PASSIVE" : "TRUNCATE";
         sqlite?.pragma(`wal_checkpoint(${mode})`);
-        await closeDatabase();
+        // Within what is left (at least a second): a pool waits for every
+        // connection in use, and one may hang on a database that is gone
+        // (a primary lost mid-failover).
+        const closeLeft = Math.max(
+          1_000,
+          STOP_GRACE_MS - (Date.now() - started),
+        );
+        let timer: NodeJS.Timeout | undefined;
+        const closed = await Promise.race([
+          closeDatabase().then(() => true),
+          new Promise<false>((resolve) => {
+            timer = setTimeout(() => resolve(false), closeLeft);
+          }),
+        ]).finally(() => clearTimeout(timer));
+        if (!closed) logger.warn("the database did not close in time");
       } catch (error) {
         logger.error({ err: error }, "checkpoint on stop failed");
       }

@@ -33,6 +33,7 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import * as sqliteSchema from "./sqlite-schema";
 import * as pgSchema from "./pg/schema";
 import { currentChangeWitness } from "./change-witness.server";
+import { currentStandbyConfirmation } from "./standby-confirmation.server";
 import { DatabaseUnavailableError } from "~/utils/errors";
 import {
   primaryAskedFor,
@@ -46,6 +47,7 @@ import {
   databaseUrl,
   lockWaitMs,
   replicaDatabaseUrl,
+  standbyConfirmMs,
 } from "~/utils/env.server";
 
 export type Db = NodePgDatabase<typeof pgSchema>;
@@ -75,15 +77,34 @@ const LOST_CODES = new Set([
 ]);
 
 /**
+ * An error that says the server answering is not (or no longer) the
+ * primary: a write refused as read-only (25006), or a serializable
+ * transaction refused by a hot standby (0A000). After a failover the old
+ * primary may come back as a standby at an address that led to the primary,
+ * or a connection may reach a standby still being promoted: the write is
+ * answered as the database out of reach, and the connection is dropped so
+ * the next one is opened to wherever the address leads now.
+ */
+function notPrimary(error: Error): boolean {
+  const e = error as { code?: string; message?: string };
+  return (
+    e.code === READ_ONLY_TRANSACTION ||
+    (e.code === "0A000" && /hot standby/.test(e.message ?? ""))
+  );
+}
+
+/**
  * `error`, or a DatabaseUnavailableError carrying it when it says the server
- * cannot be reached: the doors answer it 503 (`unwrapDomainError`,
- * app/utils/errors.ts).
+ * cannot be reached, or is not the primary: the doors answer it 503
+ * (`unwrapDomainError`, app/utils/errors.ts).
  */
 function lostOr(error: Error): Error {
+  if (error instanceof DatabaseUnavailableError) return error;
   const e = error as { code?: string; message?: string };
   const lost =
     (e.code !== undefined && LOST_CODES.has(e.code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+    notPrimary(error) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable/.test(
       e.message ?? "",
     );
   return lost ? new DatabaseUnavailableError(error) : error;
@@ -117,8 +138,14 @@ export function replicaLostRecently(withinMs: number, now = Date.now()) {
 
 /** A pg client whose failed queries say so when the server is gone (`lostOr`). */
 class ClientThatSaysUnavailable extends pg.Client {
+  /** Its server turned out not to be the primary: the pool drops it on release. */
+  leftPrimary = false;
+  /** The server said it stopped waiting for the synchronous standby (`commitConfirmed`). */
+  standbyWaitCancelled = false;
+
   /** How this client's errors are marked (the replica's notes its loss too). */
   protected mark(error: Error): Error {
+    if (notPrimary(error)) this.leftPrimary = true;
     return lostOr(error);
   }
 
@@ -132,12 +159,21 @@ class ClientThatSaysUnavailable extends pg.Client {
     this.on("error", (error) => {
       console.warn(`postgres: connection in use lost (${error.message})`);
     });
+    // A commit whose wait for the synchronous standby was cancelled (by
+    // `commitConfirmed`'s watch, or by anyone) still commits, with this
+    // warning: the change is on the primary only.
+    this.on("notice", (notice: { message?: string }) => {
+      if (/wait for synchronous replication/.test(notice.message ?? ""))
+        this.standbyWaitCancelled = true;
+    });
   }
 
   // pg's query has many overloads; both of its forms (a promise, or a
   // callback as the last argument) are passed through.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
+    const watched = committing.getStore();
+    if (watched && !watched.client) watched.client = this;
     const last = args[args.length - 1];
     if (typeof last === "function") {
       args[args.length - 1] = (error: Error | undefined, ...rest: unknown[]) =>
@@ -259,21 +295,55 @@ function openPool(
   });
   // A server that cannot be reached is a 503 for the request, not a 500.
   // Every query and every checkout passes through `connect` (pg-pool's own
-  // `query` calls it with a callback) and a client's `query`.
+  // `query` calls it with a callback) and a client's `query`. pg-pool's own
+  // `query` drops a client whose query failed; a checked-out client (a
+  // transaction's) that found a server other than the primary is dropped
+  // on its release here.
   const connect = pool.connect.bind(pool) as (
     callback?: (error: Error | undefined, ...rest: unknown[]) => void,
   ) => Promise<pg.PoolClient> | void;
+  // pg-pool's `query` answers a connection lost mid-query (the client's
+  // 'error' event) with the bare error, past the client's own marking.
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   Object.assign(pool, {
+    query: (...args: unknown[]) => {
+      const last = args[args.length - 1];
+      if (typeof last === "function") {
+        args[args.length - 1] = (
+          error: Error | undefined,
+          ...rest: unknown[]
+        ) => (last as (...a: unknown[]) => void)(error && mark(error), ...rest);
+        return query(...args);
+      }
+      return (query(...args) as Promise<unknown>).catch((error: Error) => {
+        throw mark(error);
+      });
+    },
     connect: (
       callback?: (error: Error | undefined, ...rest: unknown[]) => void,
     ) =>
       callback
         ? connect((error, ...rest) => callback(error && mark(error), ...rest))
-        : (connect() as Promise<pg.PoolClient>).catch((error: Error) => {
-            throw mark(error);
-          }),
+        : (connect() as Promise<pg.PoolClient>).then(
+            dropWhenNotPrimary,
+            (error: Error) => {
+              throw mark(error);
+            },
+          ),
   });
   return pool;
+}
+
+/** Releases `client` as a broken one when its server was not the primary. */
+function dropWhenNotPrimary(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release.bind(client);
+  client.release = (error?: Error | boolean) =>
+    release(
+      error ??
+        ((client as unknown as ClientThatSaysUnavailable).leftPrimary ||
+          undefined),
+    );
+  return client;
 }
 
 /** The PostgreSQL pool, for what only PostgreSQL has (health, copy, locks). */
@@ -338,6 +408,18 @@ type ImmediateOptions = {
   /** Bookkeeping, not a change the request is about (an abuse limit's count). */
   bookkeeping?: boolean;
   /**
+   * A change of money or membership: creating, joining, editing or deleting
+   * a bet, proposing, approving, rejecting or ruling on a settlement, a
+   * payment and its ledger entries, the demo provider's intents, closing an
+   * account, the scheduler's settling. On PostgreSQL with a synchronous
+   * standby (`synchronous_standby_names`) it commits with
+   * `synchronous_commit` at least `on`, so it is acknowledged only once a
+   * standby holds it; one the standby does not confirm within
+   * STANDBY_CONFIRM_MS stays committed on the primary and the request is
+   * answered 503 (`commitConfirmed`). Elsewhere it changes nothing.
+   */
+  moneyOrMembership?: boolean;
+  /**
    * PostgreSQL only. "read committed" is for a body whose every guard is a
    * conditional update or a unique index (joining a bet: `status = 'pending'`
    * in the UPDATE). PostgreSQL holds those with row locks at any isolation,
@@ -375,7 +457,11 @@ export async function immediate<T>(
     }
   };
   return engine === "postgres"
-    ? postgresTransaction(body, options.isolation ?? "serializable")
+    ? postgresTransaction(
+        body,
+        options.isolation ?? "serializable",
+        options.moneyOrMembership ?? false,
+      )
     : sqliteTransaction(body, options);
 }
 
@@ -456,12 +542,15 @@ const RETRY_FOR_MS = LOCK_WAIT_MS;
 async function postgresTransaction<T>(
   body: (tx: Tx) => Promise<T>,
   isolationLevel: "serializable" | "read committed",
+  moneyOrMembership: boolean,
 ): Promise<T> {
   const pgDb = primaryDb;
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pgDb.transaction(body, { isolationLevel });
+      if (!moneyOrMembership)
+        return await pgDb.transaction(body, { isolationLevel });
+      return await synchronousTransaction(body, isolationLevel);
     } catch (error) {
       const code = postgresCode(error);
       if (!code || !RETRIABLE.has(code)) throw error;
@@ -471,6 +560,137 @@ async function postgresTransaction<T>(
       const wait = Math.min(256, 2 ** attempt) * (0.5 + Math.random());
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
+  }
+}
+
+// --- Changes of money or membership: kept by the synchronous standby -------
+//
+// PostgreSQL writes a commit on the primary first, then waits for the
+// synchronous standby; that wait cannot be given a timeout. When it is
+// cancelled the COMMIT still succeeds, with a warning, and the change stays
+// on the primary only. So a watch cancels a wait that outlasts its budget
+// and the request is answered 503 instead of success: a keyed write's
+// answer is kept as usual, and its repeat is given it only once the standby
+// confirms (app/pipeline/idempotency-guard.server.ts). The app never
+// lowers `synchronous_commit` and never touches `synchronous_standby_names`.
+
+/** The transaction being committed under watch, and the connection it runs on. */
+const committing = new AsyncLocalStorage<{
+  client?: ClientThatSaysUnavailable;
+}>();
+
+/**
+ * Raises `synchronous_commit` to `on` for this transaction when a
+ * synchronous standby is configured and the setting is weaker (never
+ * lowers it); true when the commit will wait for a standby.
+ */
+const RAISE_SYNCHRONOUS_COMMIT = sql`SELECT
+  current_setting('synchronous_standby_names') <> '' AS waits,
+  CASE WHEN current_setting('synchronous_standby_names') <> ''
+        AND current_setting('synchronous_commit') IN ('off', 'local', 'remote_write')
+       THEN set_config('synchronous_commit', 'on', true) END AS raised`;
+
+async function synchronousTransaction<T>(
+  body: (tx: Tx) => Promise<T>,
+  isolationLevel: "serializable" | "read committed",
+): Promise<T> {
+  const watched: { client?: ClientThatSaysUnavailable } = {};
+  let waits = false;
+  let watch: StandbyWatch | undefined;
+  const result = await committing
+    .run(watched, () =>
+      primaryDb.transaction(
+        async (tx) => {
+          const [row] = await selectRows<{ waits: boolean }>(
+            tx,
+            RAISE_SYNCHRONOUS_COMMIT,
+          );
+          waits = row?.waits === true;
+          const value = await body(tx);
+          // COMMIT is next: from here the wait for the standby is watched.
+          if (waits && watched.client) watch = watchCommit(watched.client);
+          return value;
+        },
+        { isolationLevel },
+      ),
+    )
+    .finally(() => watch?.stop());
+  const confirmation = currentStandbyConfirmation();
+  if (confirmation) confirmation.moneyOrMembership = true;
+  if (watch && !watch.confirmed()) {
+    console.warn(
+      "postgres: the synchronous standby did not confirm a change in time; it is committed on the primary, and the request is answered 503",
+    );
+    if (confirmation) confirmation.unconfirmed = true;
+  }
+  return result;
+}
+
+type StandbyWatch = { stop(): void; confirmed(): boolean };
+
+/**
+ * Watches `client`'s COMMIT: past the request's budget for the standby
+ * (STANDBY_CONFIRM_MS from its first wait), cancels the wait, looking again
+ * every 200 ms until the COMMIT returns. Cancels only a backend that is
+ * waiting for synchronous replication, so no other statement is hit. A
+ * wait that cannot be cancelled within another budget (the address now
+ * leads to another node, and the old primary waits on, cut off) ends with
+ * the connection: the COMMIT fails as the database out of reach.
+ */
+function watchCommit(client: ClientThatSaysUnavailable): StandbyWatch {
+  const confirmation = currentStandbyConfirmation();
+  const now = Date.now();
+  const deadline = confirmation?.deadline ?? now + standbyConfirmMs();
+  if (confirmation) confirmation.deadline = deadline;
+  const pid = (client as unknown as { processID: number }).processID;
+  client.standbyWaitCancelled = false;
+  let stopped = false;
+  let cancelled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const cutAt = deadline + standbyConfirmMs();
+  const look = async () => {
+    if (stopped) return;
+    if (Date.now() > cutAt) {
+      cancelled = true;
+      void client.end().catch(() => undefined);
+      return;
+    }
+    cancelled = (await cancelStandbyWait(pid)) || cancelled;
+    if (!stopped) timer = setTimeout(look, 200).unref();
+  };
+  timer = setTimeout(look, Math.max(0, deadline - now)).unref();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+    confirmed: () => !cancelled && !client.standbyWaitCancelled,
+  };
+}
+
+/**
+ * Cancels backend `pid`'s wait for the synchronous standby, on a connection
+ * of its own (the pool's may all be waiting); true when it did. Any failure
+ * is false: a primary that cannot be reached fails the COMMIT itself.
+ */
+async function cancelStandbyWait(pid: number): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: databaseUrl(),
+    connectionTimeoutMillis: 2_000,
+  });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ cancelled: boolean }>(
+      `SELECT pg_cancel_backend(pid) AS cancelled FROM pg_stat_activity
+        WHERE pid = $1 AND wait_event = 'SyncRep'`,
+      [pid],
+    );
+    return rows[0]?.cancelled === true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 

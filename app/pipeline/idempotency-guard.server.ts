@@ -10,21 +10,31 @@
 // then answered a refusal, like a rejection that found the window closed).
 // A refusal that changed nothing frees the key, so the person can correct
 // the form and send it again.
+//
+// Every write, keyed or not, runs with a record of what the synchronous
+// standby confirmed (app/db/standby-confirmation.server.ts): a change of
+// money or membership it did not confirm in time is answered 503 with
+// Retry-After, though the change stays committed on the primary and its
+// answer is kept; a repeat under the key is given that answer once the
+// standby confirms it.
 import crypto from "node:crypto";
 import { href, type MiddlewareFunction } from "react-router";
 import { getUser } from "~/models/requests/request-user.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { errorToResponse } from "~/utils/api.server";
-import { DomainError } from "~/utils/errors";
+import { DatabaseUnavailableError, DomainError } from "~/utils/errors";
 import { keepClaimAlive } from "./claim-lease.server";
 import {
   claimIdempotencyKey,
+  confirmKeptAnswer,
   idempotencyEffectMade,
   keepIdempotentAnswer,
   releaseIdempotencyKey,
   stampIdempotencyEffect,
   withChangeWitness,
+  withStandbyConfirmation,
   type KeptAnswer,
+  type StandbyConfirmation,
 } from "~/models/requests/idempotency-keys.server";
 import {
   IDEMPOTENCY_FIELD,
@@ -77,7 +87,11 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
     return next();
   const flavour = flavourOf(request, url);
   try {
-    return await guard(args, next, flavour);
+    return await withStandbyConfirmation(async (confirmation) => {
+      const response = await guard(args, next, flavour, confirmation);
+      if (confirmation.unconfirmed) throw unconfirmedByStandby();
+      return response;
+    });
   } catch (error) {
     // The guard's own reads and writes failed (the database out of reach,
     // its lock held past the wait): the /api answers as for any call, 503
@@ -88,10 +102,17 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
   }
 };
 
+/** A change the synchronous standby did not confirm in time: answered as the database out of reach. */
+const unconfirmedByStandby = () =>
+  new DatabaseUnavailableError(
+    new Error("the synchronous standby did not confirm the change in time"),
+  );
+
 async function guard(
   args: Parameters<MiddlewareFunction<Response>>[0],
   next: () => Promise<Response>,
   flavour: Flavour,
+  confirmation: StandbyConfirmation,
 ): Promise<Response> {
   const { request, url } = args;
   const sent = await readKey(request, flavour);
@@ -123,6 +144,7 @@ async function guard(
 
   switch (outcome.outcome) {
     case "replay":
+      await confirmKeptAnswer(outcome.id);
       return replay(outcome.answer, flavour, url);
     case "mismatch":
       return flavour === "api"
@@ -161,7 +183,7 @@ async function guard(
         return response;
       }
     }
-    return await keepAnswer(claimId, response, flavour);
+    return await keepAnswer(claimId, response, flavour, confirmation);
   } finally {
     lease.stop();
   }
@@ -202,10 +224,13 @@ async function keepAnswer(
   claimId: number,
   response: Response,
   flavour: Flavour,
+  confirmation: StandbyConfirmation,
 ): Promise<Response> {
   const body = Buffer.from(await response.arrayBuffer());
   try {
-    await keepIdempotentAnswer(claimId, keptAnswerOf(response, flavour, body));
+    await keepIdempotentAnswer(claimId, keptAnswerOf(response, flavour, body), {
+      moneyOrMembership: confirmation.moneyOrMembership,
+    });
   } catch (error) {
     console.warn(`idempotency: the answer of claim ${claimId} not kept`, error);
   }

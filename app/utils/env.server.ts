@@ -75,6 +75,7 @@ const shape = {
   REPLICA_WAIT_MS: positive(1_000, "milliseconds"),
   REPLICA_MAX_LAG_MS: positive(30_000, "milliseconds"),
   SQLITE_LOCK_WAIT_MS: positive(10_000, "milliseconds"),
+  STANDBY_CONFIRM_MS: positive(5_000, "milliseconds"),
   MIGRATIONS_FOLDER: textOr("./drizzle"),
 
   SESSION_SECRET: text(),
@@ -415,6 +416,13 @@ export function sessionSecret(): string {
  * the request is answered 503 (10 s).
  */
 export const lockWaitMs = () => setting("SQLITE_LOCK_WAIT_MS");
+
+/**
+ * STANDBY_CONFIRM_MS: how long a change of money or membership waits for the
+ * synchronous standby to confirm its commit before the request is answered
+ * 503 (5 s). PostgreSQL with `synchronous_standby_names` only.
+ */
+export const standbyConfirmMs = () => setting("STANDBY_CONFIRM_MS");
 
 /** DATABASE_POOL_SIZE: PostgreSQL connections per process (10). */
 export const databasePoolSize = () => setting("DATABASE_POOL_SIZE");

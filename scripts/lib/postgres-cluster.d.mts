@@ -4,11 +4,17 @@ export type Cluster = {
   adminUrl: string;
   pause(): void;
   resume(): void;
+  kill(): void;
+  promote(): void;
   stop(): void;
 };
+type Settings = Record<string, string | number>;
 export function postgresBin(): string;
 export function freePort(): Promise<number>;
-export function startCluster(options?: { port?: number }): Promise<Cluster>;
+export function startCluster(options?: {
+  port?: number;
+  settings?: Settings;
+}): Promise<Cluster>;
 export function createDatabase(
   adminUrl: string,
   name: string,
@@ -16,6 +22,11 @@ export function createDatabase(
 ): Promise<string>;
 export function startStandby(
   primary: Cluster,
-  options?: { port?: number },
+  options?: {
+    port?: number;
+    settings?: Settings;
+    upstreamPort?: number;
+    applicationName?: string;
+  },
 ): Promise<Cluster>;
 export function databaseUrlOn(server: Cluster, name: string): string;

@@ -6,6 +6,13 @@
 //   const cluster = await startCluster();   // { url, adminUrl, stop() }
 //   await createDatabase(cluster.adminUrl, "name", { template })
 //   const standby = await startStandby(cluster);  // a streaming read replica
+//
+// `settings` (name → value) go into a server's postgresql.auto.conf before
+// it starts: `synchronous_standby_names` on a primary, for instance. A
+// standby can reach its primary through a relay (`upstreamPort`, see
+// ./tcp-relay.mjs) under an `applicationName`; `kill()` ends a server as a
+// lost machine ends (SIGKILL, every process of it), `promote()` makes a
+// standby the primary.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -72,7 +79,7 @@ export async function freePort() {
 }
 
 /** Starts a cluster; `stop()` removes it. */
-export async function startCluster({ port } = {}) {
+export async function startCluster({ port, settings = {} } = {}) {
   const bin = postgresBin();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-pg-"));
   if (ROOT) execFileSync("chown", ["postgres:postgres", dir]);
@@ -87,7 +94,30 @@ export async function startCluster({ port } = {}) {
     "--no-sync",
   ]);
   port ??= await freePort();
+  configure(data, settings);
   return runServer(bin, dir, data, port);
+}
+
+/** Appends `settings` to the data folder's postgresql.auto.conf (later lines win). */
+function configure(data, settings) {
+  const lines = Object.entries(settings).map(
+    ([name, value]) => `${name} = '${String(value).replaceAll("'", "''")}'\n`,
+  );
+  if (lines.length)
+    fs.appendFileSync(path.join(data, "postgresql.auto.conf"), lines.join(""));
+}
+
+/** The server's processes: the postmaster and its children. */
+function serverPids(data) {
+  const file = path.join(data, "postmaster.pid");
+  if (!fs.existsSync(file)) return [];
+  const postmaster = Number(fs.readFileSync(file, "utf8").split("\n")[0]);
+  const children = spawnSync("ps", ["-o", "pid=", "--ppid", String(postmaster)])
+    .stdout.toString()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+  return [postmaster, ...children];
 }
 
 /** Starts the server of the data folder `data` on `port`; the cluster's handle. */
@@ -125,6 +155,20 @@ function runServer(bin, dir, data, port) {
       asPostgres(pgCtl, ["-D", data, "-m", "fast", "-w", "stop"]);
     },
     resume: start,
+    /** SIGKILL to the postmaster and each of its processes: the machine is gone. */
+    kill() {
+      for (const pid of serverPids(data)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    },
+    /** A standby becomes the primary (pg_ctl promote, waiting for it). */
+    promote() {
+      asPostgres(pgCtl, ["-D", data, "-w", "promote"]);
+    },
     stop() {
       if (stopped) return;
       stopped = true;
@@ -146,7 +190,10 @@ function runServer(bin, dir, data, port) {
  * and initdb's trust entries for replication from 127.0.0.1). The handle is
  * a cluster's; `pause()` stops the server (a lost replica).
  */
-export async function startStandby(primary, { port } = {}) {
+export async function startStandby(
+  primary,
+  { port, settings = {}, upstreamPort, applicationName } = {},
+) {
   const bin = postgresBin();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-pg-standby-"));
   if (ROOT) execFileSync("chown", ["postgres:postgres", dir]);
@@ -168,6 +215,17 @@ export async function startStandby(primary, { port } = {}) {
     "--no-sync",
   ]);
   port ??= await freePort();
+  configure(data, {
+    // The primary's own synchronous standbys are not this one's: promoted,
+    // it waits for none until one is named.
+    synchronous_standby_names: "",
+    ...(upstreamPort || applicationName
+      ? {
+          primary_conninfo: `host=127.0.0.1 port=${upstreamPort ?? primary.port} user=postgres application_name=${applicationName ?? "walreceiver"}`,
+        }
+      : {}),
+    ...settings,
+  });
   return runServer(bin, dir, data, port);
 }
 

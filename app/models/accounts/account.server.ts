@@ -130,11 +130,14 @@ export async function closeAccount({
     throw new DomainError(401, "Authentication required");
   if (!(await passwordMatches(user, parsed.data.password)))
     throw invalid(WRONG_PASSWORD, { password: [WRONG_PASSWORD] });
-  await immediate(async (tx) => {
-    if ((await openBetsOf(userId, now, tx)).length > 0)
-      throw conflict(OPEN_BETS);
-    await anonymise(tx, user, now);
-  });
+  await immediate(
+    async (tx) => {
+      if ((await openBetsOf(userId, now, tx)).length > 0)
+        throw conflict(OPEN_BETS);
+      await anonymise(tx, user, now);
+    },
+    { moneyOrMembership: true },
+  );
 }
 
 async function anonymise(tx: Tx, user: User, now: number) {

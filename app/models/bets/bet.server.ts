@@ -31,8 +31,12 @@ import { announceBet } from "../notifications/live-events.server";
 // no close slips in between) and, for a join, the conditional
 // `status = 'pending'` update: safe under READ COMMITTED, where
 // simultaneous joins wait on the bet's row instead of cancelling each
-// other (the `isolation` option of `immediate`).
-const GUARDED_BY_ROWS = { isolation: "read committed" } as const;
+// other (the `isolation` option of `immediate`). Each is a change of money
+// or membership, kept by the synchronous standby before it is acknowledged.
+const GUARDED_BY_ROWS = {
+  isolation: "read committed",
+  moneyOrMembership: true,
+} as const;
 
 export async function createBet({
   creatorId,
@@ -285,15 +289,18 @@ export async function deleteBet({
   userId,
   now = Date.now(),
 }: BetCommand) {
-  await immediate(async (tx) => {
-    await assertEditable(tx, betId, userId, now, "delete");
-    // Before the delete: afterwards nobody is left to tell.
-    await announceBet(tx, betId);
-    const result = await tx.delete(bets).where(stillEditable(betId));
-    if (changedRows(result) !== 1)
-      throw conflict(
-        "You cannot delete a bet that has been joined by others.",
-        "Cannot edit",
-      );
-  });
+  await immediate(
+    async (tx) => {
+      await assertEditable(tx, betId, userId, now, "delete");
+      // Before the delete: afterwards nobody is left to tell.
+      await announceBet(tx, betId);
+      const result = await tx.delete(bets).where(stillEditable(betId));
+      if (changedRows(result) !== 1)
+        throw conflict(
+          "You cannot delete a bet that has been joined by others.",
+          "Cannot edit",
+        );
+    },
+    { moneyOrMembership: true },
+  );
 }

@@ -105,7 +105,8 @@ export async function runDueJobs({
             .where(eq(jobs.id, id));
           return true;
         },
-        { durable: true },
+        // A job may settle or void a bet (an answer window running out).
+        { durable: true, moneyOrMembership: true },
       );
       if (ran) report.ran += 1;
       else report.skipped += 1;

@@ -19,28 +19,31 @@ import { isDemoMode, stripeKeys } from "~/utils/env.server";
 /** The demo processor's intents, in `demo_payment_intents`. */
 export const demoIntentStore: DemoIntentStore = {
   async openOrCreate({ betId, amountCents, newId }) {
-    return await immediate(async (tx) => {
-      const open = (
-        await tx
-          .select()
-          .from(demoPaymentIntents)
-          .where(
-            and(
-              eq(demoPaymentIntents.betId, betId),
-              eq(demoPaymentIntents.amountCents, amountCents),
-              eq(demoPaymentIntents.status, "requires_payment_method"),
-            ),
-          )
-          .limit(1)
-      )[0];
-      if (open) return open;
-      return (
-        await tx
-          .insert(demoPaymentIntents)
-          .values({ id: newId(), betId, amountCents })
-          .returning()
-      )[0]!;
-    });
+    return await immediate(
+      async (tx) => {
+        const open = (
+          await tx
+            .select()
+            .from(demoPaymentIntents)
+            .where(
+              and(
+                eq(demoPaymentIntents.betId, betId),
+                eq(demoPaymentIntents.amountCents, amountCents),
+                eq(demoPaymentIntents.status, "requires_payment_method"),
+              ),
+            )
+            .limit(1)
+        )[0];
+        if (open) return open;
+        return (
+          await tx
+            .insert(demoPaymentIntents)
+            .values({ id: newId(), betId, amountCents })
+            .returning()
+        )[0]!;
+      },
+      { moneyOrMembership: true },
+    );
   },
   async find(id) {
     return (
@@ -75,7 +78,8 @@ export const demoIntentStore: DemoIntentStore = {
               eq(demoPaymentIntents.status, "requires_payment_method"),
             ),
           ),
-      { bookkeeping: true },
+      // The processor's own record that the money moved.
+      { bookkeeping: true, moneyOrMembership: true },
     );
   },
 };

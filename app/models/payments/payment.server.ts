@@ -128,7 +128,7 @@ export async function createPaymentIntent({
           status: "pending",
         })
         .onConflictDoNothing(),
-    { bookkeeping: true },
+    { bookkeeping: true, moneyOrMembership: true },
   );
   return {
     intentId: intent.id,
@@ -327,7 +327,7 @@ export async function completePayment({
       });
       return { settlement: (await current())!, recorded: true };
     },
-    { durable: true },
+    { durable: true, moneyOrMembership: true },
   );
 }
 

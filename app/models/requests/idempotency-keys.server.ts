@@ -4,7 +4,13 @@
 // and the answer is kept after it. Everything here is a conditional write in
 // a BEGIN IMMEDIATE transaction, so two processes cannot both claim a key.
 import { and, eq, lt } from "drizzle-orm";
-import { db, immediate, type Tx, changedRows } from "~/db/client.server";
+import {
+  db,
+  engine,
+  immediate,
+  type Tx,
+  changedRows,
+} from "~/db/client.server";
 import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
 import { idempotencyLeaseMs } from "~/utils/env.server";
 import { UnavailableError } from "~/utils/errors";
@@ -28,7 +34,7 @@ export type KeptAnswer = {
 
 export type Claim =
   | { outcome: "run"; id: number }
-  | { outcome: "replay"; answer: KeptAnswer }
+  | { outcome: "replay"; id: number; answer: KeptAnswer }
   | { outcome: "mismatch" }
   | { outcome: "busy" }
   /** The change committed but its answer was never kept (the process died between). */
@@ -67,7 +73,7 @@ export async function claimIdempotencyKey(
       return { outcome: "run", id: await newClaim(tx, claim, leaseUntil) };
     if (row.fingerprint !== claim.fingerprint) return { outcome: "mismatch" };
     if (row.state === "done")
-      return { outcome: "replay", answer: keptAnswerOf(row) };
+      return { outcome: "replay", id: row.id, answer: keptAnswerOf(row) };
     if (row.leaseUntil.getTime() > now) return { outcome: "busy" };
     if (row.effectAt) return { outcome: "answer-lost" };
     // A claim whose request died, or lost touch, before changing anything:
@@ -137,8 +143,16 @@ export async function idempotencyEffectMade(id: number): Promise<boolean> {
   return Boolean(row?.effectAt);
 }
 
-/** Keeps the answer of claim `id`: from now on a repeat gets it. */
-export async function keepIdempotentAnswer(id: number, answer: KeptAnswer) {
+/**
+ * Keeps the answer of claim `id`: from now on a repeat gets it. The answer
+ * of a change of money or membership is kept as firmly as the change (by
+ * the synchronous standby too), so a repeat after a failover finds it.
+ */
+export async function keepIdempotentAnswer(
+  id: number,
+  answer: KeptAnswer,
+  { moneyOrMembership = false }: { moneyOrMembership?: boolean } = {},
+) {
   await immediate(
     (tx) =>
       tx
@@ -152,7 +166,26 @@ export async function keepIdempotentAnswer(id: number, answer: KeptAnswer) {
           body: answer.body,
         })
         .where(eq(idempotencyKeys.id, id)),
-    { bookkeeping: true },
+    { bookkeeping: true, moneyOrMembership },
+  );
+}
+
+/**
+ * Before a kept answer is given again: a commit that waits for the
+ * synchronous standby, which then holds everything committed before it,
+ * the change and its kept answer too. The first answer may have been a
+ * 503 because the standby did not confirm; the repeat says success only
+ * once it has.
+ */
+export async function confirmKeptAnswer(id: number) {
+  if (engine !== "postgres") return; // nothing to confirm: one file, one machine
+  await immediate(
+    (tx) =>
+      tx
+        .update(idempotencyKeys)
+        .set({ state: "done" })
+        .where(eq(idempotencyKeys.id, id)),
+    { bookkeeping: true, moneyOrMembership: true },
   );
 }
 
@@ -187,3 +220,8 @@ export async function sweepIdempotencyKeys(now = Date.now()) {
 // The guard (app/pipeline/idempotency-guard.server.ts) watches whether the
 // request's own transaction changed something through this scope.
 export { withChangeWitness } from "~/db/change-witness.server";
+// …and what the synchronous standby confirmed of it.
+export {
+  withStandbyConfirmation,
+  type StandbyConfirmation,
+} from "~/db/standby-confirmation.server";

@@ -148,50 +148,53 @@ export async function referDispute({
   userId,
   now = Date.now(),
 }: BetCommand): Promise<BetView> {
-  await immediate(async (tx) => {
-    const { bet } = await loadBet(tx, betId, userId);
-    const block = await referralBlock(bet, userId, tx);
-    if (block)
-      throw block.status === 403
-        ? forbidden(block.message)
-        : conflict(block.message);
-    const changed = await tx
-      .update(bets)
-      .set({ disputeReferredAt: new Date(now), disputeReferredBy: userId })
-      .where(
-        and(
-          eq(bets.id, betId),
-          eq(bets.status, "active"),
-          sql`${bets.disputeReferredAt} IS NULL`,
-        ),
-      );
-    if (changedRows(changed) !== 1) throw conflict(ALREADY_REFERRED);
-    await tx
-      .insert(betEvents)
-      .values({ betId, actorId: userId, type: "referred" });
-    await announceBet(tx, betId);
-    await recordActivity(tx, {
-      userId: bet.refereeId!,
-      actorId: userId,
-      type: "referee_requested",
-      message: `${await usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
-      betId,
-    });
-    // A referral has no timeout; the referee is reminded instead.
-    const window = responseWindowMs();
-    for (const [n, delay] of [
-      [1, Math.round(window / 3)],
-      [2, window],
-    ] as const) {
-      await scheduleJob(tx, {
-        kind: "referee_reminder",
-        subjectId: betId,
-        runAt: now + delay,
-        key: `referee_reminder:${betId}:${now}:${n}`,
-        payload: { referredAt: now },
+  await immediate(
+    async (tx) => {
+      const { bet } = await loadBet(tx, betId, userId);
+      const block = await referralBlock(bet, userId, tx);
+      if (block)
+        throw block.status === 403
+          ? forbidden(block.message)
+          : conflict(block.message);
+      const changed = await tx
+        .update(bets)
+        .set({ disputeReferredAt: new Date(now), disputeReferredBy: userId })
+        .where(
+          and(
+            eq(bets.id, betId),
+            eq(bets.status, "active"),
+            sql`${bets.disputeReferredAt} IS NULL`,
+          ),
+        );
+      if (changedRows(changed) !== 1) throw conflict(ALREADY_REFERRED);
+      await tx
+        .insert(betEvents)
+        .values({ betId, actorId: userId, type: "referred" });
+      await announceBet(tx, betId);
+      await recordActivity(tx, {
+        userId: bet.refereeId!,
+        actorId: userId,
+        type: "referee_requested",
+        message: `${await usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
+        betId,
       });
-    }
-  });
+      // A referral has no timeout; the referee is reminded instead.
+      const window = responseWindowMs();
+      for (const [n, delay] of [
+        [1, Math.round(window / 3)],
+        [2, window],
+      ] as const) {
+        await scheduleJob(tx, {
+          kind: "referee_reminder",
+          subjectId: betId,
+          runAt: now + delay,
+          key: `referee_reminder:${betId}:${now}:${n}`,
+          payload: { referredAt: now },
+        });
+      }
+    },
+    { moneyOrMembership: true },
+  );
   return (await getBetView(betId))!;
 }
 
@@ -294,7 +297,7 @@ export async function ruleDispute({
         now,
       });
     },
-    { durable: true },
+    { durable: true, moneyOrMembership: true },
   );
   return { bet: (await getBetView(betId))!, settlement };
 }

@@ -62,31 +62,34 @@ export async function proposeSettlement({
   notes?: string | null;
   now?: number;
 }): Promise<Settlement> {
-  return await immediate(async (tx) => {
-    const { bet, parties } = await loadBet(tx, betId, userId);
-    const refusal = proposeRefusal(
-      await settleFactsOf(tx, bet, parties),
-      userId,
-    );
-    if (refusal) throw refused(refusal);
-    if (outcome === "winner") assertWinner(parties!, winnerId);
-    else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
-    const settlement = await insertProposal(tx, bet, parties!, {
-      proposerId: userId,
-      outcome,
-      winnerId,
-      notes,
-      now,
-    });
-    await recordActivity(tx, {
-      userId: otherSide(parties!, userId),
-      actorId: userId,
-      type: "settlement_proposed",
-      message: `${await usernameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
-      betId,
-    });
-    return settlement;
-  });
+  return await immediate(
+    async (tx) => {
+      const { bet, parties } = await loadBet(tx, betId, userId);
+      const refusal = proposeRefusal(
+        await settleFactsOf(tx, bet, parties),
+        userId,
+      );
+      if (refusal) throw refused(refusal);
+      if (outcome === "winner") assertWinner(parties!, winnerId);
+      else if (winnerId !== null) throw invalid(VOID_WITH_WINNER);
+      const settlement = await insertProposal(tx, bet, parties!, {
+        proposerId: userId,
+        outcome,
+        winnerId,
+        notes,
+        now,
+      });
+      await recordActivity(tx, {
+        userId: otherSide(parties!, userId),
+        actorId: userId,
+        type: "settlement_proposed",
+        message: `${await usernameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
+        betId,
+      });
+      return settlement;
+    },
+    { moneyOrMembership: true },
+  );
 }
 
 /** The other side approves; with both sides in, the bet is settled. */
@@ -139,7 +142,7 @@ export async function approveSettlement({
         now,
       });
     },
-    { durable: true },
+    { durable: true, moneyOrMembership: true },
   );
   return { bet: (await getBetView(betId))!, settlement };
 }
@@ -156,49 +159,55 @@ export async function rejectSettlement({
   reason?: string | null;
   now?: number;
 }) {
-  const outcome = await immediate(async (tx) => {
-    const { bet, parties } = await loadBet(tx, betId, userId);
-    const live = await liveSettlement(tx, betId);
-    const refusal = rejectRefusal(responseFactsOf(bet, parties, live), userId);
-    if (refusal) throw refused(refusal);
-    const proposal = live!; // the policy refuses when there is none
-    // Too late, whether or not the sweep has run: the timeout's settlement
-    // is written (and kept: the 409 comes after the commit).
-    if (await timeOutIfDue(tx, proposal, now)) return "window closed";
-    const removed = await tx
-      .delete(settlements)
-      .where(
-        and(
-          eq(settlements.betId, betId),
-          sql`${settlements.settledAt} IS NULL`,
-        ),
+  const outcome = await immediate(
+    async (tx) => {
+      const { bet, parties } = await loadBet(tx, betId, userId);
+      const live = await liveSettlement(tx, betId);
+      const refusal = rejectRefusal(
+        responseFactsOf(bet, parties, live),
+        userId,
       );
-    if (changedRows(removed) !== 1) throw conflict(ALREADY_SETTLED);
-    await tx.insert(betEvents).values({
-      betId,
-      actorId: userId,
-      type: "settlement_rejected",
-      data: {
-        outcome: proposal.outcome,
-        winnerId: proposal.winnerId,
-        proposedBy: proposal.proposedBy,
-        notes: proposal.notes,
-        reason,
-      },
-    });
-    await announceBet(tx, betId);
-    await recordActivity(tx, {
-      userId: otherSide(parties!, userId),
-      actorId: userId,
-      type: "settlement_rejected",
-      message:
-        proposal.proposedBy === userId
-          ? `${await usernameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
-          : `${await usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
-      betId,
-    });
-    return "rejected";
-  });
+      if (refusal) throw refused(refusal);
+      const proposal = live!; // the policy refuses when there is none
+      // Too late, whether or not the sweep has run: the timeout's settlement
+      // is written (and kept: the 409 comes after the commit).
+      if (await timeOutIfDue(tx, proposal, now)) return "window closed";
+      const removed = await tx
+        .delete(settlements)
+        .where(
+          and(
+            eq(settlements.betId, betId),
+            sql`${settlements.settledAt} IS NULL`,
+          ),
+        );
+      if (changedRows(removed) !== 1) throw conflict(ALREADY_SETTLED);
+      await tx.insert(betEvents).values({
+        betId,
+        actorId: userId,
+        type: "settlement_rejected",
+        data: {
+          outcome: proposal.outcome,
+          winnerId: proposal.winnerId,
+          proposedBy: proposal.proposedBy,
+          notes: proposal.notes,
+          reason,
+        },
+      });
+      await announceBet(tx, betId);
+      await recordActivity(tx, {
+        userId: otherSide(parties!, userId),
+        actorId: userId,
+        type: "settlement_rejected",
+        message:
+          proposal.proposedBy === userId
+            ? `${await usernameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
+            : `${await usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
+        betId,
+      });
+      return "rejected";
+    },
+    { moneyOrMembership: true },
+  );
   if (outcome === "window closed") throw conflict(WINDOW_CLOSED);
 }
 
@@ -262,7 +271,7 @@ export async function settleBet({
       });
       return { kind: "settled" as const, settlement: final };
     },
-    { durable: true },
+    { durable: true, moneyOrMembership: true },
   );
   return result.kind === "settled"
     ? { ...result, bet: (await getBetView(betId))! }
