@@ -30,7 +30,13 @@ function sourceFiles(dir: string): string[] {
       : [];
   });
 }
-const EXEMPT = new Set(["app/routes.ts", "app/route-paths.ts"]);
+// The offline queue's list names route patterns typed as href()'s argument
+// is, so a renamed route fails typecheck there too.
+const EXEMPT = new Set([
+  "app/routes.ts",
+  "app/route-paths.ts",
+  "app/browser/offline-queue/queueable.ts",
+]);
 
 /** The string literals in `source` that spell a page path by hand. */
 export function handSpelledPagePaths(source: string, segments: string[]) {

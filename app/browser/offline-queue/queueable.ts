@@ -6,11 +6,14 @@
 // a script on the page) is never sent. Each route listed also declares it
 // in its own module (`keepFormIfUnsent(args, { queue: true })`), and
 // app/browser/offline-queue/queueable.test.ts holds the two together.
-import { matchPath } from "react-router";
+import { matchPath, type href } from "react-router";
 
 type Queueable = {
-  /** The route's path, as app/routes.ts declares it. */
-  pattern: string;
+  /**
+   * The route's path, as app/routes.ts declares it: typed against the route
+   * table, as `href()`'s argument is, so a renamed route fails typecheck.
+   */
+  pattern: Parameters<typeof href>[0];
   /** What the list of kept actions calls it, from the form's `intent`. */
   what: (intent: string) => string;
 };
