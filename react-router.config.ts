@@ -11,5 +11,9 @@ export default {
   future: {
     v8_middleware: true,
     v8_passThroughRequests: true,
+    v8_viteEnvironmentApi: true,
+    // Data requests keep a trailing slash: `/my-bets/_.data`, and `/_.data`
+    // for home (app/framework/route-pattern.ts reads both).
+    v8_trailingSlashAwareDataRequests: true,
   },
 } satisfies Config;

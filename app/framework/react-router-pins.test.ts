@@ -21,6 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
+import { dataRequestPage } from "~/framework/route-pattern";
 import {
   withModuleAfterFirstPaint,
   withoutScriptPreloads,
@@ -139,7 +140,11 @@ function testBuild(options: {
     },
     publicPath: "/",
     assetsBuildDirectory: "build/client",
-    future: { v8_middleware: true, v8_passThroughRequests: true },
+    future: {
+      v8_middleware: true,
+      v8_passThroughRequests: true,
+      v8_trailingSlashAwareDataRequests: true,
+    },
     ssr: true,
     isSpaMode: false,
     prerender: [],
@@ -177,12 +182,14 @@ describe("React Router behaviour Fairshake relies on", () => {
     ]);
   });
 
-  it("0810, 0813: a client navigation's data request is the page's path + `.data`, and `/_root.data` for `/`", async () => {
+  it("0810, 0813: a client navigation's data request is the page's path + `.data`, and `/_.data` for `/`", async () => {
     const { fetch } = handlerFor((c) => c);
     const bet = await fetch("/bet/7.data");
     expect(bet.status).toBe(200);
     expect(await bet.text()).toContain("7");
-    const root = await fetch("/_root.data");
+    expect(dataRequestPage("/bet/7.data")).toBe("/bet/7");
+    expect(dataRequestPage("/_.data")).toBe("/");
+    const root = await fetch("/_.data");
     expect(root.status).toBe(200);
     expect(await root.text()).toContain("root");
   });
