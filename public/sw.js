@@ -355,7 +355,7 @@ self.addEventListener("fetch", (event) => {
 // Web Push (docs/product-rules.md#notifications): the payload is {title, body, url}; a tap opens url
 // (a path on this site), reusing an open tab when there is one.
 self.addEventListener("push", (event) => {
-  let data = {};
+  let data;
   try {
     data = event.data ? event.data.json() : {};
   } catch {

@@ -158,7 +158,7 @@ const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout) || 100;
 function processTree(pid) {
   const pids = [pid];
   for (let i = 0; i < pids.length; i++) {
-    let tasks = [];
+    let tasks;
     try {
       tasks = fs.readdirSync(`/proc/${pids[i]}/task`);
     } catch {
