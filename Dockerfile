@@ -2,10 +2,11 @@
 # Multi-stage: build with dev dependencies, run with production ones only,
 # as a non-root user, with the database on a mounted volume.
 
-FROM node:20-bookworm-slim AS deps
+# Node.js 24 LTS (docs/decisions/1070-node-24-and-react-router-8.md). Nothing
+# compiles: better-sqlite3 13 loads the Node-API binary its npm package ships
+# (prebuilds/linux-x64.node), so no compiler or Python in any stage.
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
-# better-sqlite3 compiles from source: it needs a compiler and Python.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci
 
@@ -13,13 +14,12 @@ FROM deps AS build
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim AS prod-deps
+FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # The V8 heap is held to 192 MB (docs/decisions/archive/0803-bounded-memory.md): on a large machine V8
 # lets it grow to gigabytes before collecting, on the 512 MB VM it must not.
 # Its young generation to two 8 MB semi-spaces, not 16 (docs/decisions/archive/0843-young-generation-8-mb.md):

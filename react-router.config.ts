@@ -8,8 +8,9 @@ export default {
   // "/" against every route on the server, 4 KB less per page, and no extra
   // round trip on a client navigation (docs/decisions/archive/0837-route-manifest-up-front.md).
   routeDiscovery: { mode: "initial" },
-  future: {
-    v8_middleware: true,
-    v8_passThroughRequests: true,
-  },
+  // React Router 8 splits a route's client exports (clientAction, …) into
+  // chunks of their own by default. Kept whole: a form's clientAction must be
+  // in hand when it is sent, also offline and on a shaky connection, not
+  // fetched at that moment (docs/decisions/1070-node-24-and-react-router-8.md).
+  splitRouteModules: false,
 } satisfies Config;

@@ -3,7 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
@@ -12,9 +12,17 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Every byte of JavaScript is paid again on a slow phone; keep the
     // warning close to the budget so growth is noticed.
     chunkSizeWarningLimit: 200,
-    // The server build's entry is the server itself, which imports React
-    // Router's route table (`virtual:react-router/server-build`): one build,
-    // one module graph per process (docs/decisions/1040-one-module-graph.md).
-    ...(isSsrBuild && { rollupOptions: { input: "./server/app.ts" } }),
   },
-}));
+  environments: {
+    ssr: {
+      build: {
+        // The server build's entry is the server itself, which imports React
+        // Router's route table (`virtual:react-router/server-build`): one
+        // build, one module graph per process (docs/decisions/1040-one-module-graph.md).
+        // Vite's Environment API, which React Router 8 always uses, reads
+        // it here (the node-custom-server template's form).
+        rollupOptions: { input: "./server/app.ts" },
+      },
+    },
+  },
+});

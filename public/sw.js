@@ -89,14 +89,16 @@ function keptPageKey(href, origin) {
 
 /**
  * The page a client-side navigation's data request (`/bet/7.data?_routes=…`,
- * `/_root.data` for home) stands for, as a path with its query, or null.
+ * `/my-bets/_.data` with a trailing slash, `/_.data` for home) stands for, as
+ * a path with its query, or null (as React Router 8 reads it).
  */
 function pageOfDataRequest(href) {
   const url = new URL(href);
   if (!url.pathname.endsWith(".data")) return null;
   url.searchParams.delete("_routes");
-  const path =
-    url.pathname === "/_root.data" ? "/" : url.pathname.slice(0, -5) || "/";
+  const path = url.pathname.endsWith("/_.data")
+    ? url.pathname.slice(0, -6)
+    : url.pathname.slice(0, -5) || "/";
   const query = url.searchParams.toString();
   return path + (query ? `?${query}` : "");
 }
@@ -353,7 +355,7 @@ self.addEventListener("fetch", (event) => {
 // Web Push (docs/product-rules.md#notifications): the payload is {title, body, url}; a tap opens url
 // (a path on this site), reusing an open tab when there is one.
 self.addEventListener("push", (event) => {
-  let data = {};
+  let data;
   try {
     data = event.data ? event.data.json() : {};
   } catch {

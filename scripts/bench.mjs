@@ -1,5 +1,5 @@
 // `npm run bench`: builds, starts the production server on seeded demo data
-// and, beside it in the same run, a bare React Router 7 app built from
+// and, beside it in the same run, a bare React Router app built from
 // scripts/bench/bare-app with the same packages (the yardstick), then prints
 // every speed figure of docs/performance.md against its goal. Timings are
 // measured here, never asserted in tests (the machine is shared and noisy):
@@ -159,7 +159,7 @@ const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout) || 100;
 function processTree(pid) {
   const pids = [pid];
   for (let i = 0; i < pids.length; i++) {
-    let tasks = [];
+    let tasks;
     try {
       tasks = fs.readdirSync(`/proc/${pids[i]}/task`);
     } catch {

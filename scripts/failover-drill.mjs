@@ -317,7 +317,7 @@ async function call(p, method, path, body, headers = {}) {
   const set = res.headers.getSetCookie?.()[0];
   if (set && !/Max-Age=0/i.test(set)) p.cookie = set.split(";")[0];
   const text = await res.text();
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

@@ -21,6 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { withMatchedRoutesOnly } from "~/framework/matched-routes.server";
+import { dataRequestPage } from "~/framework/route-pattern";
 import {
   withModuleAfterFirstPaint,
   withoutScriptPreloads,
@@ -139,7 +140,9 @@ function testBuild(options: {
     },
     publicPath: "/",
     assetsBuildDirectory: "build/client",
-    future: { v8_middleware: true, v8_passThroughRequests: true },
+    // Middleware, requests passed through and trailing-slash-aware data
+    // requests are React Router 8's only behaviour: no flags left.
+    future: {},
     ssr: true,
     isSpaMode: false,
     prerender: [],
@@ -164,7 +167,7 @@ function handlerFor(render: (context: EntryContext) => EntryContext) {
 }
 
 describe("React Router behaviour Fairshake relies on", () => {
-  it("0835: with v8_passThroughRequests, middleware gets the request as it came and the page's own path in `url`", async () => {
+  it("0835: middleware gets the request as it came and the page's own path in `url`", async () => {
     const { seen, fetch } = handlerFor((c) => c);
     const response = await fetch("/bet/7.data?tab=x&_routes=routes%2Fbet");
     expect(response.status).toBe(200);
@@ -177,12 +180,14 @@ describe("React Router behaviour Fairshake relies on", () => {
     ]);
   });
 
-  it("0810, 0813: a client navigation's data request is the page's path + `.data`, and `/_root.data` for `/`", async () => {
+  it("0810, 0813: a client navigation's data request is the page's path + `.data`, and `/_.data` for `/`", async () => {
     const { fetch } = handlerFor((c) => c);
     const bet = await fetch("/bet/7.data");
     expect(bet.status).toBe(200);
     expect(await bet.text()).toContain("7");
-    const root = await fetch("/_root.data");
+    expect(dataRequestPage("/bet/7.data")).toBe("/bet/7");
+    expect(dataRequestPage("/_.data")).toBe("/");
+    const root = await fetch("/_.data");
     expect(root.status).toBe(200);
     expect(await root.text()).toContain("root");
   });
@@ -239,8 +244,10 @@ describe("React Router behaviour Fairshake relies on", () => {
     expect(read("@react-router/dev/dist/vite.js")).toContain(
       "`window.__reactRouterManifest=${JSON.stringify(",
     );
-    expect(read("react-router/dist/production/dom-export.mjs")).toContain(
-      "manifest: window.__reactRouterManifest,",
-    );
+    // React Router 8 publishes one file per module: the hydrating router
+    // is in lib/dom-export/ (7.x had one dom-export.mjs).
+    expect(
+      read("react-router/dist/production/lib/dom-export/hydrated-router.js"),
+    ).toContain("manifest: window.__reactRouterManifest,");
   });
 });

@@ -22,6 +22,7 @@ import {
 import { safeRedirect } from "~/utils/safe-redirect";
 import { sendPlainPage } from "./plain-page";
 import {
+  dataRequestPage,
   requestLeafRoute,
   requestRouteHandles,
   useRouteTable,
@@ -107,10 +108,9 @@ function sendPagesManifest(res: ExpressResponse, source: string) {
 
 // --- Which limit --------------------------------------------------------------
 
-/** A single-fetch request (`/auth.data`, `/_root.data`) names its page. */
+/** A single-fetch request (`/auth.data`, `/_.data`) names its page. */
 function pagePath(pathname: string) {
-  if (pathname === "/_root.data") return "/";
-  return pathname.endsWith(".data") ? pathname.slice(0, -5) : pathname;
+  return dataRequestPage(pathname) ?? pathname;
 }
 
 function bodyLimitFor(build: ServerBuild, req: ExpressRequest): BodyLimit {

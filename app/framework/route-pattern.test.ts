@@ -25,7 +25,8 @@ describe("route patterns kept by shape", () => {
     // Spot checks that the table is the real one.
     expect(routePattern("/bet/42")).toBe("/bet/:id");
     expect(routePattern("/bet/42.data")).toBe("/bet/:id.data");
-    expect(routePattern("/_root.data")).toBe("/_root.data");
+    expect(routePattern("/_.data")).toBe("/_.data");
+    expect(routePattern("/my-bets/_.data")).toBe("/my-bets.data");
     expect(routePattern("/api/bets/code/Q1")).toBe("/api/bets/code/:code");
   });
 

@@ -52,6 +52,17 @@ export function nestRoutes(routes: ServerBuild["routes"]): Node[] {
   return top;
 }
 
+/**
+ * The page a single-fetch data request stands for, as React Router reads it
+ * (trailing-slash aware since 8): `/bet/1.data` → `/bet/1`, `/bets/_.data` →
+ * `/bets/`, `/_.data` → `/`; null for any other path.
+ */
+export function dataRequestPage(pathname: string): string | null {
+  if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length);
+  if (pathname.endsWith(".data")) return pathname.slice(0, -".data".length);
+  return null;
+}
+
 /** Called once the server build is loaded (production); until then, and in development, routes are "unknown". */
 export function useRouteTable(routes: ServerBuild["routes"]) {
   if (routes === table) return;
@@ -91,9 +102,9 @@ function matchPathByShape(pathname: string): Matched {
   if (!roots || pathname.startsWith("/assets/")) return matchPath(pathname);
   // The answer depends on the path as matched (without a data request's
   // suffix, see matchPath) and on the suffix.
-  const data = pathname.endsWith(".data");
-  const path = data ? pathname.slice(0, -".data".length) : pathname;
-  const shape = shapeOf(data && path === "/_root" ? "/" : path);
+  const page = dataRequestPage(pathname);
+  const data = page !== null;
+  const shape = shapeOf(page ?? pathname);
   if (shape === null) return matchPath(pathname);
   const key = data ? `${shape} .data` : shape;
   let matched = byShape.get(key);
@@ -109,21 +120,17 @@ function matchPathByShape(pathname: string): Matched {
 type Matched = { pattern: string; handles: unknown[]; leaf?: string };
 
 function matchPath(pathname: string): Matched {
-  let path = pathname;
-  let suffix = "";
-  // React Router's single-fetch data requests: `/bet/1.data`, `/_root.data`.
-  if (path.endsWith(".data")) {
-    suffix = ".data";
-    path = path.slice(0, -".data".length);
-    if (path === "/_root") path = "/";
-  }
+  // React Router's single-fetch data requests: `/bet/1.data`, `/_.data`.
+  const page = dataRequestPage(pathname);
+  const path = page ?? pathname;
+  const suffix = page === null ? "" : ".data";
   if (path.startsWith("/assets/")) return { pattern: "/assets/*", handles: [] };
   if (!roots) return { pattern: "unknown", handles: [] };
   const matches = matchRoutes(roots as unknown as RouteObject[], path);
   if (!matches) return { pattern: "unmatched", handles: [] };
   const handles = matches.map((m) => (m.route as unknown as Node).handle);
   const leaf = (matches[matches.length - 1]!.route as unknown as Node).id;
-  if (suffix && path === "/") return { pattern: "/_root.data", handles, leaf };
+  if (suffix && path === "/") return { pattern: "/_.data", handles, leaf };
   const joined = matches
     .map((m) => m.route.path ?? "")
     .filter(Boolean)

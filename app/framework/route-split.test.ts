@@ -4,20 +4,23 @@
 import type { IncomingMessage } from "node:http";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { nestRoutes, requestLeafRoute, useRouteTable } from "./route-pattern";
+import {
+  dataRequestPage,
+  nestRoutes,
+  requestLeafRoute,
+  useRouteTable,
+} from "./route-pattern";
 import { splitBuild } from "./route-split";
 import {
   routeTable,
   SAMPLE_PATHS,
 } from "../../tests/support/server-route-table";
 
-/** The route a path reaches (a data request's: its page's; /_root.data: /). */
+/** The route a path reaches (a data request's: its page's; /_.data: /). */
 function leafOf(routes: ServerBuild["routes"], path: string) {
-  const page = path.replace(/\.data$/, "");
-  const matched = page === "/_root" && page !== path ? "/" : page;
   return matchRoutes(
     nestRoutes(routes) as unknown as RouteObject[],
-    matched,
+    dataRequestPage(path) ?? path,
   )?.at(-1)?.route.id;
 }
 

@@ -57,7 +57,7 @@ async function readBody(request: Request): Promise<Uint8Array> {
 }
 
 // --- The Fetch standard's multipart/form-data parser, for one file -----------
-// Follows undici's `multipartFormDataParser` step by step, so a body is
+// Follows undici 7's `multipartFormDataParser` (Node 24's) step by step, so a body is
 // refused here exactly when `request.formData()` would refuse it
 // (app/framework/upload.server.test.ts checks the two against each other).
 
@@ -128,10 +128,7 @@ function indexOf(input: Uint8Array, needle: Uint8Array, from: number) {
   );
 }
 
-const FORM_DATA_NAME = Buffer.from('form-data; name="');
-const FILENAME = Buffer.from("; filename");
 const DASH_DASH = Buffer.from("--");
-const DASH_DASH_CRLF = Buffer.from("--\r\n");
 
 /**
  * The body of the first file part named `field` (a view into `input`, or a
@@ -145,20 +142,15 @@ export function findFilePart(
 ): Uint8Array | null | "failure" {
   const boundary = Buffer.from(`--${boundaryString}`, "utf8");
   let found: Uint8Array | null = null;
-  let at = 0;
-  while (input[at] === CR && input[at + 1] === LF) at += 2;
-  let end = input.length;
-  while (input[end - 1] === LF && input[end - 2] === CR) end -= 2;
-  if (end !== input.length) input = input.subarray(0, end);
+  // Anything before the first boundary is a preamble (RFC 2046 §5.1.1).
+  let at = indexOf(input, boundary, 0);
+  if (at === -1) return "failure";
 
   for (;;) {
     if (!startsWith(input, boundary, at)) return "failure";
     at += boundary.length;
-    if (
-      (at === input.length - 2 && startsWith(input, DASH_DASH, at)) ||
-      (at === input.length - 4 && startsWith(input, DASH_DASH_CRLF, at))
-    )
-      return found;
+    // The closing delimiter; anything after it is an epilogue.
+    if (startsWith(input, DASH_DASH, at)) return found;
     if (input[at] !== CR || input[at + 1] !== LF) return "failure";
     at += 2;
 
@@ -191,6 +183,12 @@ type PartHeaders = {
   at: number;
 };
 
+/** A token byte (RFC 2045): ASCII, no space, control or tspecial. */
+function isToken(c: number) {
+  return c > 0x20 && c < 0x7f && !TSPECIALS.has(c);
+}
+const TSPECIALS = new Set([...'()<>@,;:\\"/[]?='].map((c) => c.charCodeAt(0)));
+
 function parsePartHeaders(
   input: Uint8Array,
   start: number,
@@ -204,60 +202,102 @@ function parsePartHeaders(
     while (at < input.length && keep(input[at] ?? 0)) at++;
     return input.subarray(from, at);
   };
-  const readName = (): string | null => {
-    const raw = collect((c) => c !== LF && c !== CR && c !== 0x22);
-    if (input[at] !== 0x22) return null;
-    at++;
-    return utf8
-      .decode(raw)
-      .replace(/%0A/gi, "\n")
-      .replace(/%0D/gi, "\r")
-      .replace(/%22/g, '"');
-  };
+  const skipBlanks = () => collect((c) => c === 0x20 || c === 0x09);
   const headerValue = () =>
     latin1.decode(collect((c) => c !== LF && c !== CR)).replace(/[\t ]+$/, "");
-
-  for (;;) {
-    if (input[at] === CR && input[at + 1] === LF) {
-      if (name === null) return "failure";
-      return { name, filename, encoding, at };
-    }
-    const headerName = latin1
-      .decode(collect((c) => c !== LF && c !== CR && c !== 0x3a))
-      .replace(/^[\t ]+|[\t ]+$/g, "");
-    if (!HTTP_TOKEN.test(headerName)) return "failure";
-    if (input[at] !== 0x3a) return "failure";
+  /** One `; name=value` of a Content-Disposition; null when there is none. */
+  const attribute = () => {
+    if (input[at] === 0x3b) at++;
+    skipBlanks();
+    const attributeName = collect((c) => isToken(c) && c !== 0x2a);
+    if (attributeName.length === 0) return null;
+    const extended = input[at] === 0x2a;
+    if (extended) at++;
+    if (input[at] !== 0x3d) return null;
     at++;
-    collect((c) => c === 0x20 || c === 0x09);
-    switch (headerName.toLowerCase()) {
-      case "content-disposition": {
-        name = filename = null;
-        if (!startsWith(input, FORM_DATA_NAME, at)) return "failure";
-        at += FORM_DATA_NAME.length;
-        name = readName();
-        if (name === null) return "failure";
-        if (startsWith(input, FILENAME, at)) {
-          let check = at + FILENAME.length;
-          if (input[check] === 0x2a) {
-            at += 1;
-            check += 1;
-          }
-          if (input[check] !== 0x3d || input[check + 1] !== 0x22)
-            return "failure";
-          at += 12;
-          filename = readName();
-          if (filename === null) return "failure";
-        }
-        break;
+    skipBlanks();
+    let value: string;
+    if (extended) {
+      // RFC 5987: utf-8'language'percent-encoded
+      const raw = collect(
+        (c) => c !== 0x20 && c !== CR && c !== LF && c !== 0x3b,
+      );
+      if (!/^utf-8/i.test(latin1.decode(raw.subarray(0, 5)))) throw FAILURE;
+      try {
+        value = decodeURIComponent(utf8.decode(raw.subarray(7)));
+      } catch {
+        throw FAILURE;
       }
-      case "content-transfer-encoding":
-        encoding = headerValue();
-        break;
-      default:
-        collect((c) => c !== LF && c !== CR);
+    } else if (input[at] === 0x22) {
+      at++;
+      const raw = collect((c) => c !== LF && c !== CR && c !== 0x22);
+      if (input[at] !== 0x22) throw FAILURE;
+      at++;
+      value = utf8
+        .decode(raw)
+        .replace(/%0A/gi, "\n")
+        .replace(/%0D/gi, "\r")
+        .replace(/%22/g, '"');
+    } else {
+      value = utf8.decode(collect((c) => isToken(c) && c !== 0x3b));
     }
-    // As undici checks it: only a line that is neither CR… nor …LF fails.
-    if (input[at] !== CR && input[at + 1] !== LF) return "failure";
-    at += 2;
+    return {
+      name: latin1.decode(attributeName).toLowerCase(),
+      value,
+      extended,
+    };
+  };
+
+  try {
+    for (;;) {
+      if (input[at] === CR && input[at + 1] === LF) {
+        if (name === null) return "failure";
+        return { name, filename, encoding, at };
+      }
+      const headerName = latin1
+        .decode(collect((c) => c !== LF && c !== CR && c !== 0x3a))
+        .replace(/^[\t ]+|[\t ]+$/g, "");
+      if (!HTTP_TOKEN.test(headerName)) return "failure";
+      if (input[at] !== 0x3a) return "failure";
+      at++;
+      skipBlanks();
+      switch (headerName.toLowerCase()) {
+        case "content-disposition": {
+          name = filename = null;
+          // The extended form (filename*) wins over the plain one, in any order.
+          let extendedFilename = false;
+          const type = latin1.decode(collect(isToken)).toLowerCase();
+          if (type !== "form-data") return "failure";
+          while (
+            at < input.length &&
+            (input[at] !== CR || input[at + 1] !== LF)
+          ) {
+            const a = attribute();
+            if (!a) break;
+            if (a.name === "name") name = a.value;
+            else if (
+              a.name === "filename" &&
+              (a.extended || !extendedFilename)
+            ) {
+              filename = a.value;
+              extendedFilename ||= a.extended;
+            }
+          }
+          if (name === null) return "failure";
+          break;
+        }
+        case "content-transfer-encoding":
+          encoding = headerValue();
+          break;
+        default:
+          collect((c) => c !== LF && c !== CR);
+      }
+      if (input[at] !== CR || input[at + 1] !== LF) return "failure";
+      at += 2;
+    }
+  } catch (error) {
+    if (error === FAILURE) return "failure";
+    throw error;
   }
 }
+const FAILURE = Symbol("failure");

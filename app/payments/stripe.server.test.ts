@@ -24,7 +24,7 @@ let provider: ReturnType<typeof createStripeProvider>;
 const webhookSecret = "whsec_test_secret";
 
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: "error" });
+  server.listen({ onUnhandledFrame: "error" });
   provider = createStripeProvider("sk_test_fake", { webhookSecret });
 });
 afterAll(() => server.close());

@@ -80,7 +80,7 @@ export class Person {
     const set = res.headers.getSetCookie?.()[0];
     if (set && !/Max-Age=0/i.test(set)) this.cookie = set.split(";")[0];
     const text = await res.text();
-    let data = null;
+    let data;
     try {
       data = text ? JSON.parse(text) : null;
     } catch {

@@ -9,14 +9,30 @@ import {
 
 export const TEMPLATE = "fairshake_template";
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The cluster's admin URL, for tests/support/test-database.ts. */
+    pgAdminUrl: string;
+  }
+}
+
 export default async function setup(project: {
-  config: { env?: Record<string, unknown> };
+  provide: (key: "pgAdminUrl", value: string) => void;
 }) {
-  // Once per project: the SQLite one has nothing to start.
-  if (project.config.env?.TEST_DATABASE !== "postgres") return;
-  if (process.env.TEST_PG_ADMIN_URL) return; // started by scripts/test.mjs
+  // Vitest 5 runs a root global setup once for the run, not once per
+  // project: start the cluster when the run has the PostgreSQL project
+  // (TEST_DATABASE as vitest.config.ts reads it).
+  const engine = process.env.TEST_DATABASE ?? "sqlite";
+  if (engine !== "postgres" && engine !== "both") return;
+  // The URL reaches the test workers through provide/inject, Vitest's
+  // channel from global setup to tests.
+  if (process.env.TEST_PG_ADMIN_URL) {
+    project.provide("pgAdminUrl", process.env.TEST_PG_ADMIN_URL);
+    return;
+  }
   const cluster = await startCluster();
   process.env.TEST_PG_ADMIN_URL = cluster.adminUrl;
+  project.provide("pgAdminUrl", cluster.adminUrl);
   const url = await createDatabase(cluster.adminUrl, TEMPLATE);
   const { applyPostgresMigrations } =
     await import("../../app/db/migrate.server");

@@ -175,7 +175,7 @@ export class Client {
       else this.cookies.set(name, value);
     }
     const text = await res.text();
-    let data: unknown = null;
+    let data: unknown;
     try {
       data = text ? JSON.parse(text) : null;
     } catch {

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
 import { createDatabase } from "../../scripts/lib/postgres-cluster.mjs";
 
 export const onPostgres = () => process.env.TEST_DATABASE === "postgres";
@@ -17,7 +18,7 @@ export async function freshDatabaseEnv(): Promise<{
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fairshake-test-"));
   if (!onPostgres())
     return { env: { DATABASE_PATH: path.join(dir, "test.db") }, dir };
-  const admin = process.env.TEST_PG_ADMIN_URL;
+  const admin = process.env.TEST_PG_ADMIN_URL ?? inject("pgAdminUrl");
   if (!admin) throw new Error("TEST_DATABASE=postgres needs the global setup");
   const name = `t_${process.pid}_${randomBytes(4).toString("hex")}`;
   const url = await createDatabase(admin, name, {

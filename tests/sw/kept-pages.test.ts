@@ -70,7 +70,8 @@ describe("keptPageKey", () => {
 
 describe("pageOfDataRequest", () => {
   it.each([
-    ["/_root.data?_routes=root%2Croutes%2Fhome", "/"],
+    ["/_.data?_routes=root%2Croutes%2Fhome", "/"],
+    ["/my-bets/_.data?tab=created", "/my-bets/?tab=created"],
     ["/bet/7.data?_routes=routes%2Fbets%2Fbet-detail", "/bet/7"],
     ["/my-bets.data?tab=created&_routes=x", "/my-bets?tab=created"],
     ["/notifications.data", "/notifications"],

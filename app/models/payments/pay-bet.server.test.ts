@@ -30,7 +30,7 @@ import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 const server = setupServer(...stripeHandlers);
 let stripe: ReturnType<typeof createStripeProvider>;
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: "error" });
+  server.listen({ onUnhandledFrame: "error" });
   stripe = createStripeProvider("sk_test_fake", {
     publishableKey: "pk_test_fake",
   });

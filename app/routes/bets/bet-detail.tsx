@@ -296,9 +296,11 @@ export default function BetDetail({
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
+export const meta: Route.MetaFunction = ({ loaderData }) => [
   {
-    title: data ? `${data.bet.title} · Fairshake` : "Bet not found · Fairshake",
+    title: loaderData
+      ? `${loaderData.bet.title} · Fairshake`
+      : "Bet not found · Fairshake",
   },
 ];
 

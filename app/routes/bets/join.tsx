@@ -175,10 +175,10 @@ const JOIN_FAILED = {
 };
 const JoinCard = cardFrame("grid grid-cols-2 gap-2");
 
-export const meta: Route.MetaFunction = ({ data }) => [
+export const meta: Route.MetaFunction = ({ loaderData }) => [
   {
-    title: data
-      ? `Join “${data.bet.title}” · Fairshake`
+    title: loaderData
+      ? `Join “${loaderData.bet.title}” · Fairshake`
       : "Join a bet · Fairshake",
   },
 ];

@@ -129,10 +129,10 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ data, error }) => {
-  if (!data || error) return [{ title: "Fairshake" }];
-  const { meta: m, loginUrl } = data;
-  const description = `${formatCents(data.preview.amountCents)} · ${m.description}`;
+export const meta: Route.MetaFunction = ({ loaderData, error }) => {
+  if (!loaderData || error) return [{ title: "Fairshake" }];
+  const { meta: m, loginUrl } = loaderData;
+  const description = `${formatCents(loaderData.preview.amountCents)} · ${m.description}`;
   return [
     { title: `${m.title} · Fairshake` },
     { name: "description", content: description },
