@@ -24,6 +24,7 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { z } from "zod";
+import { MAX_PASSKEYS, PASSKEY_NAME_MAX } from "~/domain/passkeys";
 import { changedRows, db, immediate, type Tx } from "~/db/client.server";
 import {
   passkeyChallenges,
@@ -46,8 +47,7 @@ import { fieldErrorsOf } from "~/utils/validation";
 import { sendAccountMail } from "../notifications/outbox.server";
 import { assertCurrentPassword } from "./account-security.server";
 
-export const MAX_PASSKEYS = 10;
-export const PASSKEY_NAME_MAX = 50;
+export { MAX_PASSKEYS, PASSKEY_NAME_MAX };
 /** Adding a passkey without the password: only this soon after signing in. */
 export const RECENT_SIGN_IN_MS = 10 * 60_000;
 
