@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { useServer, useServers, useSmtp } from "../support/use-server";
 import { Client, signUp, uniqueName } from "../support/server";
 import { TestPasskey } from "../support/webauthn";
+import { queryServerDatabase } from "../support/server-database";
 
 const ORIGIN = "https://fairshake.test";
 const ADDRESS_HEADER = "X-Test-Client-Address";
@@ -154,6 +155,26 @@ describe("adding and signing in", () => {
       userVerification: "required",
     });
     expect(ok.data.options.rp.id).toBe("fairshake.test");
+  });
+
+  it("needs the password more than 10 minutes after signing in", async () => {
+    const who = await person();
+    const me = (await who.client.get("/api/user")).data as { id: number };
+    // This session began 11 minutes ago.
+    await queryServerDatabase(
+      server.databaseEnv,
+      "UPDATE sessions SET created_at = ? WHERE user_id = ?",
+      [Date.now() - 11 * 60_000, me.id],
+    );
+    const bare = await who.client.post("/api/user/passkeys/options", {});
+    expect(bare.status).toBe(400);
+    expect(bare.data.fieldErrors.password).toEqual([
+      "Enter your password to add a passkey (or sign in again).",
+    ]);
+    const withPassword = await who.client.post("/api/user/passkeys/options", {
+      password: "secret123",
+    });
+    expect(withPassword.status, withPassword.text).toBe(200);
   });
 
   it("holds at most 10 passkeys", async () => {

@@ -13,6 +13,7 @@ import {
   test,
   untilHydrated,
 } from "./fixtures";
+import { TestPasskey } from "../support/webauthn";
 
 async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
@@ -154,4 +155,54 @@ test("/auth stays a page without React; the passkey parts only with JavaScript",
   await page.getByRole("button", { name: "Login", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText("Welcome back!", { exact: true })).toBeVisible();
+});
+
+test("name, rename and remove passkeys with plain forms at 390 px", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
+  const me = await createPerson("pkforms");
+  await signIn(context, baseURL!, me.cookie);
+  // A passkey added through the API with one built by hand (the page's own
+  // adding needs WebAuthn, proved above).
+  const passkey = new TestPasskey(baseURL!);
+  const options = await context.request.post("/api/user/passkeys/options", {
+    data: {},
+  });
+  expect(options.status(), await options.text()).toBe(200);
+  const added = await context.request.post("/api/user/passkeys", {
+    data: {
+      response: passkey.register((await options.json()).options),
+      name: "Old phone",
+    },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+
+  await page.goto("/profile/security");
+  const list = page.getByRole("list", { name: "Your passkeys" });
+  await expect(list.getByText("Old phone", { exact: true })).toBeVisible();
+  await expect(list.getByText(/Made .* · last used never/)).toBeVisible();
+  // Adding needs WebAuthn: without JavaScript the form is not there.
+  if (!jsEnabled(testInfo))
+    await expect(page.getByRole("form", { name: "Add a passkey" })).toHaveCount(
+      0,
+    );
+  // Nothing wider than the phone's screen.
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth),
+  ).toBeLessThanOrEqual(390);
+
+  await list.getByLabel("Name of Old phone").fill("New phone");
+  await list.getByRole("button", { name: "Rename Old phone" }).click();
+  await expect(
+    page.getByText("Passkey renamed", { exact: true }),
+  ).toBeVisible();
+  await expect(list.getByText("New phone", { exact: true })).toBeVisible();
+
+  await list.getByRole("button", { name: "Remove New phone" }).click();
+  await expect(
+    page.getByText("Passkey removed", { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
 });

@@ -5,9 +5,6 @@ import type { Route } from "./+types/sign-in-options";
 import { startPasskeySignIn } from "~/models/accounts/passkeys.server";
 import { api, readJson } from "~/utils/api.server";
 
-// A JSON call of the sign-in page's small module: the page itself stays unhydrated.
-export const handle = { hydrate: false };
-
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {
     await readJson(request);

@@ -11,8 +11,6 @@ import { api, readJson } from "~/utils/api.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 
-export const handle = { hydrate: false };
-
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     const body = (await readJson(request)) as
