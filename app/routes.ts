@@ -142,6 +142,15 @@ export default [
       "routes/api/account/user-sessions-revoke-others.ts",
     ),
     route("user/sessions/:id", "routes/api/account/user-session.ts"),
+    // Passkeys (docs/product-rules.md#passkeys)
+    route("user/passkeys", "routes/api/account/user-passkeys.ts"),
+    route(
+      "user/passkeys/options",
+      "routes/api/account/user-passkeys-options.ts",
+    ),
+    route("user/passkeys/:id", "routes/api/account/user-passkey.ts"),
+    route("passkeys/sign-in/options", "routes/api/passkeys/sign-in-options.ts"),
+    route("passkeys/sign-in", "routes/api/passkeys/sign-in.ts"),
     // Unknown /api paths answer JSON.
     route("*", "routes/api/not-found.ts"),
   ]),

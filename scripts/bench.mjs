@@ -269,11 +269,13 @@ const sample =
     ? publicBets[0]
     : { id: 1, code: "AAAAAA" };
 
-// [label, base, path, signed in, JS budget in KB (0: none at all)]
+// [label, base, path, signed in, JS budget in KB (0: none at all), the one
+// module allowed beside it (/auth's passkey module, loaded by one inline line
+// only where the browser has WebAuthn: docs/product-rules.md#passkeys, ≤ 5 KB)]
 const pages = [
   ["bare React Router app (yardstick)", BARE, "/", false, 140],
   ["in-app bare route", BASE, "/bench/bare", false, 140],
-  ["/auth", BASE, "/auth", false, 0],
+  ["/auth", BASE, "/auth", false, 0, /\/assets\/passkey-sign-in-[\w-]+\.js$/],
   ["/help/fees", BASE, "/help/fees", false, 0],
   ["/share/{id}", BASE, `/share/${sample.id}`, false, 0],
   ["/join/{code}", BASE, `/join/${sample.code}`, true, 0],
@@ -304,7 +306,7 @@ if (section("weight")) {
     "| page | status | JS | target | HTML (a first visit: CSS inline) | CSS requested | HTML+CSS | target |",
   );
   console.info("|---|---|---|---|---|---|---|---|");
-  for (const [label, base, p, withCookie, jsTarget] of pages) {
+  for (const [label, base, p, withCookie, jsTarget, allowed] of pages) {
     const { status, text } = await get(base, p, withCookie);
     // Every script the page names (preload tags, <Scripts>' module script
     // and, where it has one, its inline manifest of the matched routes), then
@@ -334,15 +336,21 @@ if (section("weight")) {
       ),
     );
     let js = 0;
-    for (const s of scripts) js += await gzSize(base, s);
+    let allowedJs = 0;
+    for (const s of scripts)
+      if (allowed?.test(s)) allowedJs += await gzSize(base, s);
+      else js += await gzSize(base, s);
     let cssSize = 0;
     for (const c of css) cssSize += await gzSize(base, c);
     const html = gzipSync(Buffer.from(text)).length;
-    const inlineScripts = (text.match(/<script/g) ?? []).length;
+    const inlineScripts =
+      (text.match(/<script/g) ?? []).length - (allowedJs > 0 ? 1 : 0);
     const jsOk =
-      jsTarget === 0 ? js === 0 && inlineScripts === 0 : js <= jsTarget * 1024;
+      (jsTarget === 0
+        ? js === 0 && inlineScripts === 0
+        : js <= jsTarget * 1024) && allowedJs <= 5 * 1024;
     console.info(
-      `| ${label} | ${status} | ${kb(js)}${jsTarget === 0 ? ` (${inlineScripts} script tags)` : ""} | ${jsTarget === 0 ? "0" : `≤ ${jsTarget} KB`} ${ok(jsOk)} | ${kb(html)} | ${kb(cssSize)} | ${kb(html + cssSize)} | ≤ 14 KB ${ok(html + cssSize <= 14 * 1024)} |`,
+      `| ${label} | ${status} | ${kb(js)}${jsTarget === 0 ? ` (${inlineScripts} script tags)` : ""}${allowedJs > 0 ? ` + passkey module ${kb(allowedJs)} (≤ 5 KB, only with WebAuthn)` : ""} | ${jsTarget === 0 ? "0" : `≤ ${jsTarget} KB`} ${ok(jsOk)} | ${kb(html)} | ${kb(cssSize)} | ${kb(html + cssSize)} | ≤ 14 KB ${ok(html + cssSize <= 14 * 1024)} |`,
     );
   }
   const appCss = fs

@@ -20,6 +20,8 @@ export const {
   avatars,
   emailTokens,
   emailChanges,
+  passkeys,
+  passkeyChallenges,
   bets,
   betParticipants,
   betAccess,

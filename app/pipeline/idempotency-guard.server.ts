@@ -59,6 +59,8 @@ const OUTSIDE_THE_RULE = new Set<string>(
     "/api/login",
     "/api/register",
     "/api/logout",
+    "/api/passkeys/sign-in/options",
+    "/api/passkeys/sign-in",
   ].map(routed),
 );
 // A page's double tap: the second copy waits this long for the first.

@@ -95,6 +95,7 @@ const shape = {
   LIVE_POLL_MS: positive(250, "milliseconds"),
   IDEMPOTENCY_LEASE_MS: positive(10_000, "milliseconds"),
   PASSWORD_RESET_TTL_S: positive(3_600, "seconds"),
+  PASSKEY_CHALLENGE_TTL_S: positive(300, "seconds"),
 
   // The windows of docs/product-rules.md#answer-windows and #getting-paid
   // (app/models/bets/windows.server.ts); tests run them in seconds.
@@ -475,6 +476,10 @@ export const idempotencyLeaseMs = () => setting("IDEMPOTENCY_LEASE_MS");
 
 /** PASSWORD_RESET_TTL_S: how long a reset link works (an hour; tests shorten it). */
 export const passwordResetTtlMs = () => setting("PASSWORD_RESET_TTL_S") * 1000;
+
+/** How long a passkey challenge lives (5 minutes; tests shorten it). */
+export const passkeyChallengeTtlMs = () =>
+  setting("PASSKEY_CHALLENGE_TTL_S") * 1000;
 
 /** VITEST: set by the test runner, which starts no background work. */
 export const underVitest = () => Boolean(setting("VITEST"));

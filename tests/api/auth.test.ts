@@ -241,7 +241,6 @@ describe("pages", () => {
 
   it("ships no script on /auth and /help/fees", async () => {
     for (const p of [
-      "/auth",
       "/auth?tab=register",
       "/help/fees",
       "/help/fees?tab=calculator&amount=15",
@@ -251,6 +250,16 @@ describe("pages", () => {
       expect(res.text).not.toMatch(/<script/i);
       expect(res.text).not.toMatch(/modulepreload/i);
     }
+    // The login form's one script: an inline line that loads the passkey
+    // module only where the browser has WebAuthn (docs/product-rules.md#passkeys).
+    const login = await new Client(server.url).get("/auth");
+    expect(login.status).toBe(200);
+    expect(login.text).not.toMatch(/modulepreload|<script\b[^>]*src=/i);
+    const scripts = login.text.match(/<script\b[^>]*>[^<]*<\/script>/gi) ?? [];
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(
+      /^<script nonce="[^"]+">if\(window\.PublicKeyCredential\)import\("\/assets\/passkey-sign-in-[\w-]+\.js"\)<\/script>$/,
+    );
   });
 
   it("computes the fee calculator on the server", async () => {

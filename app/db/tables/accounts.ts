@@ -152,4 +152,53 @@ export const emailChanges = sqliteTable(
   (t) => [index("email_changes_user_idx").on(t.userId, t.createdAt)],
 );
 
+// Passkeys (docs/product-rules.md#passkeys): a WebAuthn credential beside the
+// password. The credential id is unique across every account: a passkey is
+// never shared between two. At most 10 a person (the model holds the count).
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The authenticator's credential id, base64url. */
+    credentialId: text("credential_id").notNull(),
+    /** The COSE public key the authenticator handed over at registration. */
+    publicKey: blob("public_key", { mode: "buffer" }).notNull(),
+    /** The last signature counter seen; one that goes backwards is refused. */
+    signCount: integer("sign_count", { mode: "number" }).notNull().default(0),
+    /** The transports the browser reported (JSON list), a hint for sign-in. */
+    transports: text("transports"),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("passkeys_credential_id_unique").on(t.credentialId),
+    index("passkeys_user_idx").on(t.userId),
+  ],
+);
+
+// WebAuthn challenges: random, single use (deleted as they are used), bound
+// to the browser that asked by a signed cookie naming the row, and alive
+// five minutes (PASSKEY_CHALLENGE_TTL_S shortens it in tests). In the
+// database, so every process and machine sees the same one.
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    /** The random id in the browser's signed cookie. */
+    id: text("id").primaryKey(),
+    challenge: text("challenge").notNull(),
+    purpose: text("purpose", { enum: ["register", "sign_in"] }).notNull(),
+    /** Who is adding a passkey; null for a sign-in. */
+    userId: integer("user_id").references(() => users.id, {
+      onDelete: "cascade",
+    }),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("passkey_challenges_expires_idx").on(t.expiresAt)],
+);
+
 export type User = typeof users.$inferSelect;

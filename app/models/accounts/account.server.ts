@@ -33,6 +33,7 @@ import {
   DELETED_USERNAME_PREFIX,
 } from "~/domain/deleted-user";
 import { conflict, DomainError, invalid } from "~/utils/errors";
+import { deletePasskeysOf } from "./passkeys.server";
 import {
   CLOSED_ACCOUNT_HASH,
   getUserById,
@@ -190,6 +191,7 @@ async function anonymise(tx: Tx, user: User, now: number) {
     .delete(notificationOptOuts)
     .where(eq(notificationOptOuts.userId, userId));
   await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  await deletePasskeysOf(tx, userId);
   // Kept answers hold what the person sent and saw (their email, their
   // bets). Only a request still running keeps its claim: this one's own,
   // whose answer names no one.

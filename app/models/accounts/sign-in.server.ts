@@ -7,6 +7,7 @@ import { recordLoginSuccess, takeLoginAttempt } from "./login-throttle.server";
 import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendVerificationEmail } from "./email-verification.server";
+import { passkeyOwner, verifyPasskeySignIn } from "./passkeys.server";
 import {
   LoginSchema,
   LoginThrottledError,
@@ -58,6 +59,36 @@ export async function signIn({
   if (wait > 0) throw new LoginThrottledError(wait);
   const user = await verifyLogin(username, password);
   if (!user) throw new DomainError(401, INVALID_CREDENTIALS);
+  return { user, deviceCookie: await recordLoginSuccess(attempt) };
+}
+
+/**
+ * Signs in with a passkey (docs/product-rules.md#passkeys): in the same
+ * limits as a password, the address's attempts and the account's delay
+ * after failures; a success clears the account's count and hands this
+ * browser its device cookie, as a password sign-in does.
+ */
+export async function signInWithPasskey({
+  response,
+  clientAddress,
+  cookieHeader,
+  request,
+}: From & {
+  response: unknown;
+  cookieHeader: string | null;
+  request?: Request;
+}): Promise<{ user: User; deviceCookie: string }> {
+  await authAttempts.take([clientAddress]);
+  const owner = await passkeyOwner(response);
+  const attempt = { username: owner.user.username, cookieHeader };
+  const wait = await takeLoginAttempt(attempt);
+  if (wait > 0) throw new LoginThrottledError(wait);
+  const user = await verifyPasskeySignIn({
+    owner,
+    response,
+    cookieHeader,
+    request,
+  });
   return { user, deviceCookie: await recordLoginSuccess(attempt) };
 }
 

@@ -9,6 +9,7 @@ import {
   bets,
   friendships,
   ledgerEntries,
+  passkeys,
   payments,
   pushSubscriptions,
   sessions,
@@ -126,6 +127,16 @@ export async function exportAccountData(userId: number, now = Date.now()) {
     .from(sessions)
     .where(eq(sessions.userId, userId))
     .orderBy(asc(sessions.createdAt));
+  // The passkeys: their names and dates, never a key or a credential id.
+  const passkeyRows = await db
+    .select({
+      name: passkeys.name,
+      createdAt: passkeys.createdAt,
+      lastUsedAt: passkeys.lastUsedAt,
+    })
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .orderBy(asc(passkeys.createdAt), asc(passkeys.id));
 
   return {
     format: "fairshake-export-1",
@@ -211,6 +222,11 @@ export async function exportAccountData(userId: number, now = Date.now()) {
     pushSubscriptions: pushRows.map((p) => ({
       endpointHost: hostOf(p.endpoint),
       createdAt: iso(p.createdAt),
+    })),
+    passkeys: passkeyRows.map((p) => ({
+      name: p.name,
+      createdAt: iso(p.createdAt),
+      lastUsedAt: iso(p.lastUsedAt),
     })),
     sessions: sessionRows.map((s) => ({
       device: s.userAgent,

@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useEffect } from "react";
 import { Form, Link, redirect, useSearchParams, href } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/auth";
@@ -19,6 +20,11 @@ import { getUser, startSession } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
 import { clientAddressContext } from "~/framework/request-context.server";
+import { useNonce } from "~/framework/nonce";
+// The passkey module, bundled on its own (with @simplewebauthn/browser) and
+// named by its hashed URL: the page loads it only where the browser has
+// WebAuthn (docs/decisions/1080-passkeys.md).
+import passkeyModuleUrl from "~/browser/passkey-sign-in.ts?worker&url";
 
 const RegisterFormSchema = RegisterSchema.extend({
   confirmPassword: z.string({ error: "Passwords do not match" }),
@@ -27,7 +33,8 @@ const RegisterFormSchema = RegisterSchema.extend({
   path: ["confirmPassword"],
 });
 
-// No JavaScript on this page (docs/product-rules.md#forms-and-messages): forms post, the server answers.
+// No React on this page (docs/product-rules.md#forms-and-messages): forms post, the server
+// answers. Its one script is the passkey module's loader (docs/product-rules.md#passkeys).
 export const handle = { hydrate: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -208,7 +215,44 @@ function LoginForm({
           Forgot password
         </Link>
       </p>
+      <PasskeySignIn />
     </Form>
+  );
+}
+
+/**
+ * 'Sign in with a passkey': a <template> the passkey module brings out, so
+ * without JavaScript (or without WebAuthn) there is no button. The loader
+ * is one line, run with the page's nonce.
+ */
+function PasskeySignIn() {
+  const nonce = useNonce();
+  // Reached inside the app (after signing out), React renders this page and
+  // the inline script does not run: the effect starts the module instead.
+  useEffect(() => {
+    const again = (window as { fairshakePasskeySignIn?: () => void })
+      .fairshakePasskeySignIn;
+    if (again) again();
+    else if (window.PublicKeyCredential)
+      void import(/* @vite-ignore */ passkeyModuleUrl);
+  }, []);
+  const loader = `if(window.PublicKeyCredential)import(${JSON.stringify(passkeyModuleUrl)})`;
+  return (
+    <>
+      <template id="passkey-sign-in">
+        <div className="space-y-2 border-t border-slate-200 pt-4">
+          <button type="button" className="btn-secondary w-full">
+            Sign in with a passkey
+          </button>
+          <p
+            id="passkey-status"
+            role="status"
+            className="text-sm text-red-700"
+          ></p>
+        </div>
+      </template>
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: loader }} />
+    </>
   );
 }
 

@@ -1,0 +1,17 @@
+// POST /api/passkeys/sign-in/options → 200 {options}: a fresh challenge for
+// `navigator.credentials.get` (discoverable credentials, no username),
+// bound to this browser by a signed cookie (docs/api.md#passkeys).
+import type { Route } from "./+types/sign-in-options";
+import { startPasskeySignIn } from "~/models/accounts/passkeys.server";
+import { api, readJson } from "~/utils/api.server";
+
+export function action({ request }: Route.ActionArgs) {
+  return api(async () => {
+    await readJson(request);
+    const { options, setCookie } = await startPasskeySignIn({ request });
+    return Response.json(
+      { options },
+      { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } },
+    );
+  });
+}
