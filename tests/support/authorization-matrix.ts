@@ -269,6 +269,15 @@ export const MATRIX: Row[] = [
     states: ["pending"],
     expect: (c) => (c.role === "anonymous" ? 401 : 404),
   },
+  // A passkey id that is nobody's here (tests/api/passkeys.test.ts removes
+  // another person's real one and gets the same 404).
+  {
+    route: "/api/user/passkeys/:id",
+    method: "DELETE",
+    path: "/api/user/passkeys/987654321",
+    states: ["pending"],
+    expect: (c) => (c.role === "anonymous" ? 401 : 404),
+  },
   // Uploaded avatars are public images; nobody here has uploaded one.
   {
     route: "/avatars/:userId",

@@ -324,6 +324,40 @@ export const API_CALLS: ApiCall[] = [
     route: "/api/user/sessions/revoke-others",
     access: "session",
   },
+  // Passkeys (docs/api.md#passkeys): an id that is nobody's here.
+  { method: "GET", route: "/api/user/passkeys", access: "session" },
+  {
+    method: "POST",
+    route: "/api/user/passkeys/options",
+    access: "session",
+    fields: ["password"],
+  },
+  {
+    method: "POST",
+    route: "/api/user/passkeys",
+    access: "session",
+    fields: ["response", "name"],
+  },
+  {
+    method: "PATCH",
+    route: "/api/user/passkeys/:id",
+    path: "/api/user/passkeys/987654321",
+    access: "session",
+    fields: ["name"],
+  },
+  {
+    method: "DELETE",
+    route: "/api/user/passkeys/:id",
+    path: "/api/user/passkeys/987654321",
+    access: "session",
+  },
+  { method: "POST", route: "/api/passkeys/sign-in/options", access: "public" },
+  {
+    method: "POST",
+    route: "/api/passkeys/sign-in",
+    access: "public",
+    fields: ["response", "returnTo"],
+  },
   // A mail provider's one-click POST: a signed token, no session, no JSON
   // (docs/product-rules.md#notifications). The GET is the page the mail's link opens.
   {
