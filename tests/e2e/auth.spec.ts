@@ -131,7 +131,15 @@ test.describe("accounts", () => {
     page,
   }) => {
     await page.goto("/auth");
-    expect(await page.locator("script").count()).toBe(0);
+    // No script file and no React: only the login form's one inline line
+    // that loads the passkey module where the browser has WebAuthn
+    // (docs/product-rules.md#passkeys).
+    expect(await page.locator("script[src]").count()).toBe(0);
+    const inline = await page.locator("script").allTextContents();
+    expect(inline).toHaveLength(1);
+    expect(inline[0]).toMatch(
+      /^if\(window\.PublicKeyCredential\)import\("\/assets\/passkey-sign-in-[\w-]+\.js"\)$/,
+    );
     await page.getByRole("link", { name: "Forgot password" }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
     expect(await page.locator("script").count()).toBe(0);
