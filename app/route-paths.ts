@@ -25,23 +25,5 @@ export const SIGNED_API_ROUTES = {
 export const SIGNED_API_PATHS: readonly string[] =
   Object.values(SIGNED_API_ROUTES).map(apiPath);
 
-/**
- * The reads that write: GETs that change something, so outside the primary
- * region they are replayed there like a POST (docs/operations.md#regions).
- * Opening a bet by its code grants access to a private bet and counts a
- * miss against the guess limits (app/models/bets/code-guesses.server.ts);
- * a share link opens its bet for a signed-in follower, and its preview,
- * image and tags count a `?code=` as a guess. Verify and unsubscribe links
- * are not here: opening them only shows a form, which POSTs.
- * `whenQuery`: only when the query has that parameter.
- */
-export const WRITING_GETS: readonly { path: string; whenQuery?: string }[] = [
-  { path: "/join/:code" },
-  { path: "/share/:id" },
-  { path: apiPath("bets/code/:code") },
-  { path: apiPath("bets/:id/share-meta"), whenQuery: "code" },
-  { path: apiPath("bets/:id/share-image"), whenQuery: "code" },
-];
-
 /** The health check: answered by the machine it reaches, in any region. */
 export const HEALTH_PATH = "/healthz";

@@ -70,19 +70,39 @@ const PAGE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 // user's id, or "-" when no one is signed in.
 const USER_HEADER = "X-Fairshake-User";
 const KEPT_AT_HEADER = "X-Fairshake-Kept-At";
-// Signing out: the page form (/logout, /logout.data with JavaScript) and the API.
-const SIGN_OUT_PATHS = ["/logout", "/logout.data", "/api/logout"];
+// Which posts sign out (the page form, its data request, the API) and which
+// pages are kept for reading: each route says so in its own `handle`, and the
+// server writes the list here as it serves this file
+// (server/service-worker-file.ts). Read as it is in the repository, the file
+// keeps no page and forgets at no path.
+const ROUTES = /*route-traits*/ { signOut: [], keptForReading: [] };
 
 /**
- * The cache key of a page that may be kept, or null: home, My Bets, a bet
- * page and Activity, same origin, without a query (tabs and one-off links
- * are not kept).
+ * Whether a path is a route pattern's (`/bet/:id`) as the page's own links
+ * spell it: static segments as written, a dynamic one an id (Fairshake's ids
+ * are whole numbers).
+ */
+function matchesRoute(pattern, pathname) {
+  const want = pattern.split("/");
+  const got = pathname.split("/");
+  if (want.length !== got.length) return false;
+  return want.every((part, i) =>
+    part.startsWith(":") ? /^\d+$/.test(got[i]) : part === got[i],
+  );
+}
+
+/**
+ * The cache key of a page that may be kept, or null: the pages whose route
+ * says so (home, My Bets, a bet page, Activity), same origin, without a
+ * query (tabs and one-off links are not kept).
  */
 function keptPageKey(href, origin) {
   const url = new URL(href);
   if (url.origin !== origin || url.search !== "" || url.hash !== "")
     return null;
-  return /^\/(my-bets|notifications|bet\/\d+)?$/.test(url.pathname)
+  return ROUTES.keptForReading.some((pattern) =>
+    matchesRoute(pattern, url.pathname),
+  )
     ? url.origin + url.pathname
     : null;
 }
@@ -333,7 +353,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") {
     // Signing out forgets the kept pages at once, whatever the answer.
     if (request.method === "POST" && sameOrigin)
-      if (SIGN_OUT_PATHS.includes(url.pathname))
+      if (ROUTES.signOut.includes(url.pathname))
         event.waitUntil(noticeSignOut());
     return;
   }

@@ -29,6 +29,8 @@ import {
 } from "~/framework/request-context.server";
 import { createAppHandler } from "~/framework/request-handler";
 import { useRouteTable } from "~/framework/route-pattern";
+import { routeTraitsTable } from "~/framework/route-split";
+import { serveServiceWorker, serviceWorkerSource } from "./service-worker-file";
 import { API_PREFIX, SIGNED_API_PATHS } from "~/route-paths";
 import { clientAddress } from "./client-address";
 import { closeConnectionsWhenStopping, stopGracefully } from "./lifecycle";
@@ -198,13 +200,22 @@ export async function serve({ vite }: ServeOptions = {}) {
         maxAge: "1y",
       }),
     );
-    const serveRootFile = express.static(clientDir, {
-      maxAge: "1h",
-      // The service worker must be re-checked on every visit to update.
-      setHeaders: (res, file) => {
-        if (file.endsWith("sw.js")) res.setHeader("Cache-Control", "no-cache");
-      },
-    });
+    // React Router's plugin serves the route table under this module id; the
+    // build bundles it here (docs/upgrading-react-router.md).
+    build =
+      (await import("virtual:react-router/server-build")) as unknown as ServerBuild;
+    useRouteTable(build.routes);
+    // The service worker, with the routes' table written in.
+    app.get(
+      "/sw.js",
+      serveServiceWorker(
+        serviceWorkerSource(
+          fs.readFileSync(path.join(clientDir, "sw.js"), "utf8"),
+          routeTraitsTable(build.routes),
+        ),
+      ),
+    );
+    const serveRootFile = express.static(clientDir, { maxAge: "1h" });
     // The few files at the root (icons, manifest, sw.js, offline page) are
     // known at start-up: a page request goes straight on, without a disk look-up.
     const rootFiles = new Set(
@@ -217,11 +228,6 @@ export async function serve({ vite }: ServeOptions = {}) {
       if (rootFiles.has(req.path)) serveRootFile(req, res, next);
       else next();
     });
-    // React Router's plugin serves the route table under this module id; the
-    // build bundles it here (docs/upgrading-react-router.md).
-    build =
-      (await import("virtual:react-router/server-build")) as unknown as ServerBuild;
-    useRouteTable(build.routes);
   } else {
     app.use(vite.middlewares);
     build = () =>

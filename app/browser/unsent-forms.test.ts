@@ -19,8 +19,18 @@ vi.mock("./offline-queue/kept", () => ({
 
 // docs/product-rules.md#shaky-connections: what a form says while its key
 // is unanswered, for a page's own send and for the offline queue's.
-function post(key: string) {
-  return new Request("http://localhost/create-bet", {
+// The manifest file's list of the pages whose forms wait: creating a bet
+// does, paying does not.
+vi.stubGlobal("window", {
+  __fairshakeOffline: [
+    { pattern: "/create-bet", offline: { label: "Create a bet" } },
+  ],
+});
+const WAITS = "/create-bet";
+const DOES_NOT_WAIT = "/payment/1";
+
+function post(key: string, path = DOES_NOT_WAIT) {
+  return new Request(`http://localhost${path}`, {
     method: "POST",
     body: new URLSearchParams({ idempotencyKey: key, title: "Derby" }),
   });
@@ -64,10 +74,10 @@ describe("keepFormIfUnsent", () => {
     const answer = deferred<unknown>();
     queuedSends.set("queue-1", (outcome) => outcomes.push(outcome));
     markKey("queue-1", "queued");
-    const sending = keepFormIfUnsent(
-      { request: post("queue-1"), serverAction: () => answer.promise },
-      { queue: true },
-    );
+    const sending = keepFormIfUnsent({
+      request: post("queue-1", WAITS),
+      serverAction: () => answer.promise,
+    });
     await tick();
     expect(unansweredState("queue-1")).toBe("queued");
     answer.resolve(new Response(null, { status: 302 }));
@@ -81,13 +91,10 @@ describe("keepFormIfUnsent", () => {
     const outcomes: QueuedSendOutcome[] = [];
     queuedSends.set("queue-2", (outcome) => outcomes.push(outcome));
     markKey("queue-2", "queued");
-    await keepFormIfUnsent(
-      {
-        request: post("queue-2"),
-        serverAction: () => Promise.reject(new TypeError("Failed to fetch")),
-      },
-      { queue: true },
-    );
+    await keepFormIfUnsent({
+      request: post("queue-2", WAITS),
+      serverAction: () => Promise.reject(new TypeError("Failed to fetch")),
+    });
     expect(unansweredState("queue-2")).toBe("queued");
     expect(outcomes).toEqual([{ kind: "offline" }]);
     queuedSends.delete("queue-2");
@@ -116,14 +123,10 @@ describe("the offline queue's send", () => {
     const outcomes: QueuedSendOutcome[] = [];
     queuedSends.set("queue-4", (outcome) => outcomes.push(outcome));
     markKey("queue-4", "queued");
-    const answer = (await keepFormIfUnsent(
-      {
-        request: post("queue-4"),
-        serverAction: () =>
-          Promise.reject(new Error("Unexpected Server Error")),
-      },
-      { queue: true },
-    )) as { init?: { status?: number } };
+    const answer = (await keepFormIfUnsent({
+      request: post("queue-4", WAITS),
+      serverAction: () => Promise.reject(new Error("Unexpected Server Error")),
+    })) as { init?: { status?: number } };
     expect(answer.init?.status).toBe(503);
     expect(outcomes).toEqual([{ kind: "retry", afterMs: 0 }]);
     expect(unansweredState("queue-4")).toBe("queued");

@@ -8,6 +8,7 @@ import { data, isRouteErrorResponse } from "react-router";
 import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";
 import { watchAnswer } from "./answer-status";
 import { keepForLater } from "./offline-queue/keep";
+import { queueableRoute } from "./offline-queue/queueable";
 import { forgetAnswered } from "./offline-queue/kept";
 
 export const NOT_SENT = "Not sent — check your connection and try again.";
@@ -96,22 +97,21 @@ export const queuedSends = new Map<
  * revalidates nor changes the page, and marks the form's key unsent. The
  * form keeps that key until a send of it is answered: sending again is
  * answered by the server's kept answer if the first copy did arrive.
- * With `{ queue: true }` (every write but paying, password and email:
+ * When the route says its forms wait (`offline: { label }` in its
+ * `handle`: every write but paying, passwords, the email and account data,
  * docs/product-rules.md#acting-offline) the unsent form is also kept on
  * the device and sent by itself once back online. The offline queue's own
  * send to a route that does not say so is refused here, never sent.
  */
-export async function keepFormIfUnsent<T>(
-  {
-    request,
-    serverAction,
-  }: {
-    request: Request;
-    serverAction: () => Promise<T>;
-  },
-  options: { queue?: boolean } = {},
-) {
+export async function keepFormIfUnsent<T>({
+  request,
+  serverAction,
+}: {
+  request: Request;
+  serverAction: () => Promise<T>;
+}) {
   const path = new URL(request.url).pathname;
+  const waits = queueableRoute(path) !== null;
   const form = await request
     .clone()
     .formData()
@@ -120,7 +120,7 @@ export async function keepFormIfUnsent<T>(
   const key = typeof sent === "string" ? sent : null;
   const queuedSend = key ? queuedSends.get(key) : undefined;
   const unchanged = () => data(lastAnswers.get(path) as T, { status: 503 });
-  if (queuedSend && !options.queue) {
+  if (queuedSend && !waits) {
     markKey(key!, "answered");
     queuedSend({ kind: "refused", message: CANNOT_WAIT });
     return unchanged();
@@ -181,7 +181,7 @@ export async function keepFormIfUnsent<T>(
       return unchanged();
     } else if (key && lost && keptByQueue) {
       markKey(key, "queued");
-    } else if (key && lost && options.queue && form) {
+    } else if (key && lost && waits && form) {
       const kept = await keepForLater(request, key, form);
       markKey(key, kept ? "queued" : "lost");
     } else if (key) markKey(key, lost ? "lost" : "answered");

@@ -13,11 +13,6 @@ export const FORM_BODY_LIMIT = 65_536;
 export const BODY_TOO_LARGE = "Request body is too large (16 KB at most)";
 export const FORM_TOO_LARGE = "This form is too large to send.";
 
-/** What a route module's `handle` may say about its bodies. */
-export type BodyLimitHandle = {
-  bodyLimit?: { bytes: number; message: string };
-};
-
 export function defaultBodyLimit(contentType: string | undefined) {
   return /^application\/json\s*(;|$)/i.test(contentType ?? "")
     ? { bytes: JSON_BODY_LIMIT, message: BODY_TOO_LARGE }

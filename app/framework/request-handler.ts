@@ -15,16 +15,13 @@ import {
   type RouterContextProvider,
   type ServerBuild,
 } from "react-router";
-import {
-  defaultBodyLimit,
-  type BodyLimitHandle,
-} from "~/framework/body-limits";
+import { defaultBodyLimit } from "~/framework/body-limits";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { sendPlainPage } from "./plain-page";
 import {
   dataRequestPage,
   requestLeafRoute,
-  requestRouteHandles,
+  requestRouteTraits,
   useRouteTable,
 } from "./route-pattern";
 import { splitBuild } from "./route-split";
@@ -64,10 +61,12 @@ export function createAppHandler({
     )
       return sendPagesManifest(res, split.pagesManifest.source);
     try {
+      // The route table the traits are read from: set once in production
+      // (server/serve.ts), again here whenever development rebuilds.
+      if (typeof build === "function") useRouteTable((await build()).routes);
       let body: ReadableStream<Uint8Array> | undefined;
       if (!BODYLESS.has(req.method)) {
-        const resolved = typeof build === "function" ? await build() : build;
-        const limit = bodyLimitFor(resolved, req);
+        const limit = bodyLimitFor(req);
         const read = await readBodyWithin(req, limit.bytes);
         if (read === "aborted") return;
         if (read === "too-large") return refuseTooLarge(req, res, limit);
@@ -113,14 +112,11 @@ function pagePath(pathname: string) {
   return dataRequestPage(pathname) ?? pathname;
 }
 
-function bodyLimitFor(build: ServerBuild, req: ExpressRequest): BodyLimit {
-  useRouteTable(build.routes); // a no-op unless the build changed (development)
-  const handles = requestRouteHandles(req);
-  for (let i = handles.length - 1; i >= 0; i -= 1) {
-    const own = (handles[i] as BodyLimitHandle | undefined)?.bodyLimit;
-    if (own) return own;
-  }
-  return defaultBodyLimit(req.get("Content-Type"));
+function bodyLimitFor(req: ExpressRequest): BodyLimit {
+  return (
+    requestRouteTraits(req).bodyLimit ??
+    defaultBodyLimit(req.get("Content-Type"))
+  );
 }
 
 // --- Reading the body within its limit ---------------------------------------

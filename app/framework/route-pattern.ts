@@ -5,6 +5,7 @@
 // route's (app/framework/request-handler.ts), whatever spelling reached it.
 import type { IncomingMessage } from "node:http";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { traitsOf, type RouteTraits } from "~/domain/route-traits";
 
 type Node = {
   id: string;
@@ -146,6 +147,15 @@ export function routePattern(pathname: string): string {
   return matchPathByShape(pathname).pattern;
 }
 
+/**
+ * What the route a path reaches says of itself (its `handle`, see
+ * ./route-traits.ts); a data request's path names its page's route. Nothing
+ * before the route table is known.
+ */
+export function routeTraits(pathname: string): RouteTraits {
+  return traitsOf(matchPathByShape(pathname).handles);
+}
+
 /** The same answer without the kept shapes (for tests). */
 export function routePatternUncached(pathname: string): string {
   return matchPath(pathname).pattern;
@@ -178,7 +188,17 @@ export function requestLeafRoute(req: IncomingMessage): string | undefined {
   return requestMatch(req).leaf;
 }
 
-/** The `handle` exports of the routes the request reaches, outermost first. */
-export function requestRouteHandles(req: IncomingMessage): unknown[] {
-  return requestMatch(req).handles;
+/** The traits of the route the request reaches (./route-traits.ts). */
+export function requestRouteTraits(req: IncomingMessage): RouteTraits {
+  return traitsOf(requestMatch(req).handles);
+}
+
+/**
+ * Whether a request is React Router's single-fetch data request
+ * (`/bet/1.data`, `/_.data`), read from its raw URL: the one spelling of
+ * that rule for the server (the service worker, a file of its own, says it
+ * again in public/sw.js).
+ */
+export function isDataRequest(request: Request): boolean {
+  return dataRequestPage(new URL(request.url).pathname) !== null;
 }

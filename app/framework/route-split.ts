@@ -17,6 +17,11 @@
 // (docs/decisions/archive/1057-the-browser-knows-the-pages-only.md).
 import { createHash } from "node:crypto";
 import type { ServerBuild } from "react-router";
+import {
+  traitsOf,
+  type BrowserRouteTraits,
+  type RouteTraits,
+} from "~/domain/route-traits";
 
 type Routes = ServerBuild["routes"];
 type Assets = ServerBuild["assets"];
@@ -69,6 +74,7 @@ export function splitBuild(build: ServerBuild): SplitBuild {
   });
   const { assets: pageAssets, manifest } = browserManifestOf(
     assetsOf(pageSide),
+    routeTraitsTable(build.routes).offline,
   );
   return {
     pages: side(pageSide, pageAssets),
@@ -85,8 +91,11 @@ export function splitBuild(build: ServerBuild): SplitBuild {
  * assets naming it. The version is a hash of the content, so the file can be
  * cached for good like every other file under /assets/.
  */
-function browserManifestOf(assets: Assets) {
-  const fingerprinted = { entry: assets.entry, routes: assets.routes };
+function browserManifestOf(
+  assets: Assets,
+  offline: BrowserRouteTraits["offline"],
+) {
+  const fingerprinted = { entry: assets.entry, routes: assets.routes, offline };
   const version = createHash("sha256")
     .update(JSON.stringify(fingerprinted))
     .digest("hex")
@@ -97,7 +106,45 @@ function browserManifestOf(assets: Assets) {
     assets: named,
     manifest: {
       url,
-      source: `window.__reactRouterManifest=${JSON.stringify({ ...fingerprinted, url, version })};`,
+      // The pages whose unsent forms wait on the device, beside the routes
+      // (app/browser/offline-queue/queueable.ts reads them).
+      source:
+        `window.__reactRouterManifest=${JSON.stringify({ entry: assets.entry, routes: assets.routes, url, version })};` +
+        `window.__fairshakeOffline=${JSON.stringify(offline)};`,
     },
   };
+}
+
+/** The traits of a route from the root down (its ancestors' and its own `handle`). */
+function traitsAlong(routes: Routes, id: string): RouteTraits {
+  const handles: unknown[] = [];
+  for (let route = routes[id]; route; route = routes[route.parentId ?? ""])
+    handles.unshift(route.module.handle);
+  return traitsOf(handles);
+}
+
+/**
+ * What the browser and the service worker need to know of the routes, read
+ * from their `handle`s (./route-traits.ts): which pages' forms wait offline
+ * and what the list calls them, which posts end the session, which pages are
+ * kept for reading.
+ */
+export function routeTraitsTable(routes: Routes): BrowserRouteTraits {
+  const table: BrowserRouteTraits = {
+    offline: [],
+    signOut: [],
+    keptForReading: [],
+  };
+  for (const [id, route] of Object.entries(routes)) {
+    if (!route || route.module.handle === undefined) continue;
+    const traits = traitsAlong(routes, id);
+    const path = `/${fullPathOf(routes, id)}`.replace(/\/{2,}/g, "/");
+    const page = !API_PATH.test(fullPathOf(routes, id));
+    if (page && traits.offline)
+      table.offline.push({ pattern: path, offline: traits.offline });
+    if (traits.session === "ends")
+      table.signOut.push(path, ...(page ? [`${path}.data`] : []));
+    if (page && traits.keptForReading) table.keptForReading.push(path);
+  }
+  return table;
 }

@@ -18,7 +18,8 @@
 // answer is kept; a repeat under the key is given that answer once the
 // standby confirms it.
 import crypto from "node:crypto";
-import { href, type MiddlewareFunction } from "react-router";
+import type { MiddlewareFunction } from "react-router";
+import { isDataRequest, routeTraits } from "~/framework/route-pattern";
 import { getUser } from "~/models/requests/request-user.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { errorToResponse } from "~/utils/api.server";
@@ -49,20 +50,6 @@ export const ANSWER_LOST =
   "This request was already carried out, but its answer was lost. Reload to see the result.";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-// Signing in, out and up make or end the session a key belongs to. Matched
-// as routing matches paths: in any case, with or without a trailing slash.
-const routed = (path: string) => path.toLowerCase().replace(/(.)\/+$/, "$1");
-const OUTSIDE_THE_RULE = new Set<string>(
-  [
-    href("/auth"),
-    href("/logout"),
-    "/api/login",
-    "/api/register",
-    "/api/logout",
-    "/api/passkeys/sign-in/options",
-    "/api/passkeys/sign-in",
-  ].map(routed),
-);
 // A page's double tap: the second copy waits this long for the first.
 const PAGE_WAIT_MS = 8_000;
 // Never repeated: hop-by-hop, per-answer, and the session cookie (its token
@@ -85,7 +72,9 @@ export const idempotencyMiddleware: MiddlewareFunction<Response> = async (
   next,
 ) => {
   const { request, url } = args;
-  if (!WRITES.has(request.method) || OUTSIDE_THE_RULE.has(routed(url.pathname)))
+  // Signing in, out and up make or end the session a key belongs to: their
+  // routes say so (`session` in their `handle`, app/framework/route-traits.ts).
+  if (!WRITES.has(request.method) || routeTraits(url.pathname).session)
     return next();
   const flavour = flavourOf(request, url);
   try {
@@ -247,7 +236,7 @@ async function keepAnswer(
 
 function flavourOf(request: Request, url: URL): Flavour {
   if (/^\/api(\/|$)/i.test(url.pathname)) return "api";
-  return new URL(request.url).pathname.endsWith(".data") ? "data" : "document";
+  return isDataRequest(request) ? "data" : "document";
 }
 
 type SentKey = { key: string; body: (string | Buffer)[] };
@@ -291,6 +280,9 @@ async function readKey(
   }
   return { key, body };
 }
+
+// The path as routing reads it: in any case, with or without a trailing slash.
+const routed = (path: string) => path.toLowerCase().replace(/(.)\/+$/, "$1");
 
 /** What the request is: its method, its address as routing reads it (the query too), its body. */
 function fingerprintOf(method: string, url: URL, body: (string | Buffer)[]) {

@@ -1,16 +1,19 @@
-// Which requests may write (app/pipeline/regions.server.ts): the GETs
-// of WRITING_GETS are known as React Router routes them, in any case and any
-// spelling, or a writing read outside the primary region would run on the
-// replica and fail there (a 500).
-import { describe, expect, it } from "vitest";
+// Which requests may write (app/pipeline/regions.server.ts): the reads of
+// the routes that say they write (`writesOnGet` in their `handle`) are
+// known as React Router routes them, in any case and any spelling, or a
+// writing read outside the primary region would run on the replica and fail
+// there (a 500). The routes' real modules say it.
+import { beforeAll, describe, expect, it } from "vitest";
 import { useRouteTable } from "~/framework/route-pattern";
-import { routeTable } from "../../tests/support/server-route-table";
+import { routeTableWithModules } from "../../tests/support/server-route-table";
 import { mayWrite } from "./regions.server";
 
 const at = (path: string) => new URL(path, "http://fairshake.test");
 
 describe("which requests may write", () => {
-  useRouteTable(routeTable());
+  beforeAll(async () => {
+    useRouteTable(await routeTableWithModules());
+  }, 120_000);
 
   it.each([
     "/share/12?code=ABCDEF",

@@ -26,8 +26,8 @@ import {
   replicaReaches,
   replicaStanding,
 } from "~/models/requests/wal-positions.server";
-import { routePattern } from "~/framework/route-pattern";
-import { HEALTH_PATH, WRITING_GETS } from "~/route-paths";
+import { routeTraits } from "~/framework/route-pattern";
+import { HEALTH_PATH } from "~/route-paths";
 import {
   forwardTimeoutMs,
   isProduction,
@@ -57,33 +57,18 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 // --- Which requests may write -------------------------------------------------
 
-/** Without the route table (development): segment by segment, in any case, as routes match. */
-function matchesPattern(pattern: string, pathname: string) {
-  const want = pattern.split("/");
-  const got = pathname.split("/");
-  if (want.length !== got.length) return false;
-  return want.every((part, i) =>
-    part.startsWith(":")
-      ? got[i] !== ""
-      : part.toLowerCase() === got[i]!.toLowerCase(),
-  );
-}
-
 /**
- * Every method but a read's, and the GETs of `WRITING_GETS` (app/route-paths.ts),
- * known by the route React Router's own matcher gives the path
- * (app/framework/route-pattern.ts): any case, any spelling that reaches it.
+ * Every method but a read's, and the reads of a route that says it writes
+ * (`writesOnGet` in its `handle`, app/framework/route-traits.ts), known by
+ * the route React Router's own matcher gives the path
+ * (app/framework/route-pattern.ts): any case, any spelling that reaches it,
+ * a page's data request (`/join/AB12CD.data`) as its page.
  */
 export function mayWrite(method: string, url: URL): boolean {
   if (!READ_METHODS.has(method.toUpperCase())) return true;
-  // A page's data request (`/join/AB12CD.data`) is the page's read.
-  const routed = routePattern(url.pathname).replace(/\.data$/, "");
-  const pathname = url.pathname.replace(/\.data$/, "").replace(/\/$/, "");
-  return WRITING_GETS.some(
-    (get) =>
-      (routed === get.path || matchesPattern(get.path, pathname)) &&
-      (!get.whenQuery || url.searchParams.has(get.whenQuery)),
-  );
+  const writes = routeTraits(url.pathname).writesOnGet;
+  if (!writes) return false;
+  return writes === true || url.searchParams.has(writes.whenQuery);
 }
 
 function cookieValue(request: Request, name: string): string | null {

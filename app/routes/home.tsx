@@ -4,8 +4,12 @@ import { PullToRefresh } from "~/components/bets/pull-to-refresh";
 import { getDashboard } from "~/models/bets/bet-lists.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { formatCents, formatCentsShort, winRate } from "~/utils/money";
+import type { RouteTraits } from "~/domain/route-traits";
 
 const HOME_LIST_LIMIT = 3;
+
+// Kept for reading offline.
+export const handle: RouteTraits = { keptForReading: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

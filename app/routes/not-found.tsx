@@ -1,4 +1,8 @@
 import { data } from "react-router";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Refuses every write: nothing to keep.
+export const handle: RouteTraits = { offline: false };
 
 // Any other path: thrown so the root error boundary renders
 // '404 Page Not Found' with status 404.

@@ -9,6 +9,9 @@ import { newBet, joinBetAs, type Person } from "../support/world";
 import { Client, startServer, uniqueName } from "../support/server";
 import { linkIn, startSmtp } from "../support/smtp";
 
+// A case that starts servers of its own waits for each to come up.
+const SERVERS_STARTED_TIMEOUT_MS = 120_000;
+
 const smtp = useSmtp();
 const push = usePushService();
 
@@ -517,7 +520,10 @@ describe("mail trouble never reaches the person who acted", () => {
     } finally {
       await second.stop();
     }
-  });
+    // Two production servers started one after the other: on a busy
+    // two-core machine each start takes seconds, so the file's 30 s is no
+    // measure of this case (nothing here is timed).
+  }, SERVERS_STARTED_TIMEOUT_MS);
 });
 
 describe("the demo outbox (docs/product-rules.md#notifications)", () => {
@@ -551,5 +557,5 @@ describe("the demo outbox (docs/product-rules.md#notifications)", () => {
     } finally {
       await Promise.all([demo.stop(), plain.stop()]);
     }
-  });
+  }, SERVERS_STARTED_TIMEOUT_MS);
 });

@@ -7,7 +7,6 @@ import {
   API_PREFIX,
   HEALTH_PATH,
   SIGNED_API_PATHS,
-  WRITING_GETS,
   apiPath,
 } from "~/route-paths";
 import { listAppRoutes } from "../support/route-table";
@@ -38,9 +37,8 @@ describe("route paths from one source", () => {
       expect(p.startsWith(apiPath(""))).toBe(true);
   });
 
-  it("every read that writes, and the health check, is a route", () => {
-    const paths = [...WRITING_GETS.map((g) => g.path), HEALTH_PATH];
-    expect(missing(paths, tablePaths)).toEqual([]);
+  it("the health check is a route", () => {
+    expect(missing([HEALTH_PATH], tablePaths)).toEqual([]);
   });
 
   it("the check fails when a route it relies on is renamed", () => {

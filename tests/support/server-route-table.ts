@@ -36,6 +36,29 @@ export function routeTable(): ServerBuild["routes"] {
   return table;
 }
 
+/**
+ * The same table with each route's real module (its `handle`, whether it
+ * has an action): what the route traits are read from. Importing every
+ * route module takes seconds: once per test file.
+ */
+export async function routeTableWithModules(): Promise<ServerBuild["routes"]> {
+  const table = routeTable();
+  const files = new Map<string, string>();
+  const walk = (entries: Entry[]) => {
+    for (const entry of entries) {
+      files.set(entry.id ?? entry.file.replace(/\.tsx?$/, ""), entry.file);
+      if (entry.children) walk(entry.children);
+    }
+  };
+  walk(routes as Entry[]);
+  for (const [id, file] of files)
+    (table[id] as { module: unknown }).module = await import(
+      /* @vite-ignore */ `../../app/${file}`
+    );
+  (table.root as { module: unknown }).module = await import("~/root");
+  return table;
+}
+
 export const SAMPLE_PATHS = [
   "/",
   "/auth",

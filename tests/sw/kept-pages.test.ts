@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
+import { serviceWorkerSource } from "../../server/service-worker-file";
 
 const ORIGIN = "https://fairshake.example";
 const DAY = 24 * 60 * 60 * 1000;
@@ -26,7 +27,15 @@ function loadWorker(): Worker {
     URL,
     Response,
   });
-  vm.runInContext(fs.readFileSync("public/sw.js", "utf8"), context);
+  // As the server answers the file: the routes' table written in (which
+  // routes say what is tests/lint/route-traits.test.ts).
+  vm.runInContext(
+    serviceWorkerSource(fs.readFileSync("public/sw.js", "utf8"), {
+      signOut: ["/logout", "/logout.data", "/api/logout"],
+      keptForReading: ["/", "/my-bets", "/notifications", "/bet/:id"],
+    }),
+    context,
+  );
   return context as unknown as Worker;
 }
 
@@ -206,7 +215,15 @@ function workerWithCaches() {
       },
     },
   });
-  vm.runInContext(fs.readFileSync("public/sw.js", "utf8"), context);
+  // As the server answers the file: the routes' table written in (which
+  // routes say what is tests/lint/route-traits.test.ts).
+  vm.runInContext(
+    serviceWorkerSource(fs.readFileSync("public/sw.js", "utf8"), {
+      signOut: ["/logout", "/logout.data", "/api/logout"],
+      keptForReading: ["/", "/my-bets", "/notifications", "/bet/:id"],
+    }),
+    context,
+  );
   const offline = new FakeCache();
   void offline.put(`${ORIGIN}/offline.html`, new Response("You're offline"));
   store.set("fairshake-offline-v1", offline);

@@ -1,46 +1,61 @@
-import fs from "node:fs";
-import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { listAppRoutes } from "../../../tests/support/route-table";
-import { keepableFields, QUEUEABLE, queueableRoute } from "./queueable";
+import { describe, expect, it, vi } from "vitest";
+import { keepableFields, queueableRoute } from "./queueable";
 
-// docs/product-rules.md#acting-offline: the one list of routes whose writes
-// wait on the device is the routes that declare it in their own module.
-const declaresQueue = (file: string) =>
-  /keepFormIfUnsent\(\s*args\s*,\s*\{\s*queue:\s*true\s*\}\s*\)/.test(
-    fs.readFileSync(path.join("app", file), "utf8"),
-  );
+// docs/product-rules.md#acting-offline: the pages whose writes wait on the
+// device are those whose `handle` says so, listed by the server in the
+// route manifest file (which routes do is tests/lint/route-traits.test.ts).
+vi.stubGlobal("window", {
+  __fairshakeOffline: [
+    { pattern: "/create-bet", offline: { label: "Create a bet" } },
+    { pattern: "/bet/:id/edit", offline: { label: "Edit a bet" } },
+    { pattern: "/friends", offline: { label: "Friends", namesIntent: true } },
+    {
+      pattern: "/bet/:id",
+      offline: {
+        label: "Bet",
+        namesIntent: true,
+        intents: { join: "Join a bet", nudge: "Nudge" },
+      },
+    },
+  ],
+});
 
 describe("the routes that wait", () => {
-  it("are exactly those whose module declares `{ queue: true }`", () => {
-    const declared = listAppRoutes()
-      .filter((route) => !route.api && declaresQueue(route.file))
-      .map((route) => route.path)
-      .sort();
-    expect(QUEUEABLE.map((route) => route.pattern).sort()).toEqual(declared);
-  });
-
-  it("never include paying, the password, the email or account data", () => {
+  it("are only the listed ones, never another host", () => {
     for (const action of [
       "/checkout/1",
       "/payment/1",
       "/profile/security",
-      "/profile/data",
-      "/profile",
       "/api/bets/1/join",
       "/logout",
       "/bet/1/pay",
       "//evil.example/create-bet",
+      "https://evil.example/create-bet",
+      "create-bet",
     ])
       expect(queueableRoute(action), action).toBeNull();
   });
 
-  it("are found by path, with or without a query", () => {
+  it("are found by path, in any case, with or without a query", () => {
     expect(queueableRoute("/bet/12")?.what("join")).toBe("Join a bet");
+    expect(queueableRoute("/bet/12")?.what("cancel-bet")).toBe(
+      "Bet: cancel bet",
+    );
     expect(queueableRoute("/bet/12/edit?x=1")?.what("")).toBe("Edit a bet");
+    expect(queueableRoute("/Create-Bet")?.what("x")).toBe("Create a bet");
     expect(queueableRoute("/friends")?.what("send-request")).toBe(
       "Friends: send request",
     );
+  });
+
+  it("are none without the manifest's list (the development server)", () => {
+    const list = window.__fairshakeOffline;
+    delete window.__fairshakeOffline;
+    try {
+      expect(queueableRoute("/create-bet")).toBeNull();
+    } finally {
+      window.__fairshakeOffline = list;
+    }
   });
 });
 

@@ -1,51 +1,35 @@
 // Which forms may wait on the device (docs/product-rules.md#acting-offline,
-// docs/decisions/1060-offline-queue-under-faults.md): the one list of the
-// routes whose writes are kept and sent later, and what the list of kept
-// actions calls each. Keeping a form and sending a kept one both ask it, so
-// an entry naming any other path (paying, the password, a route planted by
-// a script on the page) is never sent. Each route listed also declares it
-// in its own module (`keepFormIfUnsent(args, { queue: true })`), and
-// app/browser/offline-queue/queueable.test.ts holds the two together.
-import { matchPath, type href } from "react-router";
+// docs/decisions/1060-offline-queue-under-faults.md): each page route says so
+// in its own `handle` (`offline: { label }`, app/framework/route-traits.ts),
+// and the server writes the list of those routes, with what the list of
+// kept actions calls each, into the route manifest file the page loads
+// (app/framework/route-split.ts). Keeping a form and sending a kept one both
+// ask it, so an entry naming any other path (paying, the password, a route
+// planted by a script on the page) is never sent. Without that file (the
+// development server) nothing waits: a failed form says 'Not sent'.
+import { matchPath } from "react-router";
+import {
+  offlineLabelFor,
+  type BrowserRouteTraits,
+} from "~/domain/route-traits";
+
+declare global {
+  interface Window {
+    /** Set by the route manifest file (app/framework/route-split.ts). */
+    __fairshakeOffline?: BrowserRouteTraits["offline"];
+  }
+}
 
 type Queueable = {
-  /**
-   * The route's path, as app/routes.ts declares it: typed against the route
-   * table, as `href()`'s argument is, so a renamed route fails typecheck.
-   */
-  pattern: Parameters<typeof href>[0];
+  /** The route's path, as app/routes.ts declares it. */
+  pattern: string;
   /** What the list of kept actions calls it, from the form's `intent`. */
   what: (intent: string) => string;
 };
 
-const named = (prefix: string) => (intent: string) =>
-  intent ? `${prefix}: ${intent.replace(/-/g, " ")}` : prefix;
-
-export const QUEUEABLE: readonly Queueable[] = [
-  { pattern: "/create-bet", what: () => "Create a bet" },
-  { pattern: "/bet/:id/edit", what: () => "Edit a bet" },
-  { pattern: "/edit-bet/:id", what: () => "Edit a bet" },
-  { pattern: "/bet/:id/rule", what: () => "Referee's decision" },
-  { pattern: "/propose-settlement/:id", what: () => "Propose a settlement" },
-  {
-    pattern: "/settlements/:id/approve",
-    what: () => "Approve a settlement",
-  },
-  { pattern: "/settlements/:id/reject", what: () => "Reject a settlement" },
-  { pattern: "/settle-bet/:id", what: named("Settlement") },
-  { pattern: "/profile/edit", what: () => "Edit profile" },
-  { pattern: "/profile/notifications", what: () => "Notification settings" },
-  { pattern: "/friends", what: named("Friends") },
-  {
-    pattern: "/bet/:id",
-    what: (intent) =>
-      intent === "join"
-        ? "Join a bet"
-        : intent === "nudge"
-          ? "Nudge"
-          : named("Bet")(intent),
-  },
-];
+function waitingRoutes(): BrowserRouteTraits["offline"] {
+  return (typeof window !== "undefined" && window.__fairshakeOffline) || [];
+}
 
 /** The listed route an action posts to (its path, with or without a query); null when it may not wait. */
 export function queueableRoute(action: string) {
@@ -59,11 +43,14 @@ export function queueableRoute(action: string) {
   } catch {
     return null;
   }
-  return (
-    QUEUEABLE.find((route) =>
-      matchPath({ path: route.pattern, end: true }, pathname),
-    ) ?? null
+  const route = waitingRoutes().find(({ pattern }) =>
+    matchPath({ path: pattern, end: true }, pathname),
   );
+  if (!route) return null;
+  return {
+    pattern: route.pattern,
+    what: (intent: string) => offlineLabelFor(route.offline, intent),
+  } satisfies Queueable;
 }
 
 // A field that holds a secret, by its name: a password (current, new,

@@ -4,6 +4,10 @@ import { toUserJson } from "~/models/accounts/user.server";
 import { api, readJson } from "~/utils/api.server";
 import { startSession } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/framework/request-context.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Makes the session a key would belong to: outside the key rule.
+export const handle: RouteTraits = { session: "starts" };
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

@@ -1,6 +1,11 @@
 import type { Route } from "./+types/logout";
 import { api, readJson } from "~/utils/api.server";
 import { endSession } from "~/models/accounts/session.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Ends the session: outside the key rule, and the service worker forgets
+// the kept pages as it is sent.
+export const handle: RouteTraits = { session: "ends" };
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

@@ -25,6 +25,7 @@ import { useNonce } from "~/framework/nonce";
 // named by its hashed URL: the page loads it only where the browser has
 // WebAuthn (docs/decisions/1080-passkeys.md).
 import passkeyModuleUrl from "~/browser/passkey-sign-in.ts?worker&url";
+import type { RouteTraits } from "~/domain/route-traits";
 
 const RegisterFormSchema = RegisterSchema.extend({
   confirmPassword: z.string({ error: "Passwords do not match" }),
@@ -35,7 +36,13 @@ const RegisterFormSchema = RegisterSchema.extend({
 
 // No React on this page (docs/product-rules.md#forms-and-messages): forms post, the server
 // answers. Its one script is the passkey module's loader (docs/product-rules.md#passkeys).
-export const handle = { hydrate: false };
+// Signing in and up make the session a key belongs to: outside the key
+// rule, never kept offline (a password is typed).
+export const handle: RouteTraits = {
+  hydrate: false,
+  session: "starts",
+  offline: false,
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getUser({ request, context })) throw redirect("/");

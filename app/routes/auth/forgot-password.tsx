@@ -9,10 +9,11 @@ import {
 import { formFailure } from "~/framework/page.server";
 import { readFormData } from "~/framework/form-data.server";
 import { clientAddressContext } from "~/framework/request-context.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
 // /forgot-password (docs/product-rules.md#accounts): a username or an email; the answer is always
 // the same sentence, matched or not. No JavaScript, like /auth.
-export const handle = { hydrate: false };
+export const handle: RouteTraits = { hydrate: false, offline: false };
 
 export function loader() {
   return { requested: RESET_REQUESTED };

@@ -13,11 +13,12 @@ import { invalid } from "~/utils/errors";
 import { formFailure } from "~/framework/page.server";
 import { readFormData } from "~/framework/form-data.server";
 import { redirectWithToast } from "~/framework/toast.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
 // /reset-password?token=… (docs/product-rules.md#accounts): opening the link only shows the form
 // (a mail scanner that follows it changes nothing); the POST sets the new
 // password, ends every session of the account and signs this browser in.
-export const handle = { hydrate: false };
+export const handle: RouteTraits = { hydrate: false, offline: false };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

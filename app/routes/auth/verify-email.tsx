@@ -10,11 +10,12 @@ import { readFormData } from "~/framework/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
 // /verify-email?token=… (docs/product-rules.md#accounts): the link from the mail shows a button;
 // confirming is a POST, never a side effect of opening the link (a mail
 // scanner that follows it changes nothing). No JavaScript, like /auth.
-export const handle = { hydrate: false };
+export const handle: RouteTraits = { hydrate: false, offline: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

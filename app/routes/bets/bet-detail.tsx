@@ -38,6 +38,18 @@ import {
   HomeLink,
 } from "~/components/error-boundary";
 import { WaitingNotice } from "~/components/waiting-notice";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Kept for reading offline; its forms wait on the device when the network
+// fails, named by their intent.
+export const handle: RouteTraits = {
+  keptForReading: true,
+  offline: {
+    label: "Bet",
+    namesIntent: true,
+    intents: { join: "Join a bet", nudge: "Nudge" },
+  },
+};
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -103,7 +115,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function BetDetail({
   loaderData,

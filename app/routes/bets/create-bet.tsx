@@ -14,8 +14,12 @@ import { getUser, requireUser } from "~/models/accounts/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
 const DAY = 86_400_000;
+
+// A bet made while the network is gone waits on the device.
+export const handle: RouteTraits = { offline: { label: "Create a bet" } };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -75,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function CreateBet({
   loaderData,

@@ -23,6 +23,10 @@ import { refereeChoices } from "~/models/social/friend-lists.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// An edit made while the network is gone waits on the device.
+export const handle: RouteTraits = { offline: { label: "Edit a bet" } };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -92,7 +96,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function EditBet({
   loaderData,

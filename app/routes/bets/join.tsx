@@ -25,8 +25,16 @@ import {
   HomeLink,
 } from "~/components/error-boundary";
 import { clientAddressContext } from "~/framework/request-context.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
-export const handle = { hydrate: false };
+// Opening a bet by its code grants access to a private bet and counts a
+// miss against the guess limits: a read that writes. Joining from this
+// public page is not kept offline (no JavaScript here).
+export const handle: RouteTraits = {
+  hydrate: false,
+  writesOnGet: true,
+  offline: false,
+};
 
 async function open(code: string, userId: number, clientAddress: string) {
   return page(async () => openBetByCode({ code, userId, clientAddress }), {

@@ -8,9 +8,13 @@ import { mayEditBet } from "~/models/bets/bet-policy.server";
 import { formatMonthDay } from "~/utils/dates";
 import { requireUser } from "~/models/accounts/session.server";
 import { readTimeZone } from "~/utils/time-zone.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
 const TABS = ["all", "created", "joined", "completed"] as const;
 type Tab = (typeof TABS)[number];
+
+// Kept for reading offline.
+export const handle: RouteTraits = { keptForReading: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

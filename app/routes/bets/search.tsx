@@ -37,6 +37,10 @@ import {
 } from "~/routes/friends/friends-view.server";
 import type { FriendsActionFailure } from "~/domain/friends";
 import { clientAddressContext } from "~/framework/request-context.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Searching offline has nothing to wait for.
+export const handle: RouteTraits = { offline: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

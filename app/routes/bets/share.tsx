@@ -21,8 +21,10 @@ import {
   GeneralErrorBoundary,
 } from "~/components/error-boundary";
 import { clientAddressContext } from "~/framework/request-context.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
-export const handle = { hydrate: false };
+// A share link opens its bet for a signed-in follower: a read that writes.
+export const handle: RouteTraits = { hydrate: false, writesOnGet: true };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);

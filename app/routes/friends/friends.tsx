@@ -5,12 +5,18 @@ import { FriendsPanel } from "~/components/friends/friends-panel";
 import { requireUser } from "~/models/accounts/session.server";
 import { friendsAction, loadFriendsView } from "./friends-view.server";
 import type { FriendsActionFailure, FriendsTab } from "~/domain/friends";
+import type { RouteTraits } from "~/domain/route-traits";
 
 // /friends: tabs Friends, Requests and Add; the state is in the URL.
 const TAB_PARAM: Record<string, FriendsTab> = {
   friends: "friends",
   requests: "requests",
   add: "find",
+};
+
+// Friend requests and answers wait on the device, named by their intent.
+export const handle: RouteTraits = {
+  offline: { label: "Friends", namesIntent: true },
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -38,7 +44,7 @@ const tabHref = (tab: FriendsTab) =>
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function Friends({
   loaderData,

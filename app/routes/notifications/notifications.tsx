@@ -15,6 +15,10 @@ import { relativeTime } from "~/utils/dates";
 import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/framework/form-data.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Kept for reading offline; marking read is not kept.
+export const handle: RouteTraits = { keptForReading: true, offline: false };
 
 // /notifications: tabs Activity (default) and Finances, as links (docs/product-rules.md#forms-and-messages).
 export async function loader({ request, context }: Route.LoaderArgs) {

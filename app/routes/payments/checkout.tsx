@@ -26,10 +26,14 @@ import { redirectWithToast, toastCookieHeader } from "~/framework/toast.server";
 import { getPayable, loadPayable } from "./load.server";
 import { readFormData } from "~/framework/form-data.server";
 import { useHydrated } from "~/components/use-hydrated";
+import type { RouteTraits } from "~/domain/route-traits";
 
 const StripePayment = lazy(
   () => import("~/components/payments/stripe-payment"),
 );
+
+// Paying never waits on the device.
+export const handle: RouteTraits = { offline: false };
 
 export const REDIRECT_AFTER_PAYMENT_MS = 2000;
 

@@ -15,6 +15,7 @@ import { requireUser } from "~/models/accounts/session.server";
 import { formFailure } from "~/framework/page.server";
 import { getPayable, loadPayable } from "./load.server";
 import { readFormData } from "~/framework/form-data.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
 /** The other methods are shown, disabled: a forged post of one is refused. */
 const ONLY_CARD = new DomainError(
@@ -31,6 +32,9 @@ const COMING_SOON = [
   { id: "venmo", label: "Venmo" },
   { id: "zelle", label: "Zelle" },
 ];
+
+// Paying never waits on the device.
+export const handle: RouteTraits = { offline: false };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

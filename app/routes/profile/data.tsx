@@ -10,12 +10,16 @@ import { invalid } from "~/utils/errors";
 import { readFormData } from "~/framework/form-data.server";
 import { formFailure } from "~/framework/page.server";
 import { redirectWithToast } from "~/framework/toast.server";
+import type { RouteTraits } from "~/domain/route-traits";
 
 // /profile/data (docs/product-rules.md#your-data): download everything of yours as JSON (a plain
 // link to GET /api/user/export), and close the account. Both work without
 // JavaScript.
 const CONFIRM_REQUIRED =
   "Tick the box to confirm that you want to delete your account.";
+
+// Account data (export, closing) never waits on the device.
+export const handle: RouteTraits = { offline: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -19,12 +19,14 @@ import { DomainError } from "~/utils/errors";
 import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
-import type { BodyLimitHandle } from "~/framework/body-limits";
+import type { RouteTraits } from "~/domain/route-traits";
 import { readUploadedFile } from "~/framework/upload.server";
 import { readFormData } from "~/framework/form-data.server";
 
-// The server reads an upload within this limit before the action runs.
-export const handle: BodyLimitHandle = {
+// The server reads an upload within this limit before the action runs; an
+// edit made while the network is gone waits on the device (a photo never).
+export const handle: RouteTraits = {
+  offline: { label: "Edit profile" },
   bodyLimit: { bytes: AVATAR_BODY_LIMIT, message: AVATAR_MESSAGES.tooLarge },
 };
 
@@ -98,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function EditProfile({
   loaderData,

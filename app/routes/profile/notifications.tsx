@@ -16,6 +16,12 @@ import {
 import { readFormData } from "~/framework/form-data.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Settings changed offline wait on the device.
+export const handle: RouteTraits = {
+  offline: { label: "Notification settings" },
+};
 
 // /profile/notifications (docs/product-rules.md#notifications): which kinds reach you by email and by
 // push, as one no-JS form of checkboxes; the push button needs JavaScript by
@@ -40,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function NotificationSettings({
   loaderData,

@@ -24,6 +24,10 @@ import {
   describePaymentRecord,
   getPaymentRecord,
 } from "~/models/payments/dues.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// The email change needs the password: never kept.
+export const handle: RouteTraits = { offline: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -34,6 +34,10 @@ import { readFormData } from "~/framework/form-data.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { describeUserAgent } from "~/utils/user-agent";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Passwords, sessions and passkeys never wait on the device.
+export const handle: RouteTraits = { offline: false };
 
 // /profile/security (docs/product-rules.md#accounts): change the password, see where you are
 // signed in, sign one device or every other one out, and the passkeys

@@ -24,6 +24,11 @@ import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { WaitingNotice } from "~/components/waiting-notice";
+import type { RouteTraits } from "~/domain/route-traits";
+
+export const handle: RouteTraits = {
+  offline: { label: "Approve a settlement" },
+};
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -61,7 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function ApproveSettlement({
   loaderData,

@@ -21,6 +21,11 @@ import { redirectWithToast } from "~/framework/toast.server";
 import { partiesOfView } from "~/models/settlements/settlement-rules.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { readFormData } from "~/framework/form-data.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+export const handle: RouteTraits = {
+  offline: { label: "Reject a settlement" },
+};
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -69,7 +74,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function RejectSettlement({
   loaderData,

@@ -21,6 +21,9 @@ import { readFormData } from "~/framework/form-data.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+export const handle: RouteTraits = { offline: { label: "Referee's decision" } };
 
 // /bet/{id}/rule: the referee's own screen (docs/product-rules.md#referee). Works without
 // JavaScript: native radios and a plain POST.
@@ -84,7 +87,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function RuleOnBet({
   loaderData,

@@ -13,6 +13,11 @@ import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, settleFormLoader } from "./load.server";
 import { readFormData } from "~/framework/form-data.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+export const handle: RouteTraits = {
+  offline: { label: "Settlement", namesIntent: true },
+};
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return settleFormLoader({ request, context, params }, settleRefusal);
@@ -52,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 // A send the network lost keeps the typed form (docs/product-rules.md#shaky-connections).
 export const clientAction = (args: Route.ClientActionArgs) =>
-  keepFormIfUnsent(args, { queue: true });
+  keepFormIfUnsent(args);
 
 export default function SettleBet({
   loaderData,

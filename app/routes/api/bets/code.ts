@@ -5,6 +5,10 @@ import { toBetJson } from "~/routes/api/json";
 import { api } from "~/utils/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/framework/request-context.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Opening a bet by its code counts a miss against the guess limits.
+export const handle: RouteTraits = { writesOnGet: true };
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return api(async () => {

@@ -11,6 +11,10 @@ import {
   shareImageEtag,
 } from "~/models/bets/share-image.server";
 import { requireSharePreview } from "./share-preview.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// A `?code=` counts as a guess against the limits.
+export const handle: RouteTraits = { writesOnGet: { whenQuery: "code" } };
 
 export function loader(args: Route.LoaderArgs) {
   const { request } = args;

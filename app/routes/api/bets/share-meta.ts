@@ -5,6 +5,10 @@ import type { Route } from "./+types/share-meta";
 import { shareMeta } from "~/models/bets/share.server";
 import { api } from "~/utils/api.server";
 import { requireSharePreview } from "./share-preview.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// A `?code=` counts as a guess against the limits.
+export const handle: RouteTraits = { writesOnGet: { whenQuery: "code" } };
 
 export function loader(args: Route.LoaderArgs) {
   const { request } = args;

@@ -4,6 +4,10 @@
 import type { Route } from "./+types/sign-in-options";
 import { startPasskeySignIn } from "~/models/accounts/passkeys.server";
 import { api, readJson } from "~/utils/api.server";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// The first step of a sign-in: before any session, outside the key rule.
+export const handle: RouteTraits = { session: "starts" };
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

@@ -10,6 +10,10 @@ import { startSession } from "~/models/accounts/session.server";
 import { api, readJson } from "~/utils/api.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 import { safeRedirect } from "~/utils/safe-redirect";
+import type { RouteTraits } from "~/domain/route-traits";
+
+// Makes the session a key would belong to: outside the key rule.
+export const handle: RouteTraits = { session: "starts" };
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

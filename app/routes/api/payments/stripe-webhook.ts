@@ -4,10 +4,10 @@
 import type { Route } from "./+types/stripe-webhook";
 import { handlePaymentWebhook } from "~/models/payments/payment-webhook.server";
 import { api } from "~/utils/api.server";
-import type { BodyLimitHandle } from "~/framework/body-limits";
+import type { RouteTraits } from "~/domain/route-traits";
 
 // Stripe's events carry whole objects and may pass the API's 16 KB.
-export const handle: BodyLimitHandle = {
+export const handle: RouteTraits = {
   bodyLimit: { bytes: 512 * 1024, message: "Request body is too large" },
 };
 

@@ -1,0 +1,78 @@
+// What a route is, said beside the route: its module's `handle`. The server
+// reads the traits of the one route a request reaches (app/framework/
+// route-pattern.ts matches it once), the browser reads those of the pages it
+// may post to from the table the build writes beside its route manifest
+// (app/framework/route-split.ts), and the service worker gets its paths from
+// the same table (server/service-worker-file.ts). A new route says what it
+// is here and nowhere else (docs/decisions/1085-route-traits-in-handle.md);
+// tests/lint/route-traits.test.ts holds every route with an action to it.
+
+/** What the offline queue's list calls a kept form of this route. */
+export type OfflineLabel = {
+  /** "Create a bet"; with `namesIntent`, the prefix of "Friends: send request". */
+  label: string;
+  /** The form's `intent` follows the label ("Settlement: pay"). */
+  namesIntent?: true;
+  /** Whole labels for some intents ("join" → "Join a bet"). */
+  intents?: Readonly<Record<string, string>>;
+};
+
+export type RouteTraits = {
+  /** `false`: the page ships no JavaScript (app/root.tsx). */
+  hydrate?: false;
+  /** A body larger than the door's default (an upload). */
+  bodyLimit?: { bytes: number; message: string };
+  /**
+   * A read that changes something (a code guess counted, access granted):
+   * outside the primary region it is replayed there like a POST.
+   * `{ whenQuery }`: only when the query has that parameter.
+   */
+  writesOnGet?: true | { whenQuery: string };
+  /**
+   * The write makes or ends the session an idempotency key belongs to, so
+   * it is outside the key rule; "ends" also makes the service worker forget
+   * the pages kept for reading the moment it is sent.
+   */
+  session?: "starts" | "ends";
+  /**
+   * Pages with an action must say whether a form the network failed to
+   * send waits on the device and is sent by itself later (a label), or
+   * only says 'Not sent' (`false`: paying, passwords, the email, account
+   * data, signing in).
+   */
+  offline?: OfflineLabel | false;
+  /** A signed-in page the service worker keeps, without a query, for reading offline. */
+  keptForReading?: true;
+};
+
+/**
+ * The traits along a match (the `handle` exports, outermost first): each
+ * trait is the innermost route's that says it.
+ */
+export function traitsOf(handles: readonly unknown[]): RouteTraits {
+  const traits: Record<string, unknown> = {};
+  for (const handle of handles)
+    if (handle && typeof handle === "object")
+      for (const [name, value] of Object.entries(handle))
+        if (value !== undefined) traits[name] = value;
+  return traits as RouteTraits;
+}
+
+/** The kept action's name in the list, from its form's `intent`. */
+export function offlineLabelFor(offline: OfflineLabel, intent: string) {
+  const whole = offline.intents?.[intent];
+  if (whole) return whole;
+  return offline.namesIntent && intent
+    ? `${offline.label}: ${intent.replace(/-/g, " ")}`
+    : offline.label;
+}
+
+/** What the browser and the service worker are told (JSON). */
+export type BrowserRouteTraits = {
+  /** Page routes whose unsent forms wait on the device, by route pattern. */
+  offline: { pattern: string; offline: OfflineLabel }[];
+  /** Paths whose POST ends the session, data requests included. */
+  signOut: string[];
+  /** Patterns of the pages kept for reading offline. */
+  keptForReading: string[];
+};
