@@ -446,116 +446,124 @@ describe("mail trouble never reaches the person who acted", () => {
     );
   });
 
-  it("killed between the commit and the send: sent after the restart, and never twice", async () => {
-    // A server whose mail cannot go anywhere (nothing listens on that port).
-    const closed = await startSmtp();
-    const deadUrl = closed.url;
-    await closed.stop();
-    // Its first try fails at once and the next is ten minutes away, so the
-    // kill below never lands mid-send (a row cut off mid-send is given up,
-    // at most once: that is a different promise, not this test's).
-    const first = await startServer({
-      SMTP_URL: deadUrl,
-      ...fastOutbox,
-      OUTBOX_RETRY_BASE_MS: "600000",
-    });
-    const alice = await (async () => {
-      const name = uniqueName("ck");
-      const client = new Client(first.url);
-      const reg = await client.post("/api/register", {
-        username: name,
-        email: `${name}@example.com`,
-        password: "secret123",
+  it(
+    "killed between the commit and the send: sent after the restart, and never twice",
+    async () => {
+      // A server whose mail cannot go anywhere (nothing listens on that port).
+      const closed = await startSmtp();
+      const deadUrl = closed.url;
+      await closed.stop();
+      // Its first try fails at once and the next is ten minutes away, so the
+      // kill below never lands mid-send (a row cut off mid-send is given up,
+      // at most once: that is a different promise, not this test's).
+      const first = await startServer({
+        SMTP_URL: deadUrl,
+        ...fastOutbox,
+        OUTBOX_RETRY_BASE_MS: "600000",
       });
-      return { client, user: reg.data } as Person;
-    })();
-    // Verified the way the demo users are, straight in the database.
-    const sql = (text: string, ...params: unknown[]) =>
-      queryServerDatabase(first.databaseEnv, text, params);
-    await sql(
-      "update users set email_verified = TRUE where id = ?",
-      alice.user.id,
-    );
-    const bobClient = new Client(first.url);
-    const bobName = uniqueName("cl");
-    const bobReg = await bobClient.post("/api/register", {
-      username: bobName,
-      email: `${bobName}@example.com`,
-      password: "secret123",
-    });
-    const bet = await newBet(alice, { title: "Across a crash" });
-    await joinBetAs({ client: bobClient, user: bobReg.data }, bet);
-    // Committed, tried once, waiting for its retry: then the machine dies.
-    const waiting = async () =>
-      (
-        await sql(
-          `select d.status, d.attempts from notification_deliveries d
-             join activity_events e on e.id = d.event_id
-            where e.user_id = ? and d.channel = 'email'`,
-          alice.user.id,
-        )
-      )[0];
-    await expect
-      .poll(() => waiting(), { timeout: 20_000 })
-      .toMatchObject({ status: "pending", attempts: 1 });
-    await first.kill();
-    // The retry falls due (as ten minutes later it would).
-    await sql(
-      "update notification_deliveries set next_attempt_at = 0 where status = 'pending'",
-    );
-
-    const second = await startServer({
-      SMTP_URL: smtp.url,
-      ...first.databaseEnv,
-      ...fastOutbox,
-    });
-    try {
-      await smtp.waitFor(
-        (m) => m.to === alice.user.email && m.text.includes("Across a crash"),
-      );
-      await settle(2_000);
-      expect(
-        mailsTo(alice).filter((m) => m.text.includes("Across a crash")),
-      ).toHaveLength(1);
-    } finally {
-      await second.stop();
-    }
-    // Two production servers started one after the other: on a busy
-    // two-core machine each start takes seconds, so the file's 30 s is no
-    // measure of this case (nothing here is timed).
-  }, SERVERS_STARTED_TIMEOUT_MS);
-});
-
-describe("the demo outbox (docs/product-rules.md#notifications)", () => {
-  it("without SMTP_URL in demo mode, mail lands on /demo/outbox, newest first, links and all; 404 outside demo mode", async () => {
-    const demo = await startServer({ ...fastOutbox });
-    const plain = await startServer({ DEMO_MODE: "" });
-    try {
-      // One browser signs up twice: it sees both accounts' mail (and only
-      // its own: tests/api/accounts-stay-yours.test.ts).
-      const browser = new Client(demo.url);
-      const names = [uniqueName("do"), uniqueName("dp")];
-      for (const name of names)
-        await browser.post("/api/register", {
+      const alice = await (async () => {
+        const name = uniqueName("ck");
+        const client = new Client(first.url);
+        const reg = await client.post("/api/register", {
           username: name,
           email: `${name}@example.com`,
           password: "secret123",
         });
-      const page = await browser.get("/demo/outbox", {
-        Accept: "text/html",
+        return { client, user: reg.data } as Person;
+      })();
+      // Verified the way the demo users are, straight in the database.
+      const sql = (text: string, ...params: unknown[]) =>
+        queryServerDatabase(first.databaseEnv, text, params);
+      await sql(
+        "update users set email_verified = TRUE where id = ?",
+        alice.user.id,
+      );
+      const bobClient = new Client(first.url);
+      const bobName = uniqueName("cl");
+      const bobReg = await bobClient.post("/api/register", {
+        username: bobName,
+        email: `${bobName}@example.com`,
+        password: "secret123",
       });
-      expect(page.status).toBe(200);
-      expect(page.text).toContain("Confirm your email address");
-      expect(page.text).toMatch(/href="http[^"]+\/verify-email\?token=/);
-      const at = (name: string) => page.text.indexOf(`${name}@example.com`);
-      expect(at(names[1]!)).toBeGreaterThan(0);
-      expect(at(names[1]!)).toBeLessThan(at(names[0]!));
-      const none = await new Client(plain.url).get("/demo/outbox", {
-        Accept: "text/html",
+      const bet = await newBet(alice, { title: "Across a crash" });
+      await joinBetAs({ client: bobClient, user: bobReg.data }, bet);
+      // Committed, tried once, waiting for its retry: then the machine dies.
+      const waiting = async () =>
+        (
+          await sql(
+            `select d.status, d.attempts from notification_deliveries d
+             join activity_events e on e.id = d.event_id
+            where e.user_id = ? and d.channel = 'email'`,
+            alice.user.id,
+          )
+        )[0];
+      await expect
+        .poll(() => waiting(), { timeout: 20_000 })
+        .toMatchObject({ status: "pending", attempts: 1 });
+      await first.kill();
+      // The retry falls due (as ten minutes later it would).
+      await sql(
+        "update notification_deliveries set next_attempt_at = 0 where status = 'pending'",
+      );
+
+      const second = await startServer({
+        SMTP_URL: smtp.url,
+        ...first.databaseEnv,
+        ...fastOutbox,
       });
-      expect(none.status).toBe(404);
-    } finally {
-      await Promise.all([demo.stop(), plain.stop()]);
-    }
-  }, SERVERS_STARTED_TIMEOUT_MS);
+      try {
+        await smtp.waitFor(
+          (m) => m.to === alice.user.email && m.text.includes("Across a crash"),
+        );
+        await settle(2_000);
+        expect(
+          mailsTo(alice).filter((m) => m.text.includes("Across a crash")),
+        ).toHaveLength(1);
+      } finally {
+        await second.stop();
+      }
+      // Two production servers started one after the other: on a busy
+      // two-core machine each start takes seconds, so the file's 30 s is no
+      // measure of this case (nothing here is timed).
+    },
+    SERVERS_STARTED_TIMEOUT_MS,
+  );
+});
+
+describe("the demo outbox (docs/product-rules.md#notifications)", () => {
+  it(
+    "without SMTP_URL in demo mode, mail lands on /demo/outbox, newest first, links and all; 404 outside demo mode",
+    async () => {
+      const demo = await startServer({ ...fastOutbox });
+      const plain = await startServer({ DEMO_MODE: "" });
+      try {
+        // One browser signs up twice: it sees both accounts' mail (and only
+        // its own: tests/api/accounts-stay-yours.test.ts).
+        const browser = new Client(demo.url);
+        const names = [uniqueName("do"), uniqueName("dp")];
+        for (const name of names)
+          await browser.post("/api/register", {
+            username: name,
+            email: `${name}@example.com`,
+            password: "secret123",
+          });
+        const page = await browser.get("/demo/outbox", {
+          Accept: "text/html",
+        });
+        expect(page.status).toBe(200);
+        expect(page.text).toContain("Confirm your email address");
+        expect(page.text).toMatch(/href="http[^"]+\/verify-email\?token=/);
+        const at = (name: string) => page.text.indexOf(`${name}@example.com`);
+        expect(at(names[1]!)).toBeGreaterThan(0);
+        expect(at(names[1]!)).toBeLessThan(at(names[0]!));
+        const none = await new Client(plain.url).get("/demo/outbox", {
+          Accept: "text/html",
+        });
+        expect(none.status).toBe(404);
+      } finally {
+        await Promise.all([demo.stop(), plain.stop()]);
+      }
+    },
+    SERVERS_STARTED_TIMEOUT_MS,
+  );
 });
