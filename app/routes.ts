@@ -93,6 +93,9 @@ export default [
     route("bets/:id/refer", "routes/api/fair/refer.ts"),
     route("bets/:id/rule", "routes/api/fair/rule.ts"),
     route("bets/:id/nudge", "routes/api/fair/nudge.ts"),
+    // Talk on a bet (docs/api.md#messages)
+    route("bets/:id/messages", "routes/api/messages/bet-messages.ts"),
+    route("bets/:id/messages/:messageId", "routes/api/messages/bet-message.ts"),
     route("create-payment-intent", "routes/api/payments/create-intent.ts"),
     route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
     route("bets/:id/record-payment", "routes/api/payments/record.ts"),

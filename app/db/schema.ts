@@ -41,6 +41,7 @@ export const {
   betEvents,
   friendships,
   activityEvents,
+  betMessages,
 } = tables;
 
 export {

@@ -451,6 +451,33 @@ export const MATRIX: Row[] = [
       c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 409,
     allowed: () => false,
   },
+  // --- Talk on a bet (docs/product-rules.md#messages): only its people, whatever its visibility -----------
+  {
+    route: "/api/bets/:id/messages",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 200,
+  },
+  {
+    route: "/api/bets/:id/messages",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({ body: "Did you see the score?" }),
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 201,
+    allowed: isParty,
+  },
+  // {messageId} is filled with the bet's id: no message of the bet has it,
+  // so its people get 404 (tests/api/messages.test.ts deletes real ones).
+  {
+    route: "/api/bets/:id/messages/:messageId",
+    method: "DELETE",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 404,
+    allowed: () => false,
+  },
   // --- Getting paid (docs/product-rules.md#getting-paid): only the winner (the participant) nudges ----------
   {
     route: "/api/bets/:id/nudge",

@@ -212,6 +212,26 @@ export const API_CALLS: ApiCall[] = [
     access: "session",
     bet: "settled",
   },
+  // Talk on a bet (docs/api.md#messages).
+  {
+    method: "GET",
+    route: "/api/bets/:id/messages",
+    access: "session",
+    bet: "active",
+  },
+  {
+    method: "POST",
+    route: "/api/bets/:id/messages",
+    access: "session",
+    fields: ["body"],
+    bet: "active",
+  },
+  {
+    method: "DELETE",
+    route: "/api/bets/:id/messages/:messageId",
+    access: "session",
+    bet: "active",
+  },
   {
     method: "POST",
     route: "/api/create-payment-intent",

@@ -43,7 +43,11 @@ export const QUEUEABLE: readonly Queueable[] = [
         ? "Join a bet"
         : intent === "nudge"
           ? "Nudge"
-          : named("Bet")(intent),
+          : intent === "message"
+            ? "Send a message"
+            : intent === "delete-message"
+              ? "Delete a message"
+              : named("Bet")(intent),
   },
 ];
 

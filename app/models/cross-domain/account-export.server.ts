@@ -1,6 +1,7 @@
 // Your data (docs/product-rules.md#your-data): everything of yours as JSON, built field by field so
 // that nobody else's email, no hash and no token can slip in
 // (docs/decisions/0910-your-data.md).
+import { messagesWrittenBy } from "../messages/messages.server";
 import { asc, eq, inArray, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import {
@@ -127,6 +128,8 @@ export async function exportAccountData(userId: number, now = Date.now()) {
     .from(sessions)
     .where(eq(sessions.userId, userId))
     .orderBy(asc(sessions.createdAt));
+  // Their own messages on bets (docs/product-rules.md#messages).
+  const messageRows = await messagesWrittenBy(userId);
   // The passkeys: their names and dates, never a key or a credential id.
   const passkeyRows = await db
     .select({
@@ -227,6 +230,12 @@ export async function exportAccountData(userId: number, now = Date.now()) {
       name: p.name,
       createdAt: iso(p.createdAt),
       lastUsedAt: iso(p.lastUsedAt),
+    })),
+    messages: messageRows.map((m) => ({
+      betId: m.betId,
+      body: m.deletedAt ? null : m.body,
+      deleted: m.deletedAt !== null,
+      createdAt: iso(m.createdAt),
     })),
     sessions: sessionRows.map((s) => ({
       device: s.userAgent,
