@@ -32,6 +32,8 @@ type Failure = {
   title?: string;
   message?: string;
   fieldErrors?: Record<string, string[]>;
+  /** What was typed, sent back with a plain form's refusal. */
+  body?: string;
 };
 
 /** The messages alone, read-only (the referee's page, approve and reject). */
@@ -93,13 +95,16 @@ export function MessagesList({
 export function MessagesCard({
   messages,
   betId,
+  className = "card space-y-3",
 }: {
   messages: MessageItem[] | null;
   betId: number;
+  /** Inside another card: no card of its own. */
+  className?: string;
 }) {
   if (messages === null) return null;
   return (
-    <section className="card space-y-3" aria-labelledby="messages-title">
+    <section className={className} aria-labelledby="messages-title">
       <h2 id="messages-title" className="font-semibold">
         Messages
       </h2>
@@ -171,6 +176,7 @@ export function BetMessages({
           name="body"
           required
           maxLength={MESSAGE_MAX_CHARS}
+          defaultValue={failure?.body ?? ""}
           rows={3}
           className="input"
           aria-invalid={errors?.length ? true : undefined}

@@ -67,10 +67,12 @@ export async function messageAction(
     }
     return redirect(`${href("/bet/:id", { id: String(betId) })}#messages`);
   } catch (error) {
+    // A refused message comes back in its box (a plain form loses nothing typed).
+    const body = form.get("body");
     return formFailure(
       error,
       intent === "message" ? "Message not sent" : "Could not delete",
-      { intent },
+      { intent, body: typeof body === "string" ? body : "" },
     );
   }
 }
