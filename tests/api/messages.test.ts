@@ -3,13 +3,20 @@
 // (shortened here to 3 seconds), the limits, privacy whatever the bet's
 // visibility, the others told, and closing an account.
 import { describe, expect, it } from "vitest";
-import { useServer } from "../support/use-server";
-import { Client } from "../support/server";
+import { useServer, useSmtp } from "../support/use-server";
+import { Client, uniqueName } from "../support/server";
+import { linkIn } from "../support/smtp";
 import { queryServerDatabase } from "../support/server-database";
 import { joinBetAs, newBet, person, type Person } from "../support/world";
 import { payOverHttp } from "./settle-helpers";
 
-const server = useServer({ MESSAGE_DELETE_WINDOW_S: "3" });
+const smtp = useSmtp();
+const server = useServer(() => ({
+  MESSAGE_DELETE_WINDOW_S: "3",
+  SMTP_URL: smtp.url,
+  OUTBOX_POLL_MS: "200",
+  OUTBOX_RETRY_BASE_MS: "300",
+}));
 
 const rowsOf = <T = Record<string, unknown>>(
   text: string,
@@ -115,11 +122,8 @@ describe("messages on a bet", () => {
     );
     expect((await write(stranger, pub.bet.id, "hi")).status).toBe(403);
     expect(
-      (
-        await stranger.client.delete(
-          `${messagesOf(pub.bet.id)}/${message.id}`,
-        )
-      ).status,
+      (await stranger.client.delete(`${messagesOf(pub.bet.id)}/${message.id}`))
+        .status,
     ).toBe(403);
     expect((await stranger.client.get(messagesOf(priv.bet.id))).status).toBe(
       404,
@@ -166,9 +170,7 @@ describe("messages on a bet", () => {
     // A message of another bet is not found through this one.
     const other = await activeBet();
     const elsewhere = (await write(other.creator, other.bet.id, "hi")).data;
-    expect((await creator.client.delete(path(elsewhere.id))).status).toBe(
-      404,
-    );
+    expect((await creator.client.delete(path(elsewhere.id))).status).toBe(404);
     // The window is 3 seconds here (10 minutes in production).
     const wait = Date.parse(late.createdAt) + 3_100 - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -302,4 +304,89 @@ describe("messages on a bet", () => {
     );
     expect(stored).toEqual([{ body: "" }]);
   });
+
+  it("mail about a bet's messages: at most one per bet per 10 minutes, linking the bet", async () => {
+    const alice = await verifiedPerson("va");
+    const bob = await verifiedPerson("vb");
+    const bet = await newBet(alice, { visibility: "private" });
+    await joinBetAs(bob, bet);
+    for (const body of ["First", "Second", "Third"])
+      expect((await write(bob, bet.id, body)).status).toBe(201);
+    const mail = await smtp.waitFor(
+      (m) =>
+        m.to === alice.user.email && m.subject === "A new message on a bet",
+    );
+    expect(linkIn(mail, "/bet/")).toBe(`/bet/${bet.id}`);
+    expect(mail.text).not.toContain("First");
+    // Every delivery of the three is done: one sent, two held back.
+    const settled = async () => {
+      const end = Date.now() + 15_000;
+      for (;;) {
+        const rows = await rowsOf<{
+          status: string;
+          last_error: string | null;
+        }>(
+          "SELECT d.status, d.last_error FROM notification_deliveries d JOIN activity_events e ON e.id = d.event_id WHERE e.user_id = ? AND e.type = 'bet_message' AND d.channel = 'email'",
+          alice.user.id,
+        );
+        if (
+          (rows.length === 3 &&
+            rows.every(
+              (r) => r.status !== "pending" && r.status !== "sending",
+            )) ||
+          Date.now() > end
+        )
+          return rows;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const rows = await settled();
+    expect(rows.map((r) => r.status).sort()).toEqual([
+      "sent",
+      "skipped",
+      "skipped",
+    ]);
+    expect(
+      rows.filter((r) => r.status === "skipped").map((r) => r.last_error),
+    ).toEqual([
+      "one mail per bet per 10 minutes",
+      "one mail per bet per 10 minutes",
+    ]);
+    expect(
+      smtp.mails.filter(
+        (m) =>
+          m.to === alice.user.email && m.subject === "A new message on a bet",
+      ),
+    ).toHaveLength(1);
+    // The author hears nothing of their own.
+    expect(
+      smtp.mails.filter(
+        (m) =>
+          m.to === bob.user.email && m.subject === "A new message on a bet",
+      ),
+    ).toHaveLength(0);
+  });
 });
+
+/** Registers over the API and confirms the address with the mailed link. */
+async function verifiedPerson(prefix: string): Promise<Person> {
+  const name = uniqueName(prefix);
+  const email = `${name}@example.com`;
+  const client = new Client(server.url);
+  const reg = await client.post("/api/register", {
+    username: name,
+    email,
+    password: "secret123",
+  });
+  expect(reg.status, reg.text).toBe(201);
+  const mail = await smtp.waitFor(
+    (m) => m.to === email && m.subject === "Confirm your email address",
+  );
+  const token = new URL(
+    linkIn(mail, "/verify-email"),
+    server.url,
+  ).searchParams.get("token");
+  const verified = await client.post("/api/verify-email", { token });
+  expect(verified.status, verified.text).toBe(200);
+  return { client, user: { ...reg.data, email } };
+}
