@@ -143,6 +143,22 @@ export const MATRIX: Row[] = [
     allowed: (c) =>
       c.role === "stranger" && c.state === "pending" && !hidden(c),
   },
+  // docs/product-rules.md#messages: the bet page's message form, only its people.
+  {
+    route: "/bet/:id",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({ intent: "message", body: "Who has the ball?" }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : { status: 302, location: `/bet/${c.bet.id}#messages` },
+    allowed: isParty,
+  },
   ...["/bet/:id/edit", "/edit-bet/:id"].flatMap((route): Row[] => [
     { route, method: "GET", expect: editPageGet },
     {
