@@ -42,6 +42,7 @@ export const {
   friendships,
   activityEvents,
   betMessages,
+  betMessagePhotos,
 } = tables;
 
 export {

@@ -2,6 +2,7 @@
 // who may read and write, the body's rules, deleting within the window
 // (shortened here to 3 seconds), the limits, privacy whatever the bet's
 // visibility, the others told, and closing an account.
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { useServer, useSmtp } from "../support/use-server";
 import { Client, uniqueName } from "../support/server";
@@ -390,3 +391,188 @@ async function verifiedPerson(prefix: string): Promise<Person> {
   expect(verified.status, verified.text).toBe(200);
   return { client, user: { ...reg.data, email } };
 }
+
+/** A camera's JPEG: EXIF with GPS coordinates, the camera and its serial, and XMP. */
+async function cameraJpeg() {
+  return sharp({
+    create: { width: 2400, height: 1800, channels: 3, background: "#336699" },
+  })
+    .jpeg({ quality: 90 })
+    .withExif({
+      IFD0: {
+        Make: "FairCam",
+        Model: "Evidence X1",
+        DateTime: "2026:11:28 12:00:00",
+      },
+      IFD2: { BodySerialNumber: "SN-4711-SECRET" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "51/1 30/1 1234/100",
+        GPSLongitudeRef: "W",
+        GPSLongitude: "0/1 7/1 3900/100",
+      },
+    })
+    .withXmp(
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>XMP-SECRET-AUTHOR</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>',
+    )
+    .toBuffer();
+}
+
+function multipart(
+  body: string,
+  files: { bytes: Uint8Array; name: string; type?: string }[],
+) {
+  const form = new FormData();
+  form.set("body", body);
+  for (const f of files)
+    form.append(
+      "photo",
+      new Blob([new Uint8Array(f.bytes)], { type: f.type ?? "image/jpeg" }),
+      f.name,
+    );
+  return form;
+}
+
+const leaks = (bytes: Buffer) =>
+  ["SN-4711-SECRET", "XMP-SECRET-AUTHOR", "FairCam", "xmpmeta", "Exif"].filter(
+    (s) => bytes.includes(s),
+  );
+
+describe("photos as evidence", () => {
+  it("a camera JPEG is stored and served re-encoded, 1,600 px at most, with no EXIF, GPS, camera or XMP; only to the bet's people", async () => {
+    const { bet, creator, joiner } = await activeBet();
+    const jpeg = await cameraJpeg();
+    // The upload does carry all of it.
+    const before = await sharp(jpeg).metadata();
+    expect(before.exif).toBeDefined();
+    expect(before.xmp).toBeDefined();
+    expect(leaks(jpeg).length).toBeGreaterThan(0);
+
+    const res = await creator.client.request("POST", messagesOf(bet.id), {
+      body: multipart("The photo finish", [
+        { bytes: jpeg, name: "finish.jpg" },
+      ]),
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.data.photos).toEqual([
+      {
+        id: expect.any(Number),
+        url: expect.stringMatching(
+          /^\/api\/bets\/\d+\/messages\/\d+\/photos\/\d+$/,
+        ),
+        thumbnailUrl: expect.stringMatching(/\?size=thumb$/),
+        width: 1600,
+        height: 1200,
+      },
+    ]);
+    const photo = res.data.photos[0];
+
+    const [stored] = await rowsOf<{ data: Buffer; thumb: Buffer }>(
+      "SELECT data, thumb FROM bet_message_photos WHERE id = ?",
+      photo.id,
+    );
+    for (const bytes of [
+      Buffer.from(stored!.data),
+      Buffer.from(stored!.thumb),
+    ]) {
+      const meta = await sharp(bytes).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+      expect(leaks(bytes)).toEqual([]);
+    }
+
+    const served = await fetch(server.url + photo.url, {
+      headers: { Cookie: joiner.client.cookieHeader },
+    });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/webp");
+    expect(served.headers.get("Cache-Control")).toMatch(/^private/);
+    const servedBytes = Buffer.from(await served.arrayBuffer());
+    expect(leaks(servedBytes)).toEqual([]);
+    const servedMeta = await sharp(servedBytes).metadata();
+    expect([servedMeta.width, servedMeta.height]).toEqual([1600, 1200]);
+    expect(servedMeta.exif).toBeUndefined();
+    expect(servedMeta.xmp).toBeUndefined();
+    const thumb = await fetch(server.url + photo.thumbnailUrl, {
+      headers: { Cookie: joiner.client.cookieHeader },
+    });
+    expect(thumb.status).toBe(200);
+    const thumbMeta = await sharp(
+      Buffer.from(await thumb.arrayBuffer()),
+    ).metadata();
+    expect(Math.max(thumbMeta.width!, thumbMeta.height!)).toBeLessThanOrEqual(
+      320,
+    );
+
+    // Anyone else: 404, a public bet's visitor included.
+    const stranger = await person(server.url, "ps");
+    for (const who of [stranger]) {
+      const r = await fetch(server.url + photo.url, {
+        headers: { Cookie: who.client.cookieHeader },
+      });
+      expect(r.status).toBe(404);
+    }
+    expect((await fetch(server.url + photo.url)).status).toBe(401);
+    // Listed with the message.
+    const list = (await joiner.client.get(messagesOf(bet.id))).data;
+    expect(list[0].photos).toEqual(res.data.photos);
+    // Deleting the message deletes its photos.
+    expect(
+      (await creator.client.delete(`${messagesOf(bet.id)}/${res.data.id}`))
+        .status,
+    ).toBe(204);
+    const gone = await fetch(server.url + photo.url, {
+      headers: { Cookie: joiner.client.cookieHeader },
+    });
+    expect(gone.status).toBe(404);
+  });
+
+  it("refuses a file named .jpg that is not an image, a 12 MB photo and a fifth photo, with a message", async () => {
+    const { bet, creator } = await activeBet();
+    const post = (form: FormData) =>
+      creator.client.request("POST", messagesOf(bet.id), { body: form });
+    const notImage = await post(
+      multipart("See attached", [
+        {
+          bytes: Buffer.from("%PDF-1.7 not a photo at all"),
+          name: "proof.jpg",
+        },
+      ]),
+    );
+    expect(notImage.status).toBe(400);
+    expect(notImage.data.error).toBe(
+      "A photo must be a JPEG, PNG or WebP image.",
+    );
+
+    const big = Buffer.alloc(12 * 1024 * 1024, 7);
+    big.set([0xff, 0xd8, 0xff, 0xe0]);
+    const tooLarge = await post(
+      multipart("Huge", [{ bytes: big, name: "huge.jpg" }]),
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.data.error).toBe(
+      "A photo is at most 10 MB. Please choose a smaller one.",
+    );
+
+    const small = await sharp({
+      create: { width: 20, height: 20, channels: 3, background: "#000" },
+    })
+      .png()
+      .toBuffer();
+    const five = await post(
+      multipart(
+        "Five",
+        Array.from({ length: 5 }, (_, i) => ({
+          bytes: small,
+          name: `p${i}.png`,
+          type: "image/png",
+        })),
+      ),
+    );
+    expect(five.status).toBe(400);
+    expect(five.data.error).toBe("A message carries at most 4 photos.");
+    // Nothing was written by any of them.
+    expect((await creator.client.get(messagesOf(bet.id))).data).toEqual([]);
+  });
+});

@@ -494,6 +494,15 @@ export const MATRIX: Row[] = [
       c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 404,
     allowed: () => false,
   },
+  // A photo's address: 404 to anyone but the bet's people, and to them for
+  // a photo that is not there ({messageId} and {photoId} are the bet's id
+  // here; tests/api/messages.test.ts fetches real ones).
+  {
+    route: "/api/bets/:id/messages/:messageId/photos/:photoId",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) => (c.role === "anonymous" ? 401 : 404),
+  },
   // --- Getting paid (docs/product-rules.md#getting-paid): only the winner (the participant) nudges ----------
   {
     route: "/api/bets/:id/nudge",

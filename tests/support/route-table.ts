@@ -86,6 +86,8 @@ export type ApiCall = {
   rawBody?: boolean;
   /** An answer that never ends by itself (an event stream): read its head only. */
   stream?: boolean;
+  /** Also takes multipart/form-data (a message with photos): a broken one is 400, not 415. */
+  multipart?: boolean;
 };
 
 /** docs/api.md, one row per call. */
@@ -225,10 +227,17 @@ export const API_CALLS: ApiCall[] = [
     access: "session",
     fields: ["body"],
     bet: "active",
+    multipart: true,
   },
   {
     method: "DELETE",
     route: "/api/bets/:id/messages/:messageId",
+    access: "session",
+    bet: "active",
+  },
+  {
+    method: "GET",
+    route: "/api/bets/:id/messages/:messageId/photos/:photoId",
     access: "session",
     bet: "active",
   },

@@ -24,6 +24,13 @@ export type MessageItem = {
   at: string;
   atLabel: string;
   canDelete: boolean;
+  photos: {
+    id: number;
+    url: string;
+    thumbUrl: string;
+    width: number;
+    height: number;
+  }[];
 };
 
 type Failure = {
@@ -72,6 +79,27 @@ export function MessagesList({
           ) : (
             <p className="whitespace-pre-wrap break-words text-sm">{m.body}</p>
           )}
+          {m.photos.length ? (
+            <ul className="mt-2 flex flex-wrap gap-2" aria-label="Photos">
+              {m.photos.map((p, i) => (
+                <li key={p.id}>
+                  {/* The photo on a tap: the full image, served only to the bet's people. */}
+                  <a href={p.url} target="_blank" rel="noreferrer">
+                    <img
+                      src={p.thumbUrl}
+                      alt={`Photo ${i + 1} from ${m.authorName}`}
+                      width={Math.min(96, p.width)}
+                      height={Math.round(
+                        (Math.min(96, p.width) * p.height) / p.width,
+                      )}
+                      loading="lazy"
+                      className="rounded border border-slate-200 object-cover"
+                    />
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {deletable && m.canDelete ? (
             <KeyedForm
               method="post"

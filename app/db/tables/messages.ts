@@ -2,6 +2,7 @@
 // bet and its referee write to each other, kept where the decision is made.
 import { sql } from "drizzle-orm";
 import {
+  blob,
   check,
   index,
   integer,
@@ -38,4 +39,28 @@ export const betMessages = sqliteTable(
       sql`${t.deletedAt} IS NULL OR ${t.body} = ''`,
     ),
   ],
+);
+
+// The photos a message carries as evidence: stored re-encoded (the long side
+// at most 1,600 px, WebP, every metadata field gone) with a thumbnail, in the
+// database like everything else, so copies, backups and replicas carry them.
+export const betMessagePhotos = sqliteTable(
+  "bet_message_photos",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => betMessages.id, { onDelete: "cascade" }),
+    betId: integer("bet_id")
+      .notNull()
+      .references(() => bets.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    contentType: text("content_type").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    data: blob("data", { mode: "buffer" }).notNull(),
+    thumb: blob("thumb", { mode: "buffer" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("bet_message_photos_message_idx").on(t.messageId, t.position)],
 );

@@ -15,6 +15,7 @@ import {
   activityEvents,
   avatars,
   betAccess,
+  betMessagePhotos,
   betMessages,
   betParticipants,
   bets,
@@ -193,8 +194,19 @@ async function anonymise(tx: Tx, user: User, now: number) {
     .where(eq(notificationOptOuts.userId, userId));
   await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
   await deletePasskeysOf(tx, userId);
-  // Their messages on bets keep their places and lose their words
-  // (docs/product-rules.md#messages): each reads 'Message deleted'.
+  // Their messages on bets keep their places and lose their words and
+  // photos (docs/product-rules.md#messages): each reads 'Message deleted'.
+  await tx
+    .delete(betMessagePhotos)
+    .where(
+      inArray(
+        betMessagePhotos.messageId,
+        tx
+          .select({ id: betMessages.id })
+          .from(betMessages)
+          .where(eq(betMessages.authorId, userId)),
+      ),
+    );
   await tx
     .update(betMessages)
     .set({ body: "", deletedAt: new Date(now) })

@@ -8,6 +8,7 @@ import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import { db, immediate, changedRows, type Tx } from "~/db/client.server";
 import {
   betAccess,
+  betMessagePhotos,
   betMessages,
   betParticipants,
   bets,
@@ -26,11 +27,20 @@ import { recordActivity } from "../social/activity.server";
 import { setting } from "~/utils/env.server";
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
+import {
+  checkPhotos,
+  photoBytes,
+  photosOfBet,
+  processPhoto,
+  type PhotoRef,
+  type ProcessedPhoto,
+} from "./photos.server";
 import { codePoints, refusedTextMessage } from "~/utils/validation";
 
 export const NOT_ON_BET =
   "Only the people on this bet and its referee can read and write its messages.";
 export const MESSAGE_NOT_FOUND = "This message could not be found.";
+export const PHOTO_NOT_FOUND = "This photo could not be found.";
 export const EMPTY_MESSAGE = "Write a message first.";
 export const LONG_MESSAGE = `A message is at most ${MESSAGE_MAX_CHARS.toLocaleString("en-US")} characters.`;
 export const NOT_YOUR_MESSAGE = "You can delete only your own messages.";
@@ -48,6 +58,7 @@ const MINUTE_MS = 60_000;
 
 export type MessageView = {
   id: number;
+  betId: number;
   authorId: number;
   authorName: string;
   /** Null once deleted: the page says 'Message deleted' in its place. */
@@ -56,6 +67,8 @@ export type MessageView = {
   deleted: boolean;
   /** Whether the viewer may still delete it (their own, inside the window). */
   canDelete: boolean;
+  /** Its photos, in order (none once deleted). */
+  photos: PhotoRef[];
 };
 
 type Reader = Tx | typeof db;
@@ -122,6 +135,7 @@ export function messageBodyOf(raw: unknown): string {
 function viewOf(
   row: {
     id: number;
+    betId: number;
     authorId: number;
     authorName: string;
     body: string;
@@ -130,10 +144,12 @@ function viewOf(
   },
   viewerId: number,
   now: number,
+  photos: PhotoRef[] = [],
 ): MessageView {
   const deleted = row.deletedAt !== null;
   return {
     id: row.id,
+    betId: row.betId,
     authorId: row.authorId,
     authorName: row.authorName,
     body: deleted ? null : row.body,
@@ -143,6 +159,7 @@ function viewOf(
       !deleted &&
       row.authorId === viewerId &&
       now - row.createdAt.getTime() < messageDeleteWindowMs(),
+    photos: deleted ? [] : photos,
   };
 }
 
@@ -150,6 +167,7 @@ async function messagesOf(betId: number, viewerId: number, now: number) {
   const rows = await db
     .select({
       id: betMessages.id,
+      betId: betMessages.betId,
       authorId: betMessages.authorId,
       authorName: displayNameSql(),
       body: betMessages.body,
@@ -160,7 +178,10 @@ async function messagesOf(betId: number, viewerId: number, now: number) {
     .innerJoin(users, eq(users.id, betMessages.authorId))
     .where(eq(betMessages.betId, betId))
     .orderBy(asc(betMessages.id));
-  return rows.map((row) => viewOf(row, viewerId, now));
+  const photos = await photosOfBet(betId);
+  return rows.map((row) =>
+    viewOf(row, viewerId, now, photos.get(row.id) ?? []),
+  );
 }
 
 /** GET /api/bets/{id}/messages: oldest first, to the bet's people only. */
@@ -201,14 +222,24 @@ export async function postMessage({
   betId,
   userId,
   body: raw,
+  photos: uploads = [],
   now = Date.now(),
 }: {
   betId: number;
   userId: number;
   body: unknown;
+  /** Uploaded photos (docs/product-rules.md#messages), checked by their bytes. */
+  photos?: Uint8Array[];
   now?: number;
 }): Promise<MessageView> {
   const body = messageBodyOf(raw);
+  checkPhotos(uploads);
+  if (uploads.length > 0) {
+    // Who may write is asked before any photo is decoded, and again below.
+    await requireTalker(db, betId, userId);
+  }
+  const processed: ProcessedPhoto[] = [];
+  for (const bytes of uploads) processed.push(await processPhoto(bytes));
   return immediate(async (tx) => {
     await assertAccountOpen(tx, userId);
     const { bet, people } = await requireTalker(tx, betId, userId);
@@ -242,6 +273,28 @@ export async function postMessage({
       .insert(betMessages)
       .values({ betId, authorId: userId, body, createdAt: new Date(now) })
       .returning();
+    const photos: PhotoRef[] = [];
+    for (const [position, photo] of processed.entries()) {
+      const [stored] = await tx
+        .insert(betMessagePhotos)
+        .values({
+          messageId: row!.id,
+          betId,
+          position,
+          contentType: "image/webp",
+          width: photo.width,
+          height: photo.height,
+          data: photo.data,
+          thumb: photo.thumb,
+        })
+        .returning({ id: betMessagePhotos.id });
+      photos.push({
+        id: stored!.id,
+        messageId: row!.id,
+        width: photo.width,
+        height: photo.height,
+      });
+    }
     const author = (
       await tx
         .select({ name: displayNameSql() })
@@ -260,7 +313,7 @@ export async function postMessage({
         betId,
       });
     }
-    return viewOf({ ...row!, authorName: author }, userId, now);
+    return viewOf({ ...row!, authorName: author }, userId, now, photos);
   });
 }
 
@@ -297,7 +350,11 @@ export async function deleteMessage({
       .update(betMessages)
       .set({ body: "", deletedAt: new Date(now) })
       .where(and(eq(betMessages.id, messageId), isNull(betMessages.deletedAt)));
-    if (changedRows(changed) === 1) await announceBet(tx, betId);
+    if (changedRows(changed) !== 1) return;
+    await tx
+      .delete(betMessagePhotos)
+      .where(eq(betMessagePhotos.messageId, messageId));
+    await announceBet(tx, betId);
   });
 }
 
@@ -313,4 +370,31 @@ export async function messagesWrittenBy(userId: number) {
     .from(betMessages)
     .where(eq(betMessages.authorId, userId))
     .orderBy(asc(betMessages.id));
+}
+
+/**
+ * A photo's bytes for the bet's people; 404 to anyone else, whoever they
+ * are (a photo's address tells nothing to someone not on the bet).
+ */
+export async function photoForViewer({
+  betId,
+  messageId,
+  photoId,
+  userId,
+  size,
+}: {
+  betId: number;
+  messageId: number;
+  photoId: number;
+  userId: number;
+  size: "full" | "thumb";
+}) {
+  try {
+    await requireTalker(db, betId, userId);
+  } catch {
+    throw notFound(PHOTO_NOT_FOUND);
+  }
+  const photo = await photoBytes(betId, messageId, photoId, size);
+  if (!photo) throw notFound(PHOTO_NOT_FOUND);
+  return photo;
 }

@@ -31,6 +31,20 @@ export function messageItems(
     at: m.createdAt.toISOString(),
     atLabel: formatDateTime(m.createdAt, timeZone),
     canDelete: m.canDelete,
+    photos: m.photos.map((p) => {
+      const url = href("/api/bets/:id/messages/:messageId/photos/:photoId", {
+        id: String(m.betId),
+        messageId: String(m.id),
+        photoId: String(p.id),
+      });
+      return {
+        id: p.id,
+        url,
+        thumbUrl: `${url}?size=thumb`,
+        width: p.width,
+        height: p.height,
+      };
+    }),
   }));
 }
 

@@ -4,7 +4,7 @@
 // bet and its referee write to each other, kept where the decision is made.
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, epochMs } from "../columns";
+import { bytea, createdAt, epochMs } from "../columns";
 import { users } from "./accounts";
 import { bets } from "./bets";
 
@@ -34,4 +34,28 @@ export const betMessages = pgTable(
       sql`${t.deletedAt} IS NULL OR ${t.body} = ''`,
     ),
   ],
+);
+
+// The photos a message carries as evidence: stored re-encoded (the long side
+// at most 1,600 px, WebP, every metadata field gone) with a thumbnail, in the
+// database like everything else, so copies, backups and replicas carry them.
+export const betMessagePhotos = pgTable(
+  "bet_message_photos",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => betMessages.id, { onDelete: "cascade" }),
+    betId: integer("bet_id")
+      .notNull()
+      .references(() => bets.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    contentType: text("content_type").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    data: bytea("data").notNull(),
+    thumb: bytea("thumb").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("bet_message_photos_message_idx").on(t.messageId, t.position)],
 );

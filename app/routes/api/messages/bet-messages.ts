@@ -1,6 +1,6 @@
 // GET /api/bets/{id}/messages → 200 [{id, authorId, body, photos, createdAt,
-// deleted}], oldest first; POST /api/bets/{id}/messages {body} → 201 the
-// message. Only the bet's people and its referee: 403 to anyone else who
+// deleted}], oldest first; POST /api/bets/{id}/messages {body} (JSON, or
+// multipart with `body` and up to 4 `photo` files) → 201 the message. Only the bet's people and its referee: 403 to anyone else who
 // may see the bet, 404 to anyone who may not (docs/api.md#messages).
 import type { Route } from "./+types/bet-messages";
 import {
@@ -9,6 +9,20 @@ import {
   type MessageView,
 } from "~/models/messages/messages.server";
 import { api, apiOnly, readJson } from "~/utils/api.server";
+import { readUploadedParts } from "~/framework/upload.server";
+import type { BodyLimitHandle } from "~/framework/body-limits";
+import { MESSAGE_BODY_LIMIT, PHOTO_MESSAGES } from "~/domain/messages";
+import { href } from "react-router";
+
+// Four photos of 10 MB and the text fit; anything larger is refused unread.
+// A body over 1 MB from outside the primary region is forwarded to it, as
+// an avatar is (docs/decisions/1063-forwarding-to-the-primary-region.md).
+export const handle: BodyLimitHandle = {
+  bodyLimit: {
+    bytes: MESSAGE_BODY_LIMIT,
+    message: PHOTO_MESSAGES.bodyTooLarge,
+  },
+};
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
 export function messageJson(m: MessageView) {
@@ -16,7 +30,24 @@ export function messageJson(m: MessageView) {
     id: m.id,
     authorId: m.authorId,
     body: m.body,
-    photos: [],
+    photos: m.photos.map((p) => ({
+      id: p.id,
+      url: href("/api/bets/:id/messages/:messageId/photos/:photoId", {
+        id: String(m.betId),
+        messageId: String(m.id),
+        photoId: String(p.id),
+      }),
+      thumbnailUrl: `${href(
+        "/api/bets/:id/messages/:messageId/photos/:photoId",
+        {
+          id: String(m.betId),
+          messageId: String(m.id),
+          photoId: String(p.id),
+        },
+      )}?size=thumb`,
+      width: p.width,
+      height: p.height,
+    })),
     createdAt: m.createdAt.toISOString(),
     deleted: m.deleted,
   };
@@ -33,11 +64,23 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
 export function action({ request, context, params }: Route.ActionArgs) {
   return apiOnly("POST", request, async () => {
     const { user, betId } = await requireBetRoute({ request, context, params });
-    const input = await readJson(request);
+    const multipart = /^multipart\/form-data/i.test(
+      request.headers.get("Content-Type") ?? "",
+    );
+    let body: unknown;
+    let photos: Uint8Array[] = [];
+    if (multipart) {
+      const parts = await readUploadedParts(request);
+      body = parts.fields.get("body");
+      photos = parts.files
+        .filter((f) => f.name === "photo")
+        .map((f) => f.bytes);
+    } else body = (await readJson(request)).body;
     const message = await postMessage({
       betId,
       userId: user.id,
-      body: input.body,
+      body,
+      photos,
     });
     return Response.json(messageJson(message), { status: 201 });
   });
