@@ -287,6 +287,7 @@ describe("messages on a bet", () => {
         body: "Paid, well played",
         deleted: false,
         createdAt: expect.any(String),
+        photos: [],
       },
     ]);
     const closed = await creator.client.request("DELETE", "/api/user", {

@@ -1,6 +1,7 @@
 // Your data (docs/product-rules.md#your-data): everything of yours as JSON, built field by field so
 // that nobody else's email, no hash and no token can slip in
 // (docs/decisions/0910-your-data.md).
+import { href } from "react-router";
 import { messagesWrittenBy } from "../messages/messages.server";
 import { asc, eq, inArray, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
@@ -236,6 +237,15 @@ export async function exportAccountData(userId: number, now = Date.now()) {
       body: m.deletedAt ? null : m.body,
       deleted: m.deletedAt !== null,
       createdAt: iso(m.createdAt),
+      photos: m.photos.map((p) => ({
+        url: href("/api/bets/:id/messages/:messageId/photos/:photoId", {
+          id: String(m.betId),
+          messageId: String(m.id),
+          photoId: String(p.id),
+        }),
+        width: p.width,
+        height: p.height,
+      })),
     })),
     sessions: sessionRows.map((s) => ({
       device: s.userAgent,

@@ -360,8 +360,9 @@ export async function deleteMessage({
 
 /** The person's own messages, for their export (docs/product-rules.md#your-data). */
 export async function messagesWrittenBy(userId: number) {
-  return db
+  const rows = await db
     .select({
+      id: betMessages.id,
       betId: betMessages.betId,
       body: betMessages.body,
       createdAt: betMessages.createdAt,
@@ -370,6 +371,22 @@ export async function messagesWrittenBy(userId: number) {
     .from(betMessages)
     .where(eq(betMessages.authorId, userId))
     .orderBy(asc(betMessages.id));
+  // Their photos, by where they are served (the bytes stay behind the session).
+  const photos = await db
+    .select({
+      id: betMessagePhotos.id,
+      messageId: betMessagePhotos.messageId,
+      width: betMessagePhotos.width,
+      height: betMessagePhotos.height,
+    })
+    .from(betMessagePhotos)
+    .innerJoin(betMessages, eq(betMessages.id, betMessagePhotos.messageId))
+    .where(eq(betMessages.authorId, userId))
+    .orderBy(asc(betMessagePhotos.messageId), asc(betMessagePhotos.position));
+  return rows.map((row) => ({
+    ...row,
+    photos: photos.filter((p) => p.messageId === row.id),
+  }));
 }
 
 /**
