@@ -129,7 +129,7 @@ export function modelDomainRanks() {
     ["accounts"],
     ["social"],
     ["bets"],
-    ["payments", "settlements"],
+    ["payments", "settlements", "messages"],
     ["cross-domain"],
   ];
 }

@@ -7,7 +7,11 @@ import {
   prefix,
   route,
 } from "@react-router/dev/routes";
-import { API_PREFIX, SIGNED_API_ROUTES } from "./route-paths";
+import {
+  API_PREFIX,
+  MULTIPART_API_ROUTE,
+  SIGNED_API_ROUTES,
+} from "./route-paths";
 import { benchBareOn } from "./utils/env.server";
 
 export default [
@@ -93,6 +97,13 @@ export default [
     route("bets/:id/refer", "routes/api/fair/refer.ts"),
     route("bets/:id/rule", "routes/api/fair/rule.ts"),
     route("bets/:id/nudge", "routes/api/fair/nudge.ts"),
+    // Talk on a bet (docs/api.md#messages)
+    route(MULTIPART_API_ROUTE, "routes/api/messages/bet-messages.ts"),
+    route("bets/:id/messages/:messageId", "routes/api/messages/bet-message.ts"),
+    route(
+      "bets/:id/messages/:messageId/photos/:photoId",
+      "routes/api/messages/bet-message-photo.ts",
+    ),
     route("create-payment-intent", "routes/api/payments/create-intent.ts"),
     route("payments/demo/confirm", "routes/api/payments/demo-confirm.ts"),
     route("bets/:id/record-payment", "routes/api/payments/record.ts"),

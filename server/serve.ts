@@ -31,7 +31,11 @@ import { createAppHandler } from "~/framework/request-handler";
 import { useRouteTable } from "~/framework/route-pattern";
 import { routeTraitsTable } from "~/framework/route-split";
 import { serveServiceWorker, serviceWorkerSource } from "./service-worker-file";
-import { API_PREFIX, SIGNED_API_PATHS } from "~/route-paths";
+import {
+  API_PREFIX,
+  MULTIPART_API_PATH,
+  SIGNED_API_PATHS,
+} from "~/route-paths";
 import { clientAddress } from "./client-address";
 import { closeConnectionsWhenStopping, stopGracefully } from "./lifecycle";
 import { requestLogging } from "./logging";
@@ -178,6 +182,12 @@ export async function serve({ vite }: ServeOptions = {}) {
     if (
       SAFE_METHODS.has(req.method) ||
       WEBHOOK_PATHS.has(req.originalUrl.split("?")[0] ?? "")
+    )
+      return next();
+    // A message with its photos (docs/api.md#messages): multipart too.
+    if (
+      /^multipart\/form-data\s*;/i.test(req.get("Content-Type") ?? "") &&
+      MULTIPART_API_PATH.test(req.originalUrl.split("?")[0] ?? "")
     )
       return next();
     if (!/^application\/json\s*(;|$)/i.test(req.get("Content-Type") ?? "")) {

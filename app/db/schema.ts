@@ -41,6 +41,8 @@ export const {
   betEvents,
   friendships,
   activityEvents,
+  betMessages,
+  betMessagePhotos,
 } = tables;
 
 export {

@@ -56,6 +56,36 @@ async function readBody(request: Request): Promise<Uint8Array> {
   return whole;
 }
 
+export type UploadedParts = {
+  /** Each text field's first value, as `.get(name)` would read it. */
+  fields: Map<string, string>;
+  /** Every non-empty file part, in order, each a view into the one body. */
+  files: { name: string; bytes: Uint8Array }[];
+};
+
+/**
+ * Every part of a multipart body (a message with its photos): text fields
+ * and the files, the body read once and each file a view into it, as
+ * `readUploadedFile` holds one. 400 when the body is not valid multipart.
+ */
+export async function readUploadedParts(
+  request: Request,
+): Promise<UploadedParts> {
+  const boundary = multipartBoundary(request.headers.get("Content-Type"));
+  const body = await readBody(request);
+  const parts = boundary === null ? "failure" : allParts(body, boundary);
+  if (parts === "failure") throw new DomainError(400, UNREADABLE_FORM);
+  const fields = new Map<string, string>();
+  const files: UploadedParts["files"] = [];
+  for (const part of parts) {
+    if (part.filename === null) {
+      if (!fields.has(part.name)) fields.set(part.name, utf8.decode(part.body));
+    } else if (part.body.byteLength > 0)
+      files.push({ name: part.name, bytes: part.body });
+  }
+  return { fields, files };
+}
+
 // --- The Fetch standard's multipart/form-data parser, for one file -----------
 // Follows undici 7's `multipartFormDataParser` (Node 24's) step by step, so a body is
 // refused here exactly when `request.formData()` would refuse it
@@ -173,6 +203,40 @@ export function findFilePart(
         );
       found = body;
     }
+  }
+}
+
+/** Every part of a multipart body, in order; "failure" when it is not valid multipart. */
+function allParts(
+  input: Uint8Array,
+  boundaryString: string,
+): { name: string; filename: string | null; body: Uint8Array }[] | "failure" {
+  const boundary = Buffer.from(`--${boundaryString}`, "utf8");
+  const parts: { name: string; filename: string | null; body: Uint8Array }[] =
+    [];
+  let at = indexOf(input, boundary, 0);
+  if (at === -1) return "failure";
+  for (;;) {
+    if (!startsWith(input, boundary, at)) return "failure";
+    at += boundary.length;
+    if (startsWith(input, DASH_DASH, at)) return parts;
+    if (input[at] !== CR || input[at + 1] !== LF) return "failure";
+    at += 2;
+    const headers = parsePartHeaders(input, at);
+    if (headers === "failure") return "failure";
+    at = headers.at + 2;
+    const next = indexOf(input, boundary.subarray(2), at);
+    if (next === -1) return "failure";
+    let body = input.subarray(at, next - 4);
+    at += body.length;
+    if (input[at] !== CR || input[at + 1] !== LF) return "failure";
+    at += 2;
+    if (headers.encoding === "base64")
+      body = Buffer.from(
+        Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString(),
+        "base64",
+      );
+    parts.push({ name: headers.name, filename: headers.filename, body });
   }
 }
 

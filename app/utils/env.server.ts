@@ -103,6 +103,8 @@ const shape = {
   PAYMENT_DUE_S: positive(259_200, "seconds"),
   NUDGE_INTERVAL_S: positive(86_400, "seconds"),
   SWEEP_INTERVAL_S: positive(60, "seconds"),
+  // docs/product-rules.md#messages: an author deletes their message within this.
+  MESSAGE_DELETE_WINDOW_S: positive(600, "seconds"),
 
   LOG_LEVEL: oneOf(
     ["fatal", "error", "warn", "info", "debug", "trace", "silent"],

@@ -368,6 +368,59 @@ describe.runIf(onPostgres())(
       );
     });
 
+    it("takes a 3 MB photo on a message from the outside region, as it takes an avatar", async () => {
+      const alice = await signUp(proxy.url);
+      const bob = await signUp(proxy.url);
+      const bet = await alice.client.post("/api/bets", {
+        title: "Photo finish",
+        description: "The first across the line wins.",
+        amount: 10,
+        deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+        visibility: "public",
+      });
+      expect(bet.status, bet.text).toBe(201);
+      expect(
+        (await bob.client.post(`/api/bets/${bet.data.id}/join`, {})).status,
+      ).toBe(200);
+      // Noise does not compress: a PNG of about 3 MB.
+      const side = 1000;
+      const png = await sharp(crypto.randomBytes(side * side * 3), {
+        raw: { width: side, height: side, channels: 3 },
+      })
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+      expect(png.length).toBeGreaterThan(2.5 * 1024 * 1024);
+      const postsAt = (server: TestServer) =>
+        server
+          .output()
+          .split("\n")
+          .filter((line) =>
+            line.includes('"method":"POST","route":"/api/bets/:id/messages"'),
+          ).length;
+      const amsPosts = postsAt(ams);
+      const form = new FormData();
+      form.set("body", "Here is the finish line");
+      form.append(
+        "photo",
+        new Blob([new Uint8Array(png)], { type: "image/png" }),
+        "finish.png",
+      );
+      const res = await alice.client.request(
+        "POST",
+        `/api/bets/${bet.data.id}/messages`,
+        { body: form },
+      );
+      expect(res.status, res.text.slice(0, 300)).toBe(201);
+      expect(res.data.photos).toHaveLength(1);
+      // Made in the primary region: syd's machine sent it on itself.
+      const made = await within(
+        3_000,
+        async () => postsAt(ams),
+        (n) => n > amsPosts,
+      );
+      expect(made).toBe(amsPosts + 1);
+    });
+
     it("forwards only a body over the replay limit, and only to the primary's own origin", async () => {
       // A host on loopback that must never hear from syd.
       let canaryHeard = 0;

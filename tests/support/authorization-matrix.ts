@@ -143,6 +143,22 @@ export const MATRIX: Row[] = [
     allowed: (c) =>
       c.role === "stranger" && c.state === "pending" && !hidden(c),
   },
+  // docs/product-rules.md#messages: the bet page's message form, only its people.
+  {
+    route: "/bet/:id",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({ intent: "message", body: "Who has the ball?" }),
+    expect: (c) =>
+      c.role === "anonymous"
+        ? toAuth(c)
+        : hidden(c)
+          ? 404
+          : !isParty(c)
+            ? 403
+            : { status: 302, location: `/bet/${c.bet.id}#messages` },
+    allowed: isParty,
+  },
   ...["/bet/:id/edit", "/edit-bet/:id"].flatMap((route): Row[] => [
     { route, method: "GET", expect: editPageGet },
     {
@@ -450,6 +466,42 @@ export const MATRIX: Row[] = [
     expect: (c) =>
       c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 409,
     allowed: () => false,
+  },
+  // --- Talk on a bet (docs/product-rules.md#messages): only its people, whatever its visibility -----------
+  {
+    route: "/api/bets/:id/messages",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 200,
+  },
+  {
+    route: "/api/bets/:id/messages",
+    method: "POST",
+    states: SETTLE_STATES,
+    body: () => ({ body: "Did you see the score?" }),
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 201,
+    allowed: isParty,
+  },
+  // {messageId} is filled with the bet's id: no message of the bet has it,
+  // so its people get 404 (tests/api/messages.test.ts deletes real ones).
+  {
+    route: "/api/bets/:id/messages/:messageId",
+    method: "DELETE",
+    states: SETTLE_STATES,
+    expect: (c) =>
+      c.role === "anonymous" ? 401 : hidden(c) ? 404 : !isParty(c) ? 403 : 404,
+    allowed: () => false,
+  },
+  // A photo's address: 404 to anyone but the bet's people, and to them for
+  // a photo that is not there ({messageId} and {photoId} are the bet's id
+  // here; tests/api/messages.test.ts fetches real ones).
+  {
+    route: "/api/bets/:id/messages/:messageId/photos/:photoId",
+    method: "GET",
+    states: SETTLE_STATES,
+    expect: (c) => (c.role === "anonymous" ? 401 : 404),
   },
   // --- Getting paid (docs/product-rules.md#getting-paid): only the winner (the participant) nudges ----------
   {

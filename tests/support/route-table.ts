@@ -86,6 +86,8 @@ export type ApiCall = {
   rawBody?: boolean;
   /** An answer that never ends by itself (an event stream): read its head only. */
   stream?: boolean;
+  /** Also takes multipart/form-data (a message with photos): a broken one is 400, not 415. */
+  multipart?: boolean;
 };
 
 /** docs/api.md, one row per call. */
@@ -211,6 +213,33 @@ export const API_CALLS: ApiCall[] = [
     route: "/api/bets/:id/nudge",
     access: "session",
     bet: "settled",
+  },
+  // Talk on a bet (docs/api.md#messages).
+  {
+    method: "GET",
+    route: "/api/bets/:id/messages",
+    access: "session",
+    bet: "active",
+  },
+  {
+    method: "POST",
+    route: "/api/bets/:id/messages",
+    access: "session",
+    fields: ["body"],
+    bet: "active",
+    multipart: true,
+  },
+  {
+    method: "DELETE",
+    route: "/api/bets/:id/messages/:messageId",
+    access: "session",
+    bet: "active",
+  },
+  {
+    method: "GET",
+    route: "/api/bets/:id/messages/:messageId/photos/:photoId",
+    access: "session",
+    bet: "active",
   },
   {
     method: "POST",

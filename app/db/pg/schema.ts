@@ -8,3 +8,4 @@ export * from "./tables/social";
 export * from "./tables/notifications";
 export * from "./tables/jobs";
 export * from "./tables/requests";
+export * from "./tables/messages";

@@ -15,6 +15,8 @@ import {
   activityEvents,
   avatars,
   betAccess,
+  betMessagePhotos,
+  betMessages,
   betParticipants,
   bets,
   demoMails,
@@ -192,6 +194,25 @@ async function anonymise(tx: Tx, user: User, now: number) {
     .where(eq(notificationOptOuts.userId, userId));
   await tx.delete(emailTokens).where(eq(emailTokens.userId, userId));
   await deletePasskeysOf(tx, userId);
+  // Their messages on bets keep their places and lose their words and
+  // photos (docs/product-rules.md#messages): each reads 'Message deleted'.
+  await tx
+    .delete(betMessagePhotos)
+    .where(
+      inArray(
+        betMessagePhotos.messageId,
+        tx
+          .select({ id: betMessages.id })
+          .from(betMessages)
+          .where(eq(betMessages.authorId, userId)),
+      ),
+    );
+  await tx
+    .update(betMessages)
+    .set({ body: "", deletedAt: new Date(now) })
+    .where(
+      and(eq(betMessages.authorId, userId), isNull(betMessages.deletedAt)),
+    );
   // Kept answers hold what the person sent and saw (their email, their
   // bets). Only a request still running keeps its claim: this one's own,
   // whose answer names no one.

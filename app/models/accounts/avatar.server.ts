@@ -34,7 +34,7 @@ import {
 // decode runs at a time and the other core serves pages; measured in
 // docs/decisions/archive/0820-upload-memory-one-copy.md).
 let sharpLoaded: Promise<typeof Sharp> | undefined;
-function loadSharp() {
+export function loadSharp() {
   sharpLoaded ??= import("sharp").then(({ default: sharp }) => {
     sharp.cache(false);
     sharp.concurrency(1);
@@ -46,7 +46,7 @@ const MAX_CONCURRENT_DECODES = 1;
 let decoding = 0;
 const waiting: Array<() => void> = [];
 
-async function oneDecodeAtATime<T>(work: () => Promise<T>): Promise<T> {
+export async function oneDecodeAtATime<T>(work: () => Promise<T>): Promise<T> {
   if (decoding >= MAX_CONCURRENT_DECODES)
     await new Promise<void>((resolve) => waiting.push(resolve));
   else decoding += 1;

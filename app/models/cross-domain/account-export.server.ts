@@ -1,6 +1,8 @@
 // Your data (docs/product-rules.md#your-data): everything of yours as JSON, built field by field so
 // that nobody else's email, no hash and no token can slip in
 // (docs/decisions/0910-your-data.md).
+import { href } from "react-router";
+import { messagesWrittenBy } from "../messages/messages.server";
 import { asc, eq, inArray, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import {
@@ -127,6 +129,8 @@ export async function exportAccountData(userId: number, now = Date.now()) {
     .from(sessions)
     .where(eq(sessions.userId, userId))
     .orderBy(asc(sessions.createdAt));
+  // Their own messages on bets (docs/product-rules.md#messages).
+  const messageRows = await messagesWrittenBy(userId);
   // The passkeys: their names and dates, never a key or a credential id.
   const passkeyRows = await db
     .select({
@@ -227,6 +231,21 @@ export async function exportAccountData(userId: number, now = Date.now()) {
       name: p.name,
       createdAt: iso(p.createdAt),
       lastUsedAt: iso(p.lastUsedAt),
+    })),
+    messages: messageRows.map((m) => ({
+      betId: m.betId,
+      body: m.deletedAt ? null : m.body,
+      deleted: m.deletedAt !== null,
+      createdAt: iso(m.createdAt),
+      photos: m.photos.map((p) => ({
+        url: href("/api/bets/:id/messages/:messageId/photos/:photoId", {
+          id: String(m.betId),
+          messageId: String(m.id),
+          photoId: String(p.id),
+        }),
+        width: p.width,
+        height: p.height,
+      })),
     })),
     sessions: sessionRows.map((s) => ({
       device: s.userAgent,

@@ -20,6 +20,7 @@ export const NOTIFICATION_KINDS = [
   "payment_received",
   "friend_request_received",
   "friend_request_accepted",
+  "bet_message",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -38,6 +39,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   payment_received: "You are paid",
   friend_request_received: "A friend request arrives",
   friend_request_accepted: "A friend request is accepted",
+  bet_message: "Someone writes on your bet",
 };
 
 export const isNotificationKind = (v: unknown): v is NotificationKind =>
@@ -106,4 +108,5 @@ export const KIND_TITLES: Record<NotificationKind, string> = {
   payment_received: "You've been paid",
   friend_request_received: "New friend request",
   friend_request_accepted: "Friend request accepted",
+  bet_message: "A new message on a bet",
 };

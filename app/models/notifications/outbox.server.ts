@@ -6,7 +6,7 @@
 // the outcome: sent, skipped (switched off, unverified, nowhere to send), or
 // a retry after the claims' backoff. A row cut off mid-send (the process died
 // while talking to the mail server) is not sent again: at most once per channel.
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
 import { db, immediate, outsideTransaction, type Tx } from "~/db/client.server";
 import {
   activityEvents,
@@ -195,6 +195,7 @@ type Message = {
   title: string;
   body: string;
   path: string;
+  betId: number | null;
   user: { id: number; email: string; emailVerified: boolean; username: string };
 };
 
@@ -231,6 +232,7 @@ async function messageFor(eventId: number): Promise<Message | null> {
     title: KIND_TITLES[kind],
     body: row.message,
     path: notificationPath(kind, row.betId, owes),
+    betId: row.betId,
     user: row.user,
   };
 }
@@ -241,7 +243,45 @@ async function deliver(row: Claimed): Promise<Outcome> {
   const channel = row.channel as NotificationChannel;
   if (!(await wantsNotification(message.user.id, channel, message.kind)))
     return { status: "skipped", note: "switched off" };
+  if (
+    channel === "email" &&
+    message.kind === "bet_message" &&
+    (await mailedAboutBetMessagesSince(
+      message,
+      Date.now() - MESSAGE_MAIL_GAP_MS,
+    ))
+  )
+    return { status: "skipped", note: "one mail per bet per 10 minutes" };
   return channel === "email" ? deliverMail(message) : deliverPush(message);
+}
+
+/**
+ * docs/product-rules.md#messages: a conversation sends a person at most one
+ * mail per bet per 10 minutes; the rest wait in the app (activity, push).
+ */
+const MESSAGE_MAIL_GAP_MS = 10 * 60_000;
+
+async function mailedAboutBetMessagesSince(message: Message, since: number) {
+  if (message.betId === null) return false;
+  const sent = await db
+    .select({ id: notificationDeliveries.id })
+    .from(notificationDeliveries)
+    .innerJoin(
+      activityEvents,
+      eq(activityEvents.id, notificationDeliveries.eventId),
+    )
+    .where(
+      and(
+        eq(activityEvents.userId, message.user.id),
+        eq(activityEvents.betId, message.betId),
+        eq(activityEvents.type, "bet_message"),
+        eq(notificationDeliveries.channel, "email"),
+        eq(notificationDeliveries.status, "sent"),
+        gte(notificationDeliveries.doneAt, since),
+      ),
+    )
+    .limit(1);
+  return sent.length > 0;
 }
 
 async function deliverMail(message: Message): Promise<Outcome> {

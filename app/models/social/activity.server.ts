@@ -30,7 +30,8 @@ export type ActivityType =
   | "payment_nudge"
   | "payment_received"
   | "friend_request_received"
-  | "friend_request_accepted";
+  | "friend_request_accepted"
+  | "bet_message";
 
 export async function recordActivity(
   tx: Tx | typeof db,

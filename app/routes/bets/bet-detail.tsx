@@ -18,6 +18,12 @@ import { BET_NOT_FOUND } from "~/domain/bet";
 import { mayEditBet, mayJoinBet } from "~/models/bets/bet-policy.server";
 import { fairAction, loadFairState } from "./bet-fair.server";
 import { joinFromForm } from "./join-action.server";
+import {
+  isMessageIntent,
+  loadMessages,
+  messageAction,
+} from "./bet-messages.server";
+import { BetMessages } from "~/components/bets/bet-messages";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { shareLinks } from "~/models/bets/share.server";
 import { betIdOrNotFound } from "~/models/bets/bet-id.server";
@@ -47,7 +53,12 @@ export const handle: RouteTraits = {
   offline: {
     label: "Bet",
     namesIntent: true,
-    intents: { join: "Join a bet", nudge: "Nudge" },
+    intents: {
+      join: "Join a bet",
+      nudge: "Nudge",
+      message: "Send a message",
+      "delete-message": "Delete a message",
+    },
   },
 };
 
@@ -64,6 +75,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     : null;
   return {
     settlement,
+    messages: await loadMessages(bet, user.id, timeZone),
     ...(await loadFairState(bet, user.id, settlementView, timeZone)),
     bet: {
       id: bet.id,
@@ -105,6 +117,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "nudge" || intent === "refer")
     return fairAction(intent, params.id, user.id);
+  if (isMessageIntent(intent))
+    return messageAction(intent, params.id, user.id, form);
   if (intent !== "join") return formFailure(invalid("Unknown action"), "Error");
   return joinFromForm({
     userId: user.id,
@@ -128,6 +142,11 @@ export default function BetDetail({
     navigation.state !== "idle" &&
     navigation.formData?.get("intent") === "join";
   const winner = bet.participants.find((p) => p.id === bet.winnerId);
+  // A refused message shows beside its form, not at the top of the page.
+  const messageFailure =
+    actionData && "intent" in actionData && actionData.intent === "message"
+      ? { ...actionData, intent: "message" }
+      : null;
   return (
     <article className="space-y-4" aria-labelledby="bet-title">
       <section className="card space-y-3">
@@ -227,7 +246,9 @@ export default function BetDetail({
         referee={loaderData.referee}
       />
 
-      <FormAlert title={actionData?.title} message={actionData?.message} />
+      {messageFailure ? null : (
+        <FormAlert title={actionData?.title} message={actionData?.message} />
+      )}
 
       <section className="flex flex-col gap-2" aria-label="Actions">
         {canJoin ? (
@@ -296,6 +317,14 @@ export default function BetDetail({
           </Link>
         ) : null}
       </section>
+
+      {loaderData.messages ? (
+        <BetMessages
+          betId={bet.id}
+          messages={loaderData.messages}
+          failure={messageFailure}
+        />
+      ) : null}
 
       <SharePanel
         title={bet.title}

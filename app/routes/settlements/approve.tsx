@@ -24,6 +24,8 @@ import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { WaitingNotice } from "~/components/waiting-notice";
+import { loadMessages } from "~/routes/bets/bet-messages.server";
+import { MessagesCard } from "~/components/bets/bet-messages";
 import type { RouteTraits } from "~/domain/route-traits";
 
 export const handle: RouteTraits = {
@@ -33,12 +35,16 @@ export const handle: RouteTraits = {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
-  await loadBetOr404(betId, user.id);
+  const bet = await loadBetOr404(betId, user.id);
   const view = await getSettlementView({ betId, userId: user.id });
-  if (!view) return data({ view: null, betId }, { status: 404 });
+  if (!view)
+    return data({ view: null, betId, messages: null }, { status: 404 });
+  const timeZone = readTimeZone(request);
   return {
     betId,
-    view: approveScreenView(view, user.id, readTimeZone(request)),
+    view: approveScreenView(view, user.id, timeZone),
+    // What was said, above the buttons (docs/product-rules.md#messages).
+    messages: await loadMessages(bet, user.id, timeZone),
   };
 }
 
@@ -154,6 +160,7 @@ export default function ApproveSettlement({
           ))}
         </ul>
       </section>
+      <MessagesCard messages={loaderData.messages} betId={betId} />
       <FormAlert title={actionData?.title} message={actionData?.message} />
       {view.canRespond ? (
         <KeyedForm method="post" className="flex gap-2" aria-label="Approve">

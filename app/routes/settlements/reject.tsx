@@ -17,6 +17,8 @@ import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
+import { loadMessages } from "~/routes/bets/bet-messages.server";
+import { MessagesCard } from "~/components/bets/bet-messages";
 import { redirectWithToast } from "~/framework/toast.server";
 import { partiesOfView } from "~/models/settlements/settlement-rules.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
@@ -39,9 +41,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     user.id,
   );
   if (!view || refusal)
-    return data({ betId, proposal: null }, { status: refusal?.status ?? 404 });
+    return data(
+      { betId, proposal: null, messages: null },
+      { status: refusal?.status ?? 404 },
+    );
   return {
     betId,
+    // What was said, above the buttons (docs/product-rules.md#messages).
+    messages: await loadMessages(bet, user.id, readTimeZone(request)),
     proposal: {
       title: view.bet.title,
       winnerName: view.winnerName,
@@ -115,6 +122,11 @@ export default function RejectSettlement({
           </p>
         ) : null}
       </div>
+      <MessagesCard
+        messages={loaderData.messages}
+        betId={betId}
+        className="space-y-2 border-t border-slate-200 pt-3"
+      />
       <FormAlert title={actionData?.title} message={actionData?.message} />
       <KeyedForm
         method="post"

@@ -21,6 +21,9 @@ import { readFormData } from "~/framework/form-data.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, loadBetOr404, partiesOf } from "./load.server";
+import { loadMessages } from "~/routes/bets/bet-messages.server";
+import { MessagesCard } from "~/components/bets/bet-messages";
+import { readTimeZone } from "~/utils/time-zone.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 export const handle: RouteTraits = { offline: { label: "Referee's decision" } };
@@ -56,6 +59,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       },
       blocked,
       history,
+      // What the two sides said, above the ruling (docs/product-rules.md#messages).
+      messages: blocked
+        ? null
+        : await loadMessages(bet, user.id, readTimeZone(request)),
     },
     { status: refusal?.status === 403 ? 403 : 200 },
   );
@@ -124,6 +131,11 @@ export default function RuleOnBet({
           ))}
         </ul>
       ) : null}
+      <MessagesCard
+        messages={loaderData.messages}
+        betId={bet.id}
+        className="space-y-2 border-t border-slate-200 pt-3"
+      />
       <KeyedForm
         method="post"
         className="space-y-4"
