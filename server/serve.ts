@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import { closeDatabase, engine, sqlite } from "~/db/client.server";
+import { closeDatabase, engine, sqlite } from "~/db/connections.server";
 import { BROTLI_PARAMS } from "~/utils/compression.server";
 import { randomToken } from "~/utils/random-token.server";
 import {

@@ -2,7 +2,7 @@
 // required; every other session ends, this one stays) and the sessions list
 // in the shape of `GET /api/user/sessions`.
 import { z } from "zod";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import type { User } from "~/db/schema";
 import { invalid, notFound } from "~/utils/errors";
 import { AbuseLimit } from "~/models/requests/abuse-limits.server";

@@ -5,7 +5,7 @@
 // sent to, so a link for an address the user has since left opens nothing.
 import crypto from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
 import { publicOrigin } from "~/utils/env.server";

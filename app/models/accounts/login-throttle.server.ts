@@ -17,7 +17,7 @@
 import crypto from "node:crypto";
 import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import { abuseWindows } from "~/db/schema";
 import { isProduction, rateLimitsOn, sessionSecret } from "~/utils/env.server";
 

@@ -25,7 +25,9 @@ import {
 } from "@simplewebauthn/server";
 import { z } from "zod";
 import { MAX_PASSKEYS, PASSKEY_NAME_MAX } from "~/domain/passkeys";
-import { changedRows, db, immediate, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   passkeyChallenges,
   passkeys,

@@ -10,7 +10,7 @@
 // purpose 'reset_password'.
 import crypto from "node:crypto";
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
 import { passwordResetTtlMs, publicOrigin } from "~/utils/env.server";

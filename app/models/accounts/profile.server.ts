@@ -3,7 +3,8 @@
 // credentials and the public views.
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { immediate, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
 import { avatars, emailChanges, users, type User } from "~/db/schema";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { assertCurrentPassword } from "./account-security.server";

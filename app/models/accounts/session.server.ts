@@ -4,13 +4,9 @@
 import { createContext, href, redirect } from "react-router";
 import crypto from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import {
-  db,
-  preparedOnce,
-  changedRows,
-  immediate,
-  writesHere,
-} from "~/db/client.server";
+import { db, preparedOnce, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
+import { writesHere } from "~/db/primary-scope.server";
 import { sessions, users, type User } from "~/db/schema";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";

@@ -3,7 +3,8 @@
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { db, type Tx, immediate } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import type { PublicUser } from "~/domain/user";

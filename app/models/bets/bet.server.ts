@@ -1,7 +1,9 @@
 // Bets: create, join, edit, delete. Every rule about who may change a bet
 // lives here, shared by the pages and the /api routes.
 import { and, eq, gt, sql } from "drizzle-orm";
-import { immediate, type Tx, changedRows } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import { recordActivity } from "../social/activity.server";

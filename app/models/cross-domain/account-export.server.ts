@@ -2,7 +2,7 @@
 // that nobody else's email, no hash and no token can slip in
 // (docs/decisions/0910-your-data.md).
 import { asc, eq, inArray, or, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
 import {
   activityEvents,
   betParticipants,

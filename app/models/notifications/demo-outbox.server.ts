@@ -6,7 +6,7 @@
 // it would hand the account over, so it is never listed
 // (docs/decisions/0970-demo-outbox-per-browser.md).
 import { sql, inArray } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
 import { demoMails } from "~/db/schema";
 import { hasSmtp } from "~/messaging/mail.server";
 import { isDemoMode, isProduction, sessionSecret } from "~/utils/env.server";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import { deleteBet, joinBet } from "~/models/bets/bet.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
 import { sendFriendRequest } from "~/models/social/friend.server";

@@ -7,7 +7,8 @@
 // a retry after the claims' backoff. A row cut off mid-send (the process died
 // while talking to the mail server) is not sent again: at most once per channel.
 import { and, eq, lte, sql } from "drizzle-orm";
-import { db, immediate, outsideTransaction, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate, outsideTransaction } from "~/db/transactions.server";
 import {
   activityEvents,
   bets,

@@ -2,13 +2,9 @@
 // notice, the winner's nudge, and everyone's payment record. The due date
 // and its jobs are written when the bet settles (settlement.server.ts).
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
-import {
-  db,
-  immediate,
-  preparedOnce,
-  type Tx,
-  changedRows,
-} from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate, preparedOnce } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   betParticipants,

@@ -5,7 +5,7 @@
 // keeps them in is given here, in the model layer: providers never import the
 // database or the models (docs/decisions/0960-layers-as-they-are.md).
 import { and, eq } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
 import { demoPaymentIntents } from "~/db/schema";
 import {
   createDemoProvider,

@@ -3,7 +3,8 @@
 // succeeded, idempotently by intent id, and the ledger entries are written
 // in the same immediate transaction as the status changes.
 import { and, eq } from "drizzle-orm";
-import { db, immediate, changedRows } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   bets,

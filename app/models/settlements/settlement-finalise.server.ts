@@ -2,7 +2,8 @@
 // timeout and reminder jobs) and the one settle path (docs/product-rules.md#settlement), so an
 // agreement, a concession, a silence and a referee's ruling settle alike.
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { changedRows, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   bets,

@@ -1,7 +1,9 @@
 // Settlements, the referee (docs/product-rules.md#referee): after a rejection either party hands
 // the dispute to the bet's referee, whose ruling settles it at once.
 import { and, eq, sql } from "drizzle-orm";
-import { db, immediate, type Tx, changedRows } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   bets,

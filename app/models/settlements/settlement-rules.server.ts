@@ -3,7 +3,8 @@
 // settlement command makes of a bet and its two parties.
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { db, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db } from "~/db/transactions.server";
 import {
   betParticipants,
   bets,

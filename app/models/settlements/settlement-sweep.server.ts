@@ -1,7 +1,7 @@
 // Settlements, the sweep's part (docs/product-rules.md#answer-windows): an unanswered proposal is
 // approved at its deadline, and the silent side is reminded before it.
 import { eq } from "drizzle-orm";
-import type { Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
 import { betEvents, bets, type Job, type Settlement } from "~/db/schema";
 import { recordActivity } from "../social/activity.server";
 import { formatDateTime } from "~/utils/dates";

@@ -1,7 +1,7 @@
 // Settlements, reading: the live settlement and what the settlement card and
 // the approve screen show of it.
 import { and, eq, sql } from "drizzle-orm";
-import { db, preparedOnce } from "~/db/client.server";
+import { db, preparedOnce } from "~/db/transactions.server";
 import { betEvents, bets, settlements, type Settlement } from "~/db/schema";
 import {
   betViewColumns,

@@ -3,7 +3,8 @@
 // Every change runs in one BEGIN IMMEDIATE transaction with conditional
 // updates, so simultaneous approvals settle a bet once.
 import { and, eq, sql } from "drizzle-orm";
-import { immediate, changedRows } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   settlements,

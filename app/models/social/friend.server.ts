@@ -4,7 +4,8 @@
 // The input and messages are in friend-input.server.ts; the lists, search
 // and head-to-head record in friend-lists.server.ts.
 import { and, eq, isNull } from "drizzle-orm";
-import { immediate, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
 import { friendships, users } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { assertAccountOpen } from "../accounts/closed-account.server";
