@@ -17,12 +17,12 @@ import type { ViteDevServer } from "vite";
 import { closeDatabase, engine, sqlite } from "~/db/connections.server";
 import { BROTLI_PARAMS } from "~/utils/compression.server";
 import { randomToken } from "~/utils/random-token.server";
+import { isProduction } from "~/utils/env.server";
 import {
-  isProduction,
   port as portSetting,
   publicOrigin,
   stripeKeys,
-} from "~/utils/env.server";
+} from "~/utils/env-settings.server";
 import {
   clientAddressContext,
   nonceContext,

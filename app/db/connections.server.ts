@@ -23,12 +23,12 @@ import {
   ReplicaClient,
   replicaErrorOr,
 } from "./pg-pool.server";
+import { replicaDatabaseUrl } from "~/utils/env.server";
 import {
   databaseEngine,
   databasePath,
   databaseUrl,
-  replicaDatabaseUrl,
-} from "~/utils/env.server";
+} from "~/utils/env-settings.server";
 
 export type Db = NodePgDatabase<typeof pgSchema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];

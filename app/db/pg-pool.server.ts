@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { DatabaseUnavailableError } from "~/utils/errors";
-import { databasePoolSize, lockWaitMs } from "~/utils/env.server";
+import { databasePoolSize, lockWaitMs } from "~/utils/env-settings.server";
 
 // Lost connections: refused, reset, ended by the server (admin shutdown,
 // crash, starting up) or a pool that could not connect in time.

@@ -12,7 +12,7 @@
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import { currentStandbyConfirmation } from "./standby-confirmation.server";
-import { standbyConfirmMs, databaseUrl } from "~/utils/env.server";
+import { standbyConfirmMs, databaseUrl } from "~/utils/env-settings.server";
 import { primaryDb, type Tx } from "./connections.server";
 import { type ClientThatSaysUnavailable, committing } from "./pg-pool.server";
 import { selectRows } from "./dialect.server";

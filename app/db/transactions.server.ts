@@ -30,7 +30,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { currentChangeWitness } from "./change-witness.server";
 import { DatabaseUnavailableError } from "~/utils/errors";
 import { primaryAskedFor, writesHere } from "./primary-scope.server";
-import { lockWaitMs } from "~/utils/env.server";
+import { lockWaitMs } from "~/utils/env-settings.server";
 import {
   connections,
   engine,

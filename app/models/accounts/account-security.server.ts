@@ -15,10 +15,10 @@ import {
 } from "./session.server";
 import {
   hashPassword,
-  NewPasswordSchema,
   passwordMatches,
   writePasswordHash,
 } from "./user.server";
+import { NewPasswordSchema } from "./user-input.server";
 
 export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
 export const SESSION_NOT_FOUND = "Session not found";

@@ -8,7 +8,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
-import { publicOrigin } from "~/utils/env.server";
+import { publicOrigin } from "~/utils/env-settings.server";
 import { invalid } from "~/utils/errors";
 import { AbuseLimit } from "~/models/requests/abuse-limits.server";
 import { sendAccountMail } from "../notifications/outbox.server";

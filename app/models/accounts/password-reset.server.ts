@@ -13,7 +13,7 @@ import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { db, immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
-import { passwordResetTtlMs, publicOrigin } from "~/utils/env.server";
+import { passwordResetTtlMs, publicOrigin } from "~/utils/env-settings.server";
 import { invalid } from "~/utils/errors";
 import {
   AbuseLimit,
@@ -21,11 +21,8 @@ import {
 } from "~/models/requests/abuse-limits.server";
 import { sendAccountMail } from "../notifications/outbox.server";
 import { revokeOtherSessions } from "./session.server";
-import {
-  hashPassword,
-  NewPasswordSchema,
-  writePasswordHash,
-} from "./user.server";
+import { hashPassword, writePasswordHash } from "./user.server";
+import { NewPasswordSchema } from "./user-input.server";
 
 /** How long a reset link works (PASSWORD_RESET_TTL_S shortens it in tests). */
 const RESET_TTL_MS = passwordResetTtlMs();

@@ -18,17 +18,15 @@ import { assertAccountOpen } from "./closed-account.server";
 import { emailChanged } from "./email-verification.server";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 import {
-  EMAIL_SHAPE,
   EMAIL_TAKEN,
   emailTaken,
   takenError,
   getUserById,
   uniqueViolation,
-  USERNAME_MAX,
-  USERNAME_MIN,
   usernameRefusal,
   voidResetLinks,
 } from "./user.server";
+import { EMAIL_SHAPE, USERNAME_MAX, USERNAME_MIN } from "./user-input.server";
 
 // --- Profile (profile rules, docs/product-rules.md#forms-and-messages) ---------------------------------------
 

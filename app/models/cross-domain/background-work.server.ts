@@ -24,11 +24,8 @@ import { sweepAbuseWindows } from "~/models/requests/abuse-limits.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
 import { sweepIntervalMs } from "~/models/bets/windows.server";
-import {
-  outboxPollMs,
-  outsidePrimaryRegion,
-  underVitest,
-} from "~/utils/env.server";
+import { outsidePrimaryRegion } from "~/utils/env.server";
+import { outboxPollMs, underVitest } from "~/utils/env-settings.server";
 import { sweepLiveEvents } from "~/models/notifications/live-events.server";
 
 /** How often the outbox looks for due retries; a new event wakes it at once. */

@@ -9,7 +9,8 @@ import { sql, inArray } from "drizzle-orm";
 import { db } from "~/db/transactions.server";
 import { demoMails } from "~/db/schema";
 import { hasSmtp } from "~/messaging/mail.server";
-import { isDemoMode, isProduction, sessionSecret } from "~/utils/env.server";
+import { isDemoMode, isProduction } from "~/utils/env.server";
+import { sessionSecret } from "~/utils/env-start.server";
 import { signedCookie } from "~/framework/signed-cookie.server";
 
 /** Enough for a person trying the demo under a few names. */

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { joinBet } from "~/models/bets/bet.server";
 import { backoffMs } from "~/models/jobs/claims.server";
-import { outboxRetryBaseMs } from "~/utils/env.server";
+import { outboxRetryBaseMs } from "~/utils/env-settings.server";
 import { makeBet, person } from "../../../tests/support/factories";
 import { rawDb as sql } from "../../../tests/support/raw-sql";
 import { deliverDueNotifications, outboxDepth } from "./outbox.server";

@@ -18,11 +18,8 @@ import {
 } from "~/db/schema";
 import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
 import { renderMail } from "~/messaging/templates.server";
-import {
-  isDemoMode,
-  outboxRetryBaseMs,
-  publicOrigin,
-} from "~/utils/env.server";
+import { isDemoMode } from "~/utils/env.server";
+import { outboxRetryBaseMs, publicOrigin } from "~/utils/env-settings.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
 import {
   afterFailure,

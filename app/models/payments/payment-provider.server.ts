@@ -14,7 +14,8 @@ import {
 } from "~/payments/demo.server";
 import type { PaymentProvider } from "~/payments/provider.server";
 import { createStripeProvider } from "~/payments/stripe.server";
-import { isDemoMode, stripeKeys } from "~/utils/env.server";
+import { isDemoMode } from "~/utils/env.server";
+import { stripeKeys } from "~/utils/env-settings.server";
 
 /** The demo processor's intents, in `demo_payment_intents`. */
 export const demoIntentStore: DemoIntentStore = {

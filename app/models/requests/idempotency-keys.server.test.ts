@@ -4,7 +4,7 @@
 // then rolls back, and the work is done once, by the repeat.
 import { describe, expect, it } from "vitest";
 import { immediate } from "~/db/transactions.server";
-import { idempotencyLeaseMs } from "~/utils/env.server";
+import { idempotencyLeaseMs } from "~/utils/env-settings.server";
 import { UnavailableError } from "~/utils/errors";
 import { person } from "../../../tests/support/factories";
 import {

@@ -8,7 +8,7 @@ import { engine, type Tx } from "~/db/connections.server";
 import { db, immediate } from "~/db/transactions.server";
 import { changedRows } from "~/db/dialect.server";
 import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
-import { idempotencyLeaseMs } from "~/utils/env.server";
+import { idempotencyLeaseMs } from "~/utils/env-settings.server";
 import { UnavailableError } from "~/utils/errors";
 
 /**

@@ -3,7 +3,7 @@
 // password, or a sign-in within the last 10 minutes (400 password_needed);
 // 409 at 10 passkeys (docs/api.md#passkeys).
 import type { Route } from "./+types/user-passkeys-options";
-import { startPasskeyRegistration } from "~/models/accounts/passkeys.server";
+import { startPasskeyRegistration } from "~/models/accounts/passkey-registration.server";
 import {
   currentSessionId,
   requireApiUser,

@@ -2,7 +2,7 @@
 // `navigator.credentials.get` (discoverable credentials, no username),
 // bound to this browser by a signed cookie (docs/api.md#passkeys).
 import type { Route } from "./+types/sign-in-options";
-import { startPasskeySignIn } from "~/models/accounts/passkeys.server";
+import { startPasskeySignIn } from "~/models/accounts/passkey-sign-in.server";
 import { api, readJson } from "~/utils/api.server";
 
 export function action({ request }: Route.ActionArgs) {
