@@ -8,7 +8,7 @@ import {
   route,
 } from "@react-router/dev/routes";
 import { API_PREFIX, SIGNED_API_ROUTES } from "./route-paths";
-import { benchBareOn } from "./utils/env.server";
+import { benchBareOn } from "./utils/env-settings.server";
 
 export default [
   // /auth — public, no JavaScript (docs/product-rules.md#forms-and-messages); a signed-in user goes to /.

@@ -1,5 +1,5 @@
 // Domain errors thrown by the model layer; the doors map them to a status
-// and the product's message: `api()` (app/utils/api.server.ts) for /api, and
+// and the product's message: `api()` (app/framework/api.server.ts) for /api, and
 // `pageFailure`/`pageError` (app/framework/page.server.ts) for the HTML routes.
 
 export type FieldErrors = Record<string, string[]>;

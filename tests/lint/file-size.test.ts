@@ -3,8 +3,8 @@
 // came for. Split it by concern (app/db/ and app/utils/env*.server.ts show
 // how) rather than raising the limit.
 import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./app-files";
 
 const MAX_LINES = 350;
 
@@ -15,15 +15,6 @@ const ALLOWED = new Set([
   // under that change's feet.
   "app/pipeline/idempotency-guard.server.ts",
 ]);
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.posix.join(dir, entry.name);
-    if (entry.isDirectory())
-      return entry.name.startsWith("+") ? [] : sourceFiles(file);
-    return /\.(ts|tsx)$/.test(entry.name) ? [file] : [];
-  });
-}
 
 const lines = (file: string) =>
   fs.readFileSync(file, "utf8").replace(/\n$/, "").split("\n").length;

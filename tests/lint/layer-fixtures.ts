@@ -270,12 +270,12 @@ export const GOOD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/browser/offline-queue/lint-fixture.ts",
-    code: 'import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";\nimport { markKey } from "../unsent-forms";\nimport { useEffect } from "react";',
+    code: 'import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";\nimport { markKey } from "../unsent-keys";\nimport { useEffect } from "react";',
     why: "browser code uses the domain, React and its own modules",
   },
   {
     at: "app/components/lint-fixture.tsx",
-    code: 'import { keptFor } from "~/browser/offline-queue/kept";',
+    code: 'import { keptFor } from "~/browser/offline-queue/kept-actions";',
     why: "components use browser code",
   },
   {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { immediate } from "~/db/transactions.server";
 import type { User } from "~/db/schema";
 import { invalid, notFound } from "~/utils/errors";
-import { AbuseLimit } from "~/models/requests/abuse-limits.server";
+import { AbuseLimit } from "../requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendPasswordChangedNotice } from "./password-reset.server";
 import {

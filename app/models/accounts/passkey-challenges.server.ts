@@ -7,19 +7,14 @@ import { eq, lt } from "drizzle-orm";
 import { immediate } from "~/db/transactions.server";
 import { passkeyChallenges } from "~/db/schema";
 import { signedCookie } from "~/framework/signed-cookie.server";
-
 import { isProduction } from "~/utils/env.server";
-
 import {
   configuredOrigin,
   passkeyChallengeTtlMs,
   publicOrigin,
 } from "~/utils/env-settings.server";
-
 import { sessionSecret } from "~/utils/env-start.server";
-
 import { invalid } from "~/utils/errors";
-
 import { PASSKEY_REQUEST_EXPIRED } from "./passkeys.server";
 
 const challengeCookie = signedCookie(

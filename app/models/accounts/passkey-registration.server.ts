@@ -10,17 +10,13 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { z } from "zod";
-
 import { MAX_PASSKEYS } from "~/domain/passkeys";
 import type { Tx } from "~/db/connections.server";
-
 import { db, immediate } from "~/db/transactions.server";
-
 import { passkeys, sessions, type User } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { assertCurrentPassword } from "./account-security.server";
 import type { PasskeySummary } from "./passkeys.server";
-
 import {
   RECENT_SIGN_IN_MS,
   PASSKEY_NOT_VERIFIED,

@@ -9,18 +9,13 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { z } from "zod";
-
 import { db, immediate } from "~/db/transactions.server";
-
 import { changedRows } from "~/db/dialect.server";
-
 import { passkeys, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
-
 import { publicOrigin } from "~/utils/env-settings.server";
 import { DomainError, invalid } from "~/utils/errors";
 import { sendAccountMail } from "../notifications/outbox.server";
-
 import { PASSKEY_NOT_VERIFIED, PASSKEY_UNKNOWN } from "./passkeys.server";
 import {
   relyingParty,

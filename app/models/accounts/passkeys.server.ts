@@ -14,15 +14,10 @@
 // adding one and signing in with one are in the passkey-*.server.ts beside it.
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-
 import { MAX_PASSKEYS, PASSKEY_NAME_MAX } from "~/domain/passkeys";
-
 import type { Tx } from "~/db/connections.server";
-
 import { db, immediate } from "~/db/transactions.server";
-
 import { changedRows } from "~/db/dialect.server";
-
 import { passkeyChallenges, passkeys } from "~/db/schema";
 import { invalid, notFound } from "~/utils/errors";
 import { fieldErrorsOf } from "~/utils/validation";

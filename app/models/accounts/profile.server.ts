@@ -26,7 +26,8 @@ import {
   usernameRefusal,
   voidResetLinks,
 } from "./user.server";
-import { EMAIL_SHAPE, USERNAME_MAX, USERNAME_MIN } from "./user-input.server";
+import { EMAIL_SHAPE } from "./user-input.server";
+import { USERNAME_MAX, USERNAME_MIN } from "../../domain/user";
 
 // --- Profile (profile rules, docs/product-rules.md#forms-and-messages) ---------------------------------------
 

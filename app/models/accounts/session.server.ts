@@ -3,6 +3,7 @@
 // really end a session and a copied database hands out nothing.
 import { createContext, href, redirect } from "react-router";
 import crypto from "node:crypto";
+import { hashToken } from "./token-hash.server";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { db, preparedOnce, immediate } from "~/db/transactions.server";
 import { changedRows } from "~/db/dialect.server";
@@ -31,9 +32,6 @@ const sessionCookie = signedCookie(
     secrets: [sessionSecret()],
   },
 );
-
-const hashToken = (token: string) =>
-  crypto.createHash("sha256").update(token).digest("hex");
 
 /** How stale `lastSeenAt` may grow before a request refreshes it. */
 const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;

@@ -4,7 +4,7 @@
 import type { User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
 import { recordLoginSuccess, takeLoginAttempt } from "./login-throttle.server";
-import { AbuseLimit } from "~/models/requests/abuse-limits.server";
+import { AbuseLimit } from "../requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendVerificationEmail } from "./email-verification.server";
 import { passkeyOwner, verifyPasskeySignIn } from "./passkey-sign-in.server";

@@ -6,11 +6,13 @@ import {
   RESERVED_USERNAME_MESSAGE,
 } from "~/domain/deleted-user";
 import { isWellFormed, maxChars, requiredText } from "~/utils/validation";
+import {
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  USERNAME_MAX,
+  USERNAME_MIN,
+} from "~/domain/user";
 
-export const USERNAME_MAX = 50;
-export const USERNAME_MIN = 3;
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 200;
 export const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 // NFKC: a fullwidth 'ａｌｉｃｅ' is stored as the 'alice' it shows.

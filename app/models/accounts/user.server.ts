@@ -11,7 +11,8 @@ import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
 import { displayName } from "./display-name.server";
 import { fieldErrorsOf } from "~/utils/validation";
-import { PASSWORD_MAX, RegisterSchema } from "./user-input.server";
+import { RegisterSchema } from "./user-input.server";
+import { PASSWORD_MAX } from "../../domain/user";
 
 // OWASP's argon2id floor: 46 MiB, 1 pass, 1 lane. @node-rs/argon2 hashes on
 // libuv's thread pool, so a login never blocks the event loop.

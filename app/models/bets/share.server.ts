@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "~/db/transactions.server";
 import { bets, type Bet } from "~/db/schema";
 import { publicOrigin } from "~/utils/env-settings.server";
-import { warmShareImageRenderer } from "~/models/bets/share-image.server";
+import { warmShareImageRenderer } from "./share-image.server";
 import { canViewBet, codeMatches } from "./bet-access.server";
 import { tryCode, type CodeGuesser } from "./code-guesses.server";
 

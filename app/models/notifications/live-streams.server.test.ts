@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { engine, pool } from "~/db/connections.server";
 import { immediate } from "~/db/transactions.server";
-import { createSession } from "~/models/accounts/session.server";
+import { createSession } from "../accounts/session.server";
 import { person } from "../../../tests/support/factories";
 import { rawDb } from "../../../tests/support/raw-sql";
 import { announceActivity } from "./live-events.server";

@@ -21,11 +21,7 @@ import { renderMail } from "~/messaging/templates.server";
 import { isDemoMode } from "~/utils/env.server";
 import { outboxRetryBaseMs, publicOrigin } from "~/utils/env-settings.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
-import {
-  afterFailure,
-  lease,
-  type WorkQueue,
-} from "~/models/jobs/claims.server";
+import { afterFailure, lease, type WorkQueue } from "../jobs/claims.server";
 import {
   KIND_TITLES,
   NOTIFICATION_CHANNELS,

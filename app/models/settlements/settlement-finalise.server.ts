@@ -20,13 +20,13 @@ import { conflict } from "~/utils/errors";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { formatCents, splitPayout } from "~/utils/money";
 import { formatDateTime } from "~/utils/dates";
-import { paymentDueMs, responseWindowMs } from "~/models/bets/windows.server";
+import { paymentDueMs, responseWindowMs } from "../bets/windows.server";
 import {
   ALREADY_SETTLED,
   loserOf,
-  usernameOf,
   type Parties,
 } from "./settlement-rules.server";
+import { nameOf } from "../accounts/display-name.server";
 import { announceBet } from "../notifications/live-events.server";
 
 /** How many proposals a bet has had: numbers each proposal's jobs. */
@@ -92,7 +92,7 @@ export async function proposalWords(
   proposerId: number,
 ) {
   if (outcome === "void") return "calling it off (no winner)";
-  return `${winnerId === proposerId ? "themself" : await usernameOf(tx, winnerId!)} as the winner`;
+  return `${winnerId === proposerId ? "themself" : await nameOf(tx, winnerId!)} as the winner`;
 }
 
 export async function insertProposal(
@@ -296,8 +296,8 @@ export async function finalise(
     const result = voided
       ? `"${bet.title}" is called off (${how[resolution]}): no winner, no payment`
       : final.winnerId === userId
-        ? `You won "${bet.title}" (${how[resolution]}); ${await usernameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
-        : `${await usernameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
+        ? `You won "${bet.title}" (${how[resolution]}); ${await nameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
+        : `${await nameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
     await recordActivity(tx, {
       userId,
       actorId,

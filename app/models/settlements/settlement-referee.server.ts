@@ -30,7 +30,7 @@ import {
   notFound,
   refused,
 } from "~/utils/errors";
-import { responseWindowMs } from "~/models/bets/windows.server";
+import { responseWindowMs } from "../bets/windows.server";
 import {
   ALREADY_REFERRED,
   ALREADY_SETTLED,
@@ -49,9 +49,9 @@ import {
   loserOf,
   partiesOf,
   partiesOfView,
-  usernameOf,
   type Parties,
 } from "./settlement-rules.server";
+import { nameOf } from "../accounts/display-name.server";
 import { finalise } from "./settlement-finalise.server";
 import { announceBet } from "../notifications/live-events.server";
 
@@ -177,7 +177,7 @@ export async function referDispute({
         userId: bet.refereeId!,
         actorId: userId,
         type: "referee_requested",
-        message: `${await usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
+        message: `${await nameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
         betId,
       });
       // A referral has no timeout; the referee is reminded instead.

@@ -8,12 +8,10 @@ import {
   betParticipants,
   bets,
   settlements,
-  users,
   type Bet,
   type Outcome,
   type Settlement,
 } from "~/db/schema";
-import { displayNameSql } from "../accounts/display-name.server";
 import { BET_NOT_FOUND } from "~/domain/bet";
 import { canViewBet, effectiveStatus } from "../bets/bet-access.server";
 import { invalid, notFound, type Refusal } from "~/utils/errors";
@@ -91,18 +89,6 @@ export async function loadBet(tx: Tx, betId: number, userId: number) {
   )[0];
   if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
   return { bet, parties: await partiesOf(tx, betId) };
-}
-
-export async function usernameOf(tx: Tx | typeof db, userId: number) {
-  return (
-    (
-      await tx
-        .select({ username: displayNameSql() })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1)
-    )[0]?.username ?? "Someone"
-  );
 }
 
 export function assertWinner(parties: Parties, winnerId: number | null) {

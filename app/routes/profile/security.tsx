@@ -1,47 +1,31 @@
 import { Form, redirect, useNavigation, href } from "react-router";
-
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
-
 import { KeyedForm } from "~/components/keyed-form";
-
 import { ProfileSubPage } from "~/components/page-frames";
-
 import type { Route } from "./+types/security";
-
 import { FormAlert, formAlert, PasswordField } from "~/components/forms";
-
 import {
   changePassword,
   signOutOtherSessions,
   signOutSession,
 } from "~/models/accounts/account-security.server";
-
 import { PasskeysSection } from "~/components/profile/passkeys-section";
-
 import {
   listPasskeys,
   removePasskey,
   renamePasskey,
 } from "~/models/accounts/passkeys.server";
-
 import {
   currentSessionId,
   listSessions,
   requireUser,
 } from "~/models/accounts/session.server";
-
 import { formatDateTime } from "~/utils/dates";
-
 import { invalid } from "~/utils/errors";
-
 import { formFailure, pageFailure } from "~/framework/page.server";
-
 import { readFormData } from "~/framework/form-data.server";
-
 import { readTimeZone } from "~/utils/time-zone.server";
-
 import { redirectWithToast } from "~/framework/toast.server";
-
 import { describeUserAgent } from "~/utils/user-agent";
 
 // /profile/security (docs/product-rules.md#accounts): change the password, see where you are

@@ -7,7 +7,7 @@ import { listPasskeys, passkeyJson } from "~/models/accounts/passkeys.server";
 import { finishPasskeyRegistration } from "~/models/accounts/passkey-registration.server";
 import { clearChallengeCookie } from "~/models/accounts/passkey-challenges.server";
 import { requireApiUser } from "~/models/accounts/session.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {

@@ -3,7 +3,7 @@
 // bound to this browser by a signed cookie (docs/api.md#passkeys).
 import type { Route } from "./+types/sign-in-options";
 import { startPasskeySignIn } from "~/models/accounts/passkey-sign-in.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {
