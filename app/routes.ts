@@ -12,7 +12,7 @@ import {
   MULTIPART_API_ROUTE,
   SIGNED_API_ROUTES,
 } from "./route-paths";
-import { benchBareOn } from "./utils/env.server";
+import { benchBareOn } from "./utils/env-settings.server";
 
 export default [
   // /auth — public, no JavaScript (docs/product-rules.md#forms-and-messages); a signed-in user goes to /.

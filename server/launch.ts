@@ -16,16 +16,16 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { readEnvironment } from "~/utils/env.server";
 import {
   databasePath,
   litestreamBin,
   litestreamReplicaUrl,
   litestreamSyncInterval,
-  readEnvironment,
   s3Environment,
   underLitestream,
   webConcurrency,
-} from "~/utils/env.server";
+} from "~/utils/env-settings.server";
 
 export type LaunchFiles = {
   /** The launcher itself (build/server.js): what Litestream runs again. */

@@ -7,7 +7,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Server } from "node:http";
 import net from "node:net";
 import { runStopHooks, runStopStartingHooks } from "~/utils/stop-hooks.server";
-import { stopGraceMs, underLitestream } from "~/utils/env.server";
+import { stopGraceMs, underLitestream } from "~/utils/env-settings.server";
 import { flushLogs, logger } from "./logging";
 
 export const STOP_GRACE_MS = stopGraceMs();

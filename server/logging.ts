@@ -8,7 +8,7 @@ import type { RequestHandler } from "express";
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pino } from "pino";
-import { logLevel } from "~/utils/env.server";
+import { logLevel } from "~/utils/env-settings.server";
 import { requestRoutePattern } from "~/framework/route-pattern";
 
 const SECRET_KEYS = [

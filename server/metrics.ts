@@ -12,7 +12,10 @@ import {
   Histogram,
   register,
 } from "prom-client";
-import { metricsHostSetting, metricsPortSetting } from "~/utils/env.server";
+import {
+  metricsHostSetting,
+  metricsPortSetting,
+} from "~/utils/env-settings.server";
 import { logger } from "./logging";
 import { requestRoutePattern } from "~/framework/route-pattern";
 

@@ -1,6 +1,11 @@
-// One process serving: security headers, compression, rate limits, static
-// files and the React Router request handler. The database is made ready
-// first (server/start-up.ts), then the app is built and listens. This module
+// One process serving. The database is made ready first
+// (server/start-up.ts), then the Express stages run, in this order: logging
+// and metrics, security headers with a fresh CSP nonce, 405 for a method no
+// route serves, compression, draining an unread body, refusing cross-site
+// changes, the /api content type, static files, and last the React Router
+// request handler (app/framework/request-handler.ts), where every request
+// passes the root middlewares (app/pipeline/) and the abuse limits are
+// counted in the models. This module
 // is part of the one server build (server/app.ts is its entry), so it and
 // the routes share every module: one database connection, one set of
 // request-context keys, one list of stop hooks (docs/decisions/1040-one-module-graph.md).
@@ -14,15 +19,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import { closeDatabase, engine, sqlite } from "~/db/client.server";
+import { closeDatabase, engine, sqlite } from "~/db/connections.server";
 import { BROTLI_PARAMS } from "~/utils/compression.server";
 import { randomToken } from "~/utils/random-token.server";
+import { isProduction } from "~/utils/env.server";
 import {
-  isProduction,
   port as portSetting,
   publicOrigin,
   stripeKeys,
-} from "~/utils/env.server";
+} from "~/utils/env-settings.server";
 import {
   clientAddressContext,
   nonceContext,
@@ -177,7 +182,8 @@ export async function serve({ vite }: ServeOptions = {}) {
   });
 
   // --- The JSON API's door: the content type before any parsing --------------
-  // (sizes are checked for every route where bodies are read: app/framework/request-handler.ts)
+  // (a body's size is checked in the request handler, against the matched
+  // route's `handle.bodyLimit` or the default: app/framework/body-limits.ts)
   app.use(API_ROOT, (req, res, next) => {
     if (
       SAFE_METHODS.has(req.method) ||

@@ -3,11 +3,13 @@
 // environment is checked, the database brought up to date (migrations),
 // usernames from before the look-alike rule get their skeletons, and in demo
 // mode the demo data is seeded.
-import { engine, sqlite } from "~/db/client.server";
+import { engine, sqlite } from "~/db/connections.server";
 import { applyMigrations, applyPostgresMigrations } from "~/db/migrate.server";
 import { seedDemoData } from "~/models/cross-domain/demo-seed.server";
 import { fillUsernameSkeletons } from "~/models/accounts/user.server";
-import { assertEnvironment, databaseUrl, isDemoMode } from "~/utils/env.server";
+import { isDemoMode } from "~/utils/env.server";
+import { databaseUrl } from "~/utils/env-settings.server";
+import { assertEnvironment } from "~/utils/env-start.server";
 
 export async function prepareToServe() {
   assertEnvironment();

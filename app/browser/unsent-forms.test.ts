@@ -1,19 +1,18 @@
 import { UNSAFE_ErrorResponseImpl as ErrorResponseImpl } from "react-router";
 import { describe, expect, it, vi } from "vitest";
-import { forgetAnswered } from "./offline-queue/kept";
+import { forgetAnswered } from "./offline-queue/kept-actions";
 import { retryAfterMs } from "./answer-status";
 import {
   CANNOT_WAIT,
   keepFormIfUnsent,
-  markKey,
   outcomeOf,
   queuedSends,
-  unansweredState,
   type QueuedSendOutcome,
 } from "./unsent-forms";
+import { markKey, unansweredState } from "./unsent-keys";
 
 // IndexedDB is the browser's: what the queue is told to forget is watched.
-vi.mock("./offline-queue/kept", () => ({
+vi.mock("./offline-queue/kept-actions", () => ({
   forgetAnswered: vi.fn(async () => {}),
 }));
 

@@ -3,73 +3,17 @@
 // was and the form says so. A route opts in with
 // `export const clientAction = (args: Route.ClientActionArgs) => keepFormIfUnsent(args);`; its forms
 // are `KeyedForm`s (app/components/keyed-form.tsx), which show the notice.
-import { useSyncExternalStore } from "react";
 import { data, isRouteErrorResponse } from "react-router";
 import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";
 import { watchAnswer } from "./answer-status";
-import { keepForLater } from "./offline-queue/keep";
+import { keepForLater } from "./offline-queue/keep-for-later";
 import { queueableRoute } from "./offline-queue/queueable";
-import { forgetAnswered } from "./offline-queue/kept";
+import { forgetAnswered } from "./offline-queue/kept-actions";
+import { markKey, unansweredState } from "./unsent-keys";
 
 export const NOT_SENT = "Not sent — check your connection and try again.";
 export const SAVED_OFFLINE =
   "Saved on this phone — it will be sent when you're back online.";
-
-// Keys sent and not yet answered: "sending" while a page's send is on its
-// way, "lost" once the network lost it, "queued" while the offline queue
-// keeps it (app/browser/offline-queue/queue.ts), its own sends included:
-// the form says it is saved until one is answered, however long a resend
-// hangs. A form owns such a key (it keeps it whatever revalidates) until a
-// send of it gets an answer.
-type Unanswered = "sending" | "lost" | "queued";
-const unanswered = new Map<string, Unanswered>();
-const listeners = new Set<() => void>();
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-/** Marks a form's key; any sender (a page form, the offline queue) keeps the form on it until "answered". */
-export function markKey(key: string, state: Unanswered | "answered") {
-  if (state === "answered") unanswered.delete(key);
-  else unanswered.set(key, state);
-  listeners.forEach((listener) => listener());
-}
-
-/** Where a sent key stands; undefined once answered, or never sent. */
-export function unansweredState(key: string): Unanswered | undefined {
-  return unanswered.get(key);
-}
-
-/** Whether the last submission of the form with this key failed on the network. */
-export function useUnsent(key: string) {
-  return useSyncExternalStore(
-    subscribe,
-    () => unansweredState(key) === "lost",
-    () => false,
-  );
-}
-
-/** Whether the form with this key is kept on this device to be sent later. */
-export function useQueuedOffline(key: string) {
-  return useSyncExternalStore(
-    subscribe,
-    () => unansweredState(key) === "queued",
-    () => false,
-  );
-}
-
-/** Whether this key was sent and no send of it has been answered yet. */
-export function useAwaitingAnswer(key: string) {
-  return useSyncExternalStore(
-    subscribe,
-    () => unanswered.has(key),
-    () => false,
-  );
-}
 
 // The answer each action path last gave, so that a failed send leaves the
 // route's actionData as it was (an echoed form keeps its key: no remount).
@@ -130,7 +74,7 @@ export async function keepFormIfUnsent<T>({
   const seen = queuedSend ? watchAnswer(request.signal) : undefined;
   // The person sent a form again by hand while the queue kept it: once
   // answered, the queue has nothing left to send.
-  const keptByQueue = !queuedSend && key && unanswered.get(key) === "queued";
+  const keptByQueue = !queuedSend && key && unansweredState(key) === "queued";
   // Only an answer the kept action is done with lets the queue forget it: a
   // send cancelled here (the fetcher sent again, the page left) got no
   // answer, and a 5xx, 408 or 429 means it still waits.

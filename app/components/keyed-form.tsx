@@ -11,13 +11,12 @@ import {
   type FormProps,
 } from "react-router";
 import { formIdempotencyKey, IDEMPOTENCY_FIELD } from "~/domain/idempotency";
+import { NOT_SENT, SAVED_OFFLINE } from "~/browser/unsent-forms";
 import {
-  NOT_SENT,
-  SAVED_OFFLINE,
   useAwaitingAnswer,
   useQueuedOffline,
   useUnsent,
-} from "~/browser/unsent-forms";
+} from "~/browser/unsent-keys";
 
 /** This render's key for the form at this place (the root loader's seed). */
 export function useFormKey() {

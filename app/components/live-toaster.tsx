@@ -4,7 +4,7 @@
 // the browser is idle (docs/decisions/archive/1055-main-thread-at-the-floor.md).
 import { useEffect, useState } from "react";
 import { Toast } from "radix-ui";
-import { TOAST_DURATION_MS, tone, type ToastMessage } from "./toaster";
+import { TOAST_DURATION_MS, tone, type ToastMessage } from "./toast-look";
 
 export function LiveToaster({ toast }: { toast: ToastMessage | null }) {
   const [current, setCurrent] = useState(toast);

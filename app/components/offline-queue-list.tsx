@@ -3,7 +3,7 @@
 // sent), a refused one dismissed.
 import { useEffect, useState } from "react";
 import { useQueueCounts } from "~/browser/offline-queue/counts";
-import { keptFor, removeKept } from "~/browser/offline-queue/kept";
+import { keptFor, removeKept } from "~/browser/offline-queue/kept-actions";
 import type { KeptAction } from "~/browser/offline-queue/store";
 
 export default function KeptList({

@@ -12,7 +12,7 @@ import {
   setQueueOwner,
   useQueueCounts,
 } from "~/browser/offline-queue/counts";
-import { discardAll, keptFor } from "~/browser/offline-queue/kept";
+import { discardAll, keptFor } from "~/browser/offline-queue/kept-actions";
 import KeptList from "./offline-queue-list";
 
 // The sender: loaded only when something waits and the connection may be back.

@@ -1,7 +1,9 @@
-// The settlement part of /bet/{id}: the live proposal (who proposed whom,
-// notes, both approvals, links to approve or reject), the winner card once
-// settled, and Pay Winnings for the loser of an unpaid bet. Feed it
-// getSettlementView({betId, userId}) from the bet page's loader.
+// The settlement part of /bet/{id}: the live proposal (who proposed what,
+// the notes, both approvals, the answer window's deadline, links to review
+// and approve or reject). Once settled it can show the winner card and Pay
+// Winnings for the loser of an unpaid bet, but /bet/{id} shows those itself
+// (`showOutcome={false}`). Feed it `toSettlementCardData` of the settlement
+// view the bet page's loader reads (`betPageFor`).
 import { Link, href } from "react-router";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
@@ -103,7 +105,10 @@ export function SettlementCard({
   showOutcome = true,
 }: {
   data: SettlementCardData;
-  /** Bet #3 in demo mode shows 'Demo Payment Process' (docs/product-rules.md#bets). */
+  /**
+   * Also show a 'Demo Payment Process' link beside Pay Winnings. No page
+   * passes it today: /bet/{id} shows its demo link itself (docs/product-rules.md#bets).
+   */
   demoPayment?: boolean;
   /**
    * Whether a settled bet shows the winner card and Pay Winnings here; turn

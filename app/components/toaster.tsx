@@ -1,18 +1,6 @@
 import { useEffect, useState } from "react";
 import { whenIdle } from "~/utils/idle";
-
-export type ToastMessage = {
-  id: string;
-  title: string;
-  description?: string;
-  type: "success" | "error" | "info";
-};
-
-export const tone = {
-  success: "border-brand-600",
-  error: "border-red-600",
-  info: "border-slate-400",
-};
+import { tone, type ToastMessage } from "./toast-look";
 
 /** The flash message as plain HTML: shown without JavaScript (docs/product-rules.md#forms-and-messages). */
 export function StaticToast({ toast }: { toast: ToastMessage | null }) {
@@ -35,12 +23,6 @@ export function StaticToast({ toast }: { toast: ToastMessage | null }) {
     </div>
   );
 }
-
-// docs/product-rules.md#amounts-and-limits: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses
-// the region. the product's "removed 1,000,000 ms after dismissal" is the shadcn
-// queue's bookkeeping; with one toast at a time there is no queue, and Radix
-// unmounts a closed toast itself.
-export const TOAST_DURATION_MS = 5000;
 
 // The Radix part, in a chunk of its own: in the root chunk it was 12 KB of
 // every hydrated page's 130 KB of gzipped script, evaluated with the page

@@ -11,7 +11,9 @@
 // leads now.
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { db, executeSql, immediate, pool, selectRows } from "./client.server";
+import { pool } from "./connections.server";
+import { db, immediate } from "./transactions.server";
+import { executeSql, selectRows } from "./dialect.server";
 import { unwrapDomainError, UnavailableError } from "~/utils/errors";
 import { onPostgres } from "../../tests/support/test-database";
 

@@ -7,7 +7,7 @@ import pg from "pg";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import fs from "node:fs";
 import path from "node:path";
-import { migrationsFolder } from "~/utils/env.server";
+import { migrationsFolder } from "~/utils/env-settings.server";
 import { usingPrimary } from "./primary-scope.server";
 
 export const MIGRATIONS_FOLDER = path.resolve(migrationsFolder());

@@ -11,7 +11,7 @@
 // background of the request that finds the last answer stale; a request
 // waits for that answer only briefly, else goes on with the last one.
 import { replicaMaxLagMs } from "~/utils/env.server";
-import { replicaPool } from "./client.server";
+import { replicaPool } from "./connections.server";
 
 export type ReplicaStanding =
   | "ok"

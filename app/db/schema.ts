@@ -6,7 +6,7 @@
 // `.get()` or `.run()` does not compile.
 import * as sqliteTables from "./sqlite-schema";
 import * as pgTables from "./pg/schema";
-import { databaseEngine } from "~/utils/env.server";
+import { databaseEngine } from "~/utils/env-settings.server";
 
 export type Tables = typeof pgTables;
 

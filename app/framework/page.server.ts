@@ -1,4 +1,4 @@
-// The HTML door, twin of /api's `api()` (app/utils/api.server.ts). A model
+// The HTML door, twin of /api's `api()` (app/framework/api.server.ts). A model
 // throws a DomainError (status, the product's message, a machine-readable code and,
 // when a field is at fault, that field); this module is the one place that
 // turns it into what a page answers:

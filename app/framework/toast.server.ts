@@ -2,7 +2,8 @@
 // by the next page. It renders as plain HTML first (a polite live region), so
 // it works without JavaScript (docs/product-rules.md#forms-and-messages).
 import { z } from "zod";
-import { isProduction, sessionSecret } from "~/utils/env.server";
+import { isProduction } from "~/utils/env.server";
+import { sessionSecret } from "~/utils/env-start.server";
 import { signedCookie } from "~/framework/signed-cookie.server";
 
 export const ToastSchema = z.object({

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "~/utils/errors";
 import { UNREADABLE_FORM } from "~/framework/form-data.server";
-import { multipartBoundary, readUploadedFile } from "./upload.server";
+import { multipartBoundary } from "./multipart-parser.server";
+import { readUploadedFile } from "./upload.server";
 
 const B = "----fairshake-boundary-0123456789";
 const TYPE = `multipart/form-data; boundary=${B}`;

@@ -2,7 +2,7 @@
 // credentials in the URL). Without SMTP_URL there is no transport; the
 // outbox then keeps demo mail for /demo/outbox or logs and drops it.
 import type { Transporter } from "nodemailer";
-import { mailFrom, smtpUrl } from "~/utils/env.server";
+import { mailFrom, smtpUrl } from "~/utils/env-settings.server";
 
 export type Mail = {
   to: string;

@@ -5,13 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
+import { isDemoMode, isProduction } from "~/utils/env.server";
 import {
   databasePath,
-  isDemoMode,
-  isProduction,
   pushEndpointHosts,
   vapidEnvironment,
-} from "~/utils/env.server";
+} from "~/utils/env-settings.server";
 
 export type PushPayload = { title: string; body: string; url: string };
 export type PushTarget = {

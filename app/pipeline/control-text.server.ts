@@ -8,7 +8,7 @@
 // is the sender's input: 400 with the message. Parameters are read as React
 // Router decoded them, so every spelling of a path is checked as routed.
 import { data, type MiddlewareFunction } from "react-router";
-import { jsonError } from "~/utils/api.server";
+import { jsonError } from "~/framework/api.server";
 import { refusedText } from "~/utils/validation";
 
 const API_PATH = /^\/api(\/|$)/i;

@@ -22,7 +22,7 @@ import type { MiddlewareFunction } from "react-router";
 import { isDataRequest, routeTraits } from "~/framework/route-pattern";
 import { getUser } from "~/models/requests/request-user.server";
 import { redirectWithToast } from "~/framework/toast.server";
-import { errorToResponse } from "~/utils/api.server";
+import { errorToResponse } from "~/framework/api.server";
 import { DatabaseUnavailableError, DomainError } from "~/utils/errors";
 import { keepClaimAlive } from "./claim-lease.server";
 import {

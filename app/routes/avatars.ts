@@ -1,6 +1,6 @@
 import type { Route } from "./+types/avatars";
 import { getAvatar } from "~/models/accounts/avatar.server";
-import { parseId } from "~/utils/api.server";
+import { parseId } from "~/utils/validation";
 
 // GET /avatars/{userId}: an uploaded avatar. The URL carries ?v={etag}, so a
 // matching version is cached for a year; otherwise revalidate by ETag.

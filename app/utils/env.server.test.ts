@@ -8,7 +8,12 @@ afterEach(() => {
 
 async function load(env: Record<string, string | undefined>) {
   for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
-  return import("./env.server");
+  // The accessors, wherever they live (env, env-settings, env-start).
+  return {
+    ...(await import("./env.server")),
+    ...(await import("./env-settings.server")),
+    ...(await import("./env-start.server")),
+  };
 }
 
 describe("the public origin", () => {

@@ -1,5 +1,5 @@
 // Domain errors thrown by the model layer; the doors map them to a status
-// and the product's message: `api()` (app/utils/api.server.ts) for /api, and
+// and the product's message: `api()` (app/framework/api.server.ts) for /api, and
 // `pageFailure`/`pageError` (app/framework/page.server.ts) for the HTML routes.
 
 export type FieldErrors = Record<string, string[]>;
@@ -85,7 +85,7 @@ export function isDomainError(error: unknown): error is DomainError {
 /**
  * A driver error that means the database could not be reached (a lost
  * PostgreSQL connection) or a change's turn never came, carried as `cause`:
- * thrown by the database layer (app/db/client.server.ts), answered 503 by
+ * thrown by the database layer (app/db/pg-pool.server.ts), answered 503 by
  * the doors through `unwrapDomainError`. Not a DomainError itself: code
  * that catches refusals of the rules never mistakes an outage for one.
  */

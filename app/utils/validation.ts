@@ -126,3 +126,10 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   }
   return out;
 }
+
+/** Route ids are decimal integers; anything else is a 404, not a 500. */
+export function parseId(raw: string | undefined): number | null {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : null;
+}

@@ -17,12 +17,12 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/pipeline/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";',
+    code: 'import { db } from "~/db/transactions.server";',
     why: "the pipeline reads no table itself",
   },
   {
     at: "app/routes/bets/lint-fixture.tsx",
-    code: 'import { db } from "~/db/client.server";',
+    code: 'import { db } from "~/db/transactions.server";',
     why: "routes never import the database",
   },
   {
@@ -32,7 +32,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/routes/lint-fixture.ts",
-    code: 'import { sqlite } from "../db/client.server";',
+    code: 'import { sqlite } from "../db/connections.server";',
     why: "a relative path does not slip past",
   },
   {
@@ -62,7 +62,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/routes/api/bets/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";',
+    code: 'import { db } from "~/db/transactions.server";',
     why: "API routes keep the routes' lines (no database) under their own rule",
   },
   {
@@ -97,7 +97,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/utils/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";',
+    code: 'import { db } from "~/db/transactions.server";',
     why: "utils import no database",
   },
   {
@@ -152,7 +152,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/framework/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";',
+    code: 'import { db } from "~/db/transactions.server";',
     why: "the framework seam imports no database",
   },
   {
@@ -167,7 +167,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/payments/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";',
+    code: 'import { db } from "~/db/transactions.server";',
     why: "payments never import the database (the model gives a store)",
   },
   {
@@ -177,7 +177,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/payments/lint-fixture.ts",
-    code: 'import type { Tx } from "../db/client.server";',
+    code: 'import type { Tx } from "../db/connections.server";',
     why: "payments never import the database, not even a type by a relative path",
   },
   {
@@ -187,7 +187,7 @@ export const BAD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/messaging/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";',
+    code: 'import { db } from "~/db/transactions.server";',
     why: "messaging never imports the database",
   },
   {
@@ -270,12 +270,12 @@ export const GOOD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/browser/offline-queue/lint-fixture.ts",
-    code: 'import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";\nimport { markKey } from "../unsent-forms";\nimport { useEffect } from "react";',
+    code: 'import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";\nimport { markKey } from "../unsent-keys";\nimport { useEffect } from "react";',
     why: "browser code uses the domain, React and its own modules",
   },
   {
     at: "app/components/lint-fixture.tsx",
-    code: 'import { keptFor } from "~/browser/offline-queue/kept";',
+    code: 'import { keptFor } from "~/browser/offline-queue/kept-actions";',
     why: "components use browser code",
   },
   {
@@ -305,7 +305,7 @@ export const GOOD_IMPORTS: LayerFixture[] = [
   },
   {
     at: "app/models/settlements/lint-fixture.ts",
-    code: 'import { db } from "~/db/client.server";\nimport { createDemoProvider } from "~/payments/demo.server";\nimport type { PaymentProvider } from "~/payments/provider.server";',
+    code: 'import { db } from "~/db/transactions.server";\nimport { createDemoProvider } from "~/payments/demo.server";\nimport type { PaymentProvider } from "~/payments/provider.server";',
     why: "models use the database and call payments",
   },
   {

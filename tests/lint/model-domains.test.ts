@@ -59,6 +59,29 @@ function domainImports() {
   return found;
 }
 
+/**
+ * Every specifier in app/models/ (tests too) that reaches a model through
+ * the `~/models/` alias: one import style across the domains, the one most
+ * of them used, relative (`./x.server` in a domain, `../<domain>/x.server`
+ * across), so a domain's imports of its neighbours read the same everywhere.
+ */
+function aliasedModelImports() {
+  const found: string[] = [];
+  for (const name of fs.readdirSync(MODELS, {
+    recursive: true,
+    encoding: "utf8",
+  })) {
+    if (!/\.tsx?$/.test(name)) continue;
+    const file = path.join(MODELS, name);
+    const text = fs.readFileSync(file, "utf8");
+    for (const [, specifier] of text.matchAll(
+      /(?:from\s+|import\s*\(\s*|vi\.mock\(\s*)["'](~\/models\/[^"']+)["']/g,
+    ))
+      found.push(`${file} → ${specifier}`);
+  }
+  return found;
+}
+
 describe("model domains", () => {
   it("names every folder of app/models/ in eslint.config.js", () => {
     expect([...rankOf.keys()].sort()).toEqual([...folders].sort());
@@ -80,5 +103,9 @@ describe("model domains", () => {
       return from! < to! && edges.has(`${to}→${from}`);
     });
     expect(twoWay).toEqual([]);
+  });
+
+  it("import each other by relative paths, never through ~/models/", () => {
+    expect(aliasedModelImports()).toEqual([]);
   });
 });

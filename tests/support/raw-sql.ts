@@ -1,7 +1,7 @@
 // Raw SQL for tests that look under the models (a row's stored value, a
 // trigger), on whichever engine the run uses. The shape of better-sqlite3's
 // `prepare(text).run/get/all(...params)`, awaited; `?` placeholders on both.
-import { engine, pool, sqlite } from "~/db/client.server";
+import { engine, pool, sqlite } from "~/db/connections.server";
 
 type Row = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ const { env, dir } = await freshDatabaseEnv();
 Object.assign(process.env, env);
 process.env.RATE_LIMITS ??= "off";
 
-const { sqlite, closeDatabase } = await import("~/db/client.server");
+const { sqlite, closeDatabase } = await import("~/db/connections.server");
 if (!onPostgres()) {
   const { applyMigrations } = await import("~/db/migrate.server");
   applyMigrations(sqlite);

@@ -7,13 +7,13 @@
 import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";
 import {
   CANNOT_WAIT,
-  markKey,
   queuedSends,
   type QueuedSendOutcome,
 } from "../unsent-forms";
+import { markKey } from "../unsent-keys";
 import { queueOwner } from "./counts";
-import { publishCounts } from "./keep";
-import { exclusively, keptFor } from "./kept";
+import { publishCounts } from "./keep-for-later";
+import { exclusively, keptFor } from "./kept-actions";
 import { queueableRoute } from "./queueable";
 import { deleteKept, putKept, type KeptAction } from "./store";
 

@@ -13,7 +13,7 @@ import {
   useOwnedFormKey,
 } from "~/components/keyed-form";
 import { ErrorList, FormAlert } from "~/components/forms";
-import { unansweredState } from "~/browser/unsent-forms";
+import { unansweredState } from "~/browser/unsent-keys";
 import { MESSAGE_DELETED, MESSAGE_MAX_CHARS } from "~/domain/messages";
 
 export type MessageItem = {

@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "react-router";
+import { USERNAME_MAX } from "~/domain/user";
 import { PersonHeading } from "./person-heading";
 import type { SearchResult } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
@@ -43,7 +44,7 @@ export function UserSearch({
           className="input"
           placeholder="Search by username"
           defaultValue={q}
-          maxLength={50}
+          maxLength={USERNAME_MAX}
           autoCapitalize="none"
           autoComplete="off"
           aria-invalid={tooShort || undefined}

@@ -2,10 +2,10 @@
 // required; every other session ends, this one stays) and the sessions list
 // in the shape of `GET /api/user/sessions`.
 import { z } from "zod";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import type { User } from "~/db/schema";
 import { invalid, notFound } from "~/utils/errors";
-import { AbuseLimit } from "~/models/requests/abuse-limits.server";
+import { AbuseLimit } from "../requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendPasswordChangedNotice } from "./password-reset.server";
 import {
@@ -15,10 +15,10 @@ import {
 } from "./session.server";
 import {
   hashPassword,
-  NewPasswordSchema,
   passwordMatches,
   writePasswordHash,
 } from "./user.server";
+import { NewPasswordSchema } from "./user-input.server";
 
 export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
 export const SESSION_NOT_FOUND = "Session not found";

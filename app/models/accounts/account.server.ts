@@ -4,13 +4,9 @@
 // (docs/decisions/0910-your-data.md).
 import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  db,
-  immediate,
-  type Tx,
-  changedRows,
-  selectRows,
-} from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows, selectRows } from "~/db/dialect.server";
 import {
   activityEvents,
   avatars,

@@ -7,7 +7,7 @@ import { href } from "react-router";
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type Sharp from "sharp";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
 import { avatars, users, type User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
 import {

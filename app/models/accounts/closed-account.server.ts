@@ -3,7 +3,9 @@
 // someone again (creating or joining a bet, asking a friend, renaming) check
 // again inside their own transaction, where no close can interleave.
 import { and, eq, isNull } from "drizzle-orm";
-import { changedRows, type db, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import type { db } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import { users } from "~/db/schema";
 import { DomainError } from "~/utils/errors";
 

@@ -4,13 +4,14 @@
 // Tokens are random; only their SHA-256 is stored, with the address they were
 // sent to, so a link for an address the user has since left opens nothing.
 import crypto from "node:crypto";
+import { hashToken } from "./token-hash.server";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
-import { publicOrigin } from "~/utils/env.server";
+import { publicOrigin } from "~/utils/env-settings.server";
 import { invalid } from "~/utils/errors";
-import { AbuseLimit } from "~/models/requests/abuse-limits.server";
+import { AbuseLimit } from "../requests/abuse-limits.server";
 import { sendAccountMail } from "../notifications/outbox.server";
 
 const VERIFY_TTL_MS = 24 * 60 * 60_000;
@@ -24,9 +25,6 @@ const resends = new AbuseLimit({
   windowMs: 15 * 60_000,
   message: TOO_MANY_RESENDS,
 });
-
-const hashToken = (token: string) =>
-  crypto.createHash("sha256").update(token).digest("hex");
 
 /** Mails a new link to the user's address. Never throws: account mail must not fail the request. */
 export async function sendVerificationEmail(

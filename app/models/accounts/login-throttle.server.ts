@@ -17,9 +17,10 @@
 import crypto from "node:crypto";
 import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import { abuseWindows } from "~/db/schema";
-import { isProduction, rateLimitsOn, sessionSecret } from "~/utils/env.server";
+import { isProduction, rateLimitsOn } from "~/utils/env.server";
+import { sessionSecret } from "~/utils/env-start.server";
 
 const FREE_FAILURES = 4;
 const BASE_DELAY_MS = 1_000;

@@ -9,23 +9,18 @@
 // Tokens are random; only their SHA-256 is stored, in email_tokens with
 // purpose 'reset_password'.
 import crypto from "node:crypto";
+import { hashToken } from "./token-hash.server";
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { renderMail } from "~/messaging/templates.server";
-import { passwordResetTtlMs, publicOrigin } from "~/utils/env.server";
+import { passwordResetTtlMs, publicOrigin } from "~/utils/env-settings.server";
 import { invalid } from "~/utils/errors";
-import {
-  AbuseLimit,
-  takeTogether,
-} from "~/models/requests/abuse-limits.server";
+import { AbuseLimit, takeTogether } from "../requests/abuse-limits.server";
 import { sendAccountMail } from "../notifications/outbox.server";
 import { revokeOtherSessions } from "./session.server";
-import {
-  hashPassword,
-  NewPasswordSchema,
-  writePasswordHash,
-} from "./user.server";
+import { hashPassword, writePasswordHash } from "./user.server";
+import { NewPasswordSchema } from "./user-input.server";
 
 /** How long a reset link works (PASSWORD_RESET_TTL_S shortens it in tests). */
 const RESET_TTL_MS = passwordResetTtlMs();
@@ -60,9 +55,6 @@ const resetsPerLogin = new AbuseLimit({
   windowMs: 15 * 60_000,
   message: TOO_MANY_RESETS,
 });
-
-const hashToken = (token: string) =>
-  crypto.createHash("sha256").update(token).digest("hex");
 
 const normaliseLogin = (login: string) =>
   login.normalize("NFKC").trim().toLowerCase();

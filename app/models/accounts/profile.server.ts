@@ -3,7 +3,8 @@
 // credentials and the public views.
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { immediate, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
 import { avatars, emailChanges, users, type User } from "~/db/schema";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { assertCurrentPassword } from "./account-security.server";
@@ -17,17 +18,16 @@ import { assertAccountOpen } from "./closed-account.server";
 import { emailChanged } from "./email-verification.server";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 import {
-  EMAIL_SHAPE,
   EMAIL_TAKEN,
   emailTaken,
   takenError,
   getUserById,
   uniqueViolation,
-  USERNAME_MAX,
-  USERNAME_MIN,
   usernameRefusal,
   voidResetLinks,
 } from "./user.server";
+import { EMAIL_SHAPE } from "./user-input.server";
+import { USERNAME_MAX, USERNAME_MIN } from "../../domain/user";
 
 // --- Profile (profile rules, docs/product-rules.md#forms-and-messages) ---------------------------------------
 

@@ -3,16 +3,14 @@
 // really end a session and a copied database hands out nothing.
 import { createContext, href, redirect } from "react-router";
 import crypto from "node:crypto";
+import { hashToken } from "./token-hash.server";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
-import {
-  db,
-  preparedOnce,
-  changedRows,
-  immediate,
-  writesHere,
-} from "~/db/client.server";
+import { db, preparedOnce, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
+import { writesHere } from "~/db/primary-scope.server";
 import { sessions, users, type User } from "~/db/schema";
-import { isProduction, sessionSecret } from "~/utils/env.server";
+import { isProduction } from "~/utils/env.server";
+import { sessionSecret } from "~/utils/env-start.server";
 import { DomainError } from "~/utils/errors";
 import { rememberDemoAccount } from "../notifications/demo-outbox.server";
 import { signedCookie } from "~/framework/signed-cookie.server";
@@ -34,9 +32,6 @@ const sessionCookie = signedCookie(
     secrets: [sessionSecret()],
   },
 );
-
-const hashToken = (token: string) =>
-  crypto.createHash("sha256").update(token).digest("hex");
 
 /** How stale `lastSeenAt` may grow before a request refreshes it. */
 const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;

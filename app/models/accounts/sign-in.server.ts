@@ -4,16 +4,12 @@
 import type { User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
 import { recordLoginSuccess, takeLoginAttempt } from "./login-throttle.server";
-import { AbuseLimit } from "~/models/requests/abuse-limits.server";
+import { AbuseLimit } from "../requests/abuse-limits.server";
 import { fieldErrorsOf } from "~/utils/validation";
 import { sendVerificationEmail } from "./email-verification.server";
-import { passkeyOwner, verifyPasskeySignIn } from "./passkeys.server";
-import {
-  LoginSchema,
-  LoginThrottledError,
-  registerUser,
-  verifyLogin,
-} from "./user.server";
+import { passkeyOwner, verifyPasskeySignIn } from "./passkey-sign-in.server";
+import { LoginThrottledError, registerUser, verifyLogin } from "./user.server";
+import { LoginSchema } from "./user-input.server";
 
 export const INVALID_CREDENTIALS = "Invalid username or password";
 export const TOO_MANY_AUTH_ATTEMPTS =

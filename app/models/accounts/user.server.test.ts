@@ -6,7 +6,7 @@ import {
   findUserBySessionToken,
   revokeSessionToken,
   SESSION_TTL_MS,
-} from "~/models/accounts/session.server";
+} from "./session.server";
 import { isDomainError } from "~/utils/errors";
 import { rawDb as sqlite } from "../../../tests/support/raw-sql";
 

@@ -2,24 +2,17 @@
 // reads or writes password hashes.
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { z } from "zod";
-import { db, type Tx, immediate } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import type { PublicUser } from "~/domain/user";
 import { conflict, DomainError, invalid } from "~/utils/errors";
 import { usernameSkeleton } from "~/utils/username-skeleton.server";
-import {
-  isReservedUsername,
-  RESERVED_USERNAME_MESSAGE,
-} from "~/domain/deleted-user";
 import { displayName } from "./display-name.server";
-import {
-  fieldErrorsOf,
-  isWellFormed,
-  maxChars,
-  requiredText,
-} from "~/utils/validation";
+import { fieldErrorsOf } from "~/utils/validation";
+import { RegisterSchema } from "./user-input.server";
+import { PASSWORD_MAX } from "../../domain/user";
 
 // OWASP's argon2id floor: 46 MiB, 1 pass, 1 lane. @node-rs/argon2 hashes on
 // libuv's thread pool, so a login never blocks the event loop.
@@ -29,53 +22,6 @@ const ARGON2_OPTIONS = {
   timeCost: 1,
   parallelism: 1,
 } as const;
-
-export const USERNAME_MAX = 50;
-export const USERNAME_MIN = 3;
-export const PASSWORD_MIN = 6;
-const PASSWORD_MAX = 200;
-export const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
-
-// NFKC: a fullwidth 'ａｌｉｃｅ' is stored as the 'alice' it shows.
-export const UsernameSchema = requiredText("Username is required")
-  .normalize("NFKC")
-  .min(USERNAME_MIN, "Username must be at least 3 characters")
-  .superRefine(
-    maxChars(USERNAME_MAX, "Username must be less than 50 characters"),
-  )
-  .regex(
-    /^[\p{L}\p{N}_.-]+$/u,
-    "Username may use only letters, numbers, '.', '-' and '_'",
-  )
-  .refine((name) => !isReservedUsername(name), RESERVED_USERNAME_MESSAGE);
-
-export const EmailSchema = requiredText("Email is required")
-  .max(254, "Email is invalid")
-  .regex(EMAIL_SHAPE, "Email is invalid")
-  .refine(isWellFormed, "Email is invalid");
-
-/** Registration's rules for a new password (also a reset and a change). */
-export const NewPasswordSchema = z
-  .string({ error: "Password is required" })
-  .min(1, "Password is required")
-  .min(PASSWORD_MIN, "Password must be at least 6 characters")
-  .max(PASSWORD_MAX, "Password must be at most 200 characters");
-
-export const RegisterSchema = z.object({
-  username: UsernameSchema,
-  email: EmailSchema,
-  password: NewPasswordSchema,
-});
-
-export const LoginSchema = z.object({
-  username: requiredText("Username is required")
-    .normalize("NFKC")
-    .max(254, "Invalid username or password"),
-  password: z
-    .string({ error: "Password is required" })
-    .min(1, "Password is required")
-    .max(PASSWORD_MAX, "Invalid username or password"),
-});
 
 /** The signed-in user's own view (docs/api.md): never a password or hash. */
 export function toUserJson(user: User) {

@@ -1,15 +1,9 @@
 // Bets, reading and access: who may see a bet (a private one needs its code
 // or a seat), the view every page and the API render, and opening by code.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import {
-  db,
-  idListParam,
-  immediate,
-  inIdList,
-  jsonRowsColumn,
-  preparedOnce,
-  type Tx,
-} from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate, preparedOnce } from "~/db/transactions.server";
+import { idListParam, inIdList, jsonRowsColumn } from "~/db/dialect.server";
 import { betAccess, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
 import { notFound } from "~/utils/errors";

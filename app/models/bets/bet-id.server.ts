@@ -1,7 +1,7 @@
 // A route's bet id, read the way the model reads a bet: a malformed {id}
 // gets the same 404 as a bet the viewer cannot see, on both doors.
 import { BET_NOT_FOUND } from "~/domain/bet";
-import { parseId } from "~/utils/api.server";
+import { parseId } from "~/utils/validation";
 import { notFound } from "~/utils/errors";
 
 /**

@@ -3,7 +3,8 @@
 import crypto from "node:crypto";
 import { and, eq, or } from "drizzle-orm";
 import { z } from "zod";
-import { db, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db } from "~/db/transactions.server";
 import { friendships } from "~/db/schema";
 import { invalid } from "~/utils/errors";
 import { MAX_BET_DOLLARS } from "~/utils/money";

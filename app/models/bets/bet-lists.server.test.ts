@@ -183,7 +183,7 @@ describe("getDashboard (docs/product-rules.md#statuses)", () => {
 
 describe("history", () => {
   it("writes a bet event for create, edit and join, in order", async () => {
-    const { db } = await import("~/db/client.server");
+    const { db } = await import("~/db/transactions.server");
     const { betEvents } = await import("~/db/schema");
     const { eq } = await import("drizzle-orm");
     const creator = await person();

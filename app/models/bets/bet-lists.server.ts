@@ -1,7 +1,8 @@
 // Bets, the lists: the public feed, my bets by tab, the dashboard, and the
 // sweep that stores what reads already show (expired pending bets cancelled).
 import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
-import { db, preparedOnce, changedRows, immediate } from "~/db/client.server";
+import { db, preparedOnce, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import { betParticipants, bets } from "~/db/schema";
 
 import {

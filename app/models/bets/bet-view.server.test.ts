@@ -12,7 +12,7 @@ import {
   acceptFriendRequest,
   sendFriendRequest,
 } from "../social/friend.server";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import { users } from "~/db/schema";
 import { DELETED_USER_NAME } from "~/domain/deleted-user";
 import { makeBet, person } from "../../../tests/support/factories";

@@ -1,14 +1,16 @@
 // Bets: create, join, edit, delete. Every rule about who may change a bet
 // lives here, shared by the pages and the /api routes.
+import { nameOf } from "../accounts/display-name.server";
 import { and, eq, gt, sql } from "drizzle-orm";
-import { immediate, type Tx, changedRows } from "~/db/client.server";
-import { betEvents, betParticipants, bets, users, type Bet } from "~/db/schema";
+import type { Tx } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
+import { betEvents, betParticipants, bets, type Bet } from "~/db/schema";
 import { violatedUniqueIndex } from "~/db/unique-violation.server";
 import { recordActivity } from "../social/activity.server";
 import { holdAccountOpen } from "../accounts/closed-account.server";
 import { editRefusal, joinRefusal, BET_FULL } from "./bet-policy.server";
 import { conflict, notFound, refused } from "~/utils/errors";
-
 import {
   assertReferee,
   generateCode,
@@ -24,6 +26,7 @@ import {
   type BetView,
 } from "./bet-access.server";
 import { announceBet } from "../notifications/live-events.server";
+
 // --- Creating ---------------------------------------------------------------
 
 // Creating and joining are inserts guarded by unique indexes (the code, a
@@ -170,18 +173,12 @@ export async function joinBet({
       .insert(betEvents)
       .values({ betId, actorId: userId, type: "joined" });
     await announceBet(tx, betId);
-    const joiner = (
-      await tx
-        .select({ username: users.username })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1)
-    )[0];
+    const joiner = await nameOf(tx, userId);
     await recordActivity(tx, {
       userId: bet.creatorId,
       actorId: userId,
       type: "bet_joined",
-      message: `${joiner?.username ?? "Someone"} joined your bet "${bet.title}"`,
+      message: `${joiner} joined your bet "${bet.title}"`,
       betId,
     });
     return await getBetViewTx(tx, betId);

@@ -13,7 +13,7 @@ import {
   AbuseLimit,
   giveBack,
   takeTogether,
-} from "~/models/requests/abuse-limits.server";
+} from "../requests/abuse-limits.server";
 
 export const TOO_MANY_CODE_MISSES =
   "Too many codes that matched no bet. Please wait a few minutes and try again.";

@@ -1,10 +1,10 @@
 // Share links and previews (docs/product-rules.md#private-bets). A private bet's links carry its code:
 // whoever holds the link holds the code, and nobody else learns the bet exists.
 import { and, eq } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
 import { bets, type Bet } from "~/db/schema";
-import { publicOrigin } from "~/utils/env.server";
-import { warmShareImageRenderer } from "~/models/bets/share-image.server";
+import { publicOrigin } from "~/utils/env-settings.server";
+import { warmShareImageRenderer } from "./share-image.server";
 import { canViewBet, codeMatches } from "./bet-access.server";
 import { tryCode, type CodeGuesser } from "./code-guesses.server";
 

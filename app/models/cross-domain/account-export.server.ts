@@ -2,9 +2,9 @@
 // that nobody else's email, no hash and no token can slip in
 // (docs/decisions/0910-your-data.md).
 import { href } from "react-router";
-import { messagesWrittenBy } from "../messages/messages.server";
+import { messagesWrittenBy } from "../messages/message-export.server";
 import { asc, eq, inArray, or, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
 import {
   activityEvents,
   betParticipants,

@@ -7,29 +7,26 @@
 // are claimed by the same conditional update and retried after the same
 // backoff (app/models/jobs/claims.server.ts), but the claim commits before the send.
 import { cancelExpiredBets } from "../bets/bet-lists.server";
-import { runDueJobs, type JobHandler } from "~/models/jobs/jobs.server";
+import { runDueJobs, type JobHandler } from "../jobs/jobs.server";
 import {
   deliverDueNotifications,
   onNotificationsQueued,
-} from "~/models/notifications/outbox.server";
-import { remindPayment, markOverdue } from "~/models/payments/dues.server";
+} from "../notifications/outbox.server";
+import { remindPayment, markOverdue } from "../payments/dues.server";
 import {
   remindProposal,
   timeOutProposal,
 } from "../settlements/settlement-sweep.server";
 import { remindReferee } from "../settlements/settlement-referee.server";
-import { deleteExpiredSessions } from "~/models/accounts/session.server";
-import { sweepIdempotencyKeys } from "~/models/requests/idempotency-keys.server";
-import { sweepAbuseWindows } from "~/models/requests/abuse-limits.server";
+import { deleteExpiredSessions } from "../accounts/session.server";
+import { sweepIdempotencyKeys } from "../requests/idempotency-keys.server";
+import { sweepAbuseWindows } from "../requests/abuse-limits.server";
 import { countSweep, setSweepLag } from "~/utils/metrics.server";
 import { onStop } from "~/utils/stop-hooks.server";
-import { sweepIntervalMs } from "~/models/bets/windows.server";
-import {
-  outboxPollMs,
-  outsidePrimaryRegion,
-  underVitest,
-} from "~/utils/env.server";
-import { sweepLiveEvents } from "~/models/notifications/live-events.server";
+import { sweepIntervalMs } from "../bets/windows.server";
+import { outsidePrimaryRegion } from "~/utils/env.server";
+import { outboxPollMs, underVitest } from "~/utils/env-settings.server";
+import { sweepLiveEvents } from "../notifications/live-events.server";
 
 /** How often the outbox looks for due retries; a new event wakes it at once. */
 const OUTBOX_POLL_MS = outboxPollMs();

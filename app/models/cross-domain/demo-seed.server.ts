@@ -2,7 +2,7 @@
 // empty database, through the same model functions the app uses, so the
 // demo obeys every rule the app does.
 import { sql } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
 import { bets, users } from "~/db/schema";
 import { registerUser } from "../accounts/user.server";
 import { createBet, joinBet } from "../bets/bet.server";

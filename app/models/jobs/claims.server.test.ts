@@ -2,7 +2,7 @@
 // as the job queue uses them; the outbox's use is in
 // app/models/notifications/outbox.server.test.ts.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { immediate } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
 import { afterFailure, backoffMs, MAX_ATTEMPTS } from "./claims.server";
 import { listJobs, runDueJobs, scheduleJob } from "./jobs.server";
 import { onPostgres } from "../../../tests/support/test-database";

@@ -20,7 +20,8 @@
 // of waiting for that transaction to end.
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { db, engine, immediate, type Tx } from "~/db/client.server";
+import { engine, type Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
 
 /** A table of work: its rows have an `id` and count their `attempts`. */
 type WorkTable = PgTable & { id: PgColumn; attempts: PgColumn };

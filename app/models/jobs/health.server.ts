@@ -5,7 +5,10 @@
 // serves (its reads are replayed in the primary region), so that is said,
 // not failed; so is a replica too far behind or no longer a standby (docs/decisions/1050-regions-read-nearby-write-in-one.md).
 import { sql } from "drizzle-orm";
-import { db, replicaPool, selectRows, usingPrimary } from "~/db/client.server";
+import { replicaPool } from "~/db/connections.server";
+import { db } from "~/db/transactions.server";
+import { selectRows } from "~/db/dialect.server";
+import { usingPrimary } from "~/db/primary-scope.server";
 import { replicaStanding } from "~/db/replica-standing.server";
 
 export type DatabaseHealth =

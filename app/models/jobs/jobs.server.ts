@@ -9,7 +9,8 @@
 // it, done. Exactly once. A failure is retried after that module's backoff.
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
-import { db, immediate, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
 import { jobs, type Job } from "~/db/schema";
 import { afterFailure, claim, dueRows, type WorkQueue } from "./claims.server";
 

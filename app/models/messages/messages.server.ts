@@ -5,16 +5,9 @@
 // tells the others at once (live pages, activity, then mail or push through
 // the outbox), in the same transaction as the message.
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
-import { db, immediate, changedRows, type Tx } from "~/db/client.server";
-import {
-  betAccess,
-  betMessagePhotos,
-  betMessages,
-  betParticipants,
-  bets,
-  users,
-} from "~/db/schema";
-import { BET_NOT_FOUND } from "~/domain/bet";
+import { changedRows } from "~/db/dialect.server";
+import { db, immediate } from "~/db/transactions.server";
+import { betMessagePhotos, betMessages, users } from "~/db/schema";
 import {
   MESSAGE_MAX_CHARS,
   MESSAGES_PER_BET,
@@ -27,6 +20,7 @@ import { recordActivity } from "../social/activity.server";
 import { setting } from "~/utils/env.server";
 import { conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
+import { requireTalker } from "./talkers.server";
 import {
   checkPhotos,
   photoBytes,
@@ -37,8 +31,6 @@ import {
 } from "./photos.server";
 import { codePoints, refusedTextMessage } from "~/utils/validation";
 
-export const NOT_ON_BET =
-  "Only the people on this bet and its referee can read and write its messages.";
 export const MESSAGE_NOT_FOUND = "This message could not be found.";
 export const PHOTO_NOT_FOUND = "This photo could not be found.";
 export const EMPTY_MESSAGE = "Write a message first.";
@@ -70,53 +62,6 @@ export type MessageView = {
   /** Its photos, in order (none once deleted). */
   photos: PhotoRef[];
 };
-
-type Reader = Tx | typeof db;
-
-/** The people who talk on a bet: its seats and its referee. */
-async function talkersOf(
-  tx: Reader,
-  bet: { id: number; refereeId: number | null },
-) {
-  const seats = await tx
-    .select({ userId: betParticipants.userId })
-    .from(betParticipants)
-    .where(eq(betParticipants.betId, bet.id));
-  const people = new Set(seats.map((s) => s.userId));
-  if (bet.refereeId !== null) people.add(bet.refereeId);
-  return people;
-}
-
-/**
- * The bet and its talkers when `userId` is one of them; otherwise the
- * refusal: 403 to someone who may see the bet (a public one, or a private
- * one opened by its code), the bet's 404 to anyone else.
- */
-async function requireTalker(tx: Reader, betId: number, userId: number) {
-  const bet = (
-    await tx
-      .select({
-        id: bets.id,
-        title: bets.title,
-        visibility: bets.visibility,
-        refereeId: bets.refereeId,
-      })
-      .from(bets)
-      .where(eq(bets.id, betId))
-      .limit(1)
-  )[0];
-  if (!bet) throw notFound(BET_NOT_FOUND);
-  const people = await talkersOf(tx, bet);
-  if (people.has(userId)) return { bet, people };
-  if (bet.visibility === "public") throw forbidden(NOT_ON_BET);
-  const opened = await tx
-    .select({ u: betAccess.userId })
-    .from(betAccess)
-    .where(and(eq(betAccess.betId, betId), eq(betAccess.userId, userId)))
-    .limit(1);
-  if (opened.length > 0) throw forbidden(NOT_ON_BET);
-  throw notFound(BET_NOT_FOUND);
-}
 
 /** The body as sent, checked: 1 to 1,000 characters, line breaks allowed, no other control characters. */
 export function messageBodyOf(raw: unknown): string {
@@ -356,37 +301,6 @@ export async function deleteMessage({
       .where(eq(betMessagePhotos.messageId, messageId));
     await announceBet(tx, betId);
   });
-}
-
-/** The person's own messages, for their export (docs/product-rules.md#your-data). */
-export async function messagesWrittenBy(userId: number) {
-  const rows = await db
-    .select({
-      id: betMessages.id,
-      betId: betMessages.betId,
-      body: betMessages.body,
-      createdAt: betMessages.createdAt,
-      deletedAt: betMessages.deletedAt,
-    })
-    .from(betMessages)
-    .where(eq(betMessages.authorId, userId))
-    .orderBy(asc(betMessages.id));
-  // Their photos, by where they are served (the bytes stay behind the session).
-  const photos = await db
-    .select({
-      id: betMessagePhotos.id,
-      messageId: betMessagePhotos.messageId,
-      width: betMessagePhotos.width,
-      height: betMessagePhotos.height,
-    })
-    .from(betMessagePhotos)
-    .innerJoin(betMessages, eq(betMessages.id, betMessagePhotos.messageId))
-    .where(eq(betMessages.authorId, userId))
-    .orderBy(asc(betMessagePhotos.messageId), asc(betMessagePhotos.position));
-  return rows.map((row) => ({
-    ...row,
-    photos: photos.filter((p) => p.messageId === row.id),
-  }));
 }
 
 /**

@@ -3,7 +3,7 @@
 // time) so the long side is at most 1,600 px and every metadata field —
 // location, camera, time — is gone, with a thumbnail beside it.
 import { and, asc, eq } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
 import { betMessagePhotos } from "~/db/schema";
 import {
   PHOTO_LONG_SIDE,

@@ -6,10 +6,11 @@
 // it would hand the account over, so it is never listed
 // (docs/decisions/0970-demo-outbox-per-browser.md).
 import { sql, inArray } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
 import { demoMails } from "~/db/schema";
 import { hasSmtp } from "~/messaging/mail.server";
-import { isDemoMode, isProduction, sessionSecret } from "~/utils/env.server";
+import { isDemoMode, isProduction } from "~/utils/env.server";
+import { sessionSecret } from "~/utils/env-start.server";
 import { signedCookie } from "~/framework/signed-cookie.server";
 
 /** Enough for a person trying the demo under a few names. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { immediate } from "~/db/client.server";
-import { deleteBet, joinBet } from "~/models/bets/bet.server";
-import { proposeSettlement } from "~/models/settlements/settlement.server";
-import { sendFriendRequest } from "~/models/social/friend.server";
-import { markAllActivityRead } from "~/models/social/activity.server";
+import { immediate } from "~/db/transactions.server";
+import { deleteBet, joinBet } from "../bets/bet.server";
+import { proposeSettlement } from "../settlements/settlement.server";
+import { sendFriendRequest } from "../social/friend.server";
+import { markAllActivityRead } from "../social/activity.server";
 import { activeBet, makeBet, person } from "../../../tests/support/factories";
 import {
   announceBet,

@@ -19,15 +19,9 @@ import {
   sql,
   type SQL,
 } from "drizzle-orm";
-import {
-  db,
-  engine,
-  preparedOnce,
-  selectRows,
-  type Tx,
-  changedRows,
-  immediate,
-} from "~/db/client.server";
+import { engine, type Tx } from "~/db/connections.server";
+import { db, preparedOnce, immediate } from "~/db/transactions.server";
+import { selectRows, changedRows } from "~/db/dialect.server";
 import { betParticipants, bets, liveEvents, sessions } from "~/db/schema";
 import type { LiveEventType } from "~/domain/live-message";
 

@@ -4,8 +4,9 @@
 // once, one poll timer, streams whose session ended, and an event whose
 // transaction commits after a higher id was read.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { engine, immediate, pool } from "~/db/client.server";
-import { createSession } from "~/models/accounts/session.server";
+import { engine, pool } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
+import { createSession } from "../accounts/session.server";
 import { person } from "../../../tests/support/factories";
 import { rawDb } from "../../../tests/support/raw-sql";
 import { announceActivity } from "./live-events.server";

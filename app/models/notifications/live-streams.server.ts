@@ -13,7 +13,8 @@
 // transaction that may hold them has surely ended
 // (docs/decisions/1036-the-live-cursor-never-skips-an-event.md).
 import { replicaStanding } from "~/db/replica-standing.server";
-import { livePollMs, liveHeartbeatMs, rateLimitsOn } from "~/utils/env.server";
+import { rateLimitsOn } from "~/utils/env.server";
+import { livePollMs, liveHeartbeatMs } from "~/utils/env-settings.server";
 import { onStopStarting } from "~/utils/stop-hooks.server";
 import type { LiveMessage } from "~/domain/live-message";
 import type { SQL } from "drizzle-orm";

@@ -5,10 +5,10 @@
 import crypto from "node:crypto";
 import { safeEqual } from "~/utils/safe-equal.server";
 import { and, eq } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
 import { notificationOptOuts, users } from "~/db/schema";
 import { invalid } from "~/utils/errors";
-import { sessionSecret } from "~/utils/env.server";
+import { sessionSecret } from "~/utils/env-start.server";
 import {
   isNotificationChannel,
   isNotificationKind,

@@ -4,9 +4,9 @@
 // mid-send is given up, never sent again. Over HTTP with a real mail server:
 // tests/api/notifications.test.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { joinBet } from "~/models/bets/bet.server";
-import { backoffMs } from "~/models/jobs/claims.server";
-import { outboxRetryBaseMs } from "~/utils/env.server";
+import { joinBet } from "../bets/bet.server";
+import { backoffMs } from "../jobs/claims.server";
+import { outboxRetryBaseMs } from "~/utils/env-settings.server";
 import { makeBet, person } from "../../../tests/support/factories";
 import { rawDb as sql } from "../../../tests/support/raw-sql";
 import { deliverDueNotifications, outboxDepth } from "./outbox.server";

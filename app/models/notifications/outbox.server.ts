@@ -7,7 +7,8 @@
 // a retry after the claims' backoff. A row cut off mid-send (the process died
 // while talking to the mail server) is not sent again: at most once per channel.
 import { and, eq, gte, lte, sql } from "drizzle-orm";
-import { db, immediate, outsideTransaction, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate, outsideTransaction } from "~/db/transactions.server";
 import {
   activityEvents,
   bets,
@@ -17,17 +18,10 @@ import {
 } from "~/db/schema";
 import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
 import { renderMail } from "~/messaging/templates.server";
-import {
-  isDemoMode,
-  outboxRetryBaseMs,
-  publicOrigin,
-} from "~/utils/env.server";
+import { isDemoMode } from "~/utils/env.server";
+import { outboxRetryBaseMs, publicOrigin } from "~/utils/env-settings.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
-import {
-  afterFailure,
-  lease,
-  type WorkQueue,
-} from "~/models/jobs/claims.server";
+import { afterFailure, lease, type WorkQueue } from "../jobs/claims.server";
 import {
   KIND_TITLES,
   NOTIFICATION_CHANNELS,

@@ -3,7 +3,8 @@
 // (404/410) is deleted the first time it says so.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { db, changedRows, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import { pushSubscriptions } from "~/db/schema";
 import {
   isAllowedPushEndpoint,

@@ -2,31 +2,26 @@
 // notice, the winner's nudge, and everyone's payment record. The due date
 // and its jobs are written when the bet settles (settlement.server.ts).
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
-import {
-  db,
-  immediate,
-  preparedOnce,
-  type Tx,
-  changedRows,
-} from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate, preparedOnce } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   betParticipants,
   bets,
   payments,
   settlements,
-  users,
   type Job,
 } from "~/db/schema";
 import { recordActivity } from "../social/activity.server";
 import { ALREADY_PAID } from "./payment.server";
-import { displayNameSql } from "../accounts/display-name.server";
+import { nameOf } from "../accounts/display-name.server";
 import { BET_NOT_FOUND } from "~/domain/bet";
 import { canViewBet, type BetCommand } from "../bets/bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
 import { formatCents } from "~/utils/money";
-import { nudgeIntervalMs } from "~/models/bets/windows.server";
+import { nudgeIntervalMs } from "../bets/windows.server";
 import { announceBet } from "../notifications/live-events.server";
 
 export const NOT_OWED = "Nothing is owed on this bet.";
@@ -40,19 +35,6 @@ export class NudgeTooSoon extends DomainError {
       `You can nudge again in ${hours} ${hours === 1 ? "hour" : "hours"}.`,
     );
   }
-}
-
-async function nameOf(tx: Tx | typeof db, userId: number | null) {
-  if (userId === null) return "Someone";
-  return (
-    (
-      await tx
-        .select({ username: displayNameSql() })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1)
-    )[0]?.username ?? "Someone"
-  );
 }
 
 /** The bet and its settlement (either may be missing). */

@@ -2,7 +2,8 @@
 // that sum to zero. Financial history and its summary are read from here and
 // nowhere else. Triggers in drizzle/0001 refuse UPDATE and DELETE.
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
-import { db, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db } from "~/db/transactions.server";
 import { bets, ledgerEntries } from "~/db/schema";
 import type { FinanceSummary } from "~/domain/finances";
 import {

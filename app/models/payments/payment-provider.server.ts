@@ -5,7 +5,7 @@
 // keeps them in is given here, in the model layer: providers never import the
 // database or the models (docs/decisions/0960-layers-as-they-are.md).
 import { and, eq } from "drizzle-orm";
-import { db, immediate } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
 import { demoPaymentIntents } from "~/db/schema";
 import {
   createDemoProvider,
@@ -14,7 +14,8 @@ import {
 } from "~/payments/demo.server";
 import type { PaymentProvider } from "~/payments/provider.server";
 import { createStripeProvider } from "~/payments/stripe.server";
-import { isDemoMode, stripeKeys } from "~/utils/env.server";
+import { isDemoMode } from "~/utils/env.server";
+import { stripeKeys } from "~/utils/env-settings.server";
 
 /** The demo processor's intents, in `demo_payment_intents`. */
 export const demoIntentStore: DemoIntentStore = {

@@ -2,15 +2,16 @@
 // amount. A payment is recorded only after the provider confirms it
 // succeeded, idempotently by intent id, and the ledger entries are written
 // in the same immediate transaction as the status changes.
+import { nameOf } from "../accounts/display-name.server";
 import { and, eq } from "drizzle-orm";
-import { db, immediate, changedRows } from "~/db/client.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   bets,
   payments,
   processedWebhookEvents,
   settlements,
-  users,
   type Settlement,
 } from "~/db/schema";
 import { recordActivity } from "../social/activity.server";
@@ -311,18 +312,12 @@ export async function completePayment({
         .insert(betEvents)
         .values({ betId, actorId: payerId, type: "paid", data: { paymentId } });
       await announceBet(tx, betId);
-      const payer = (
-        await tx
-          .select({ username: users.username })
-          .from(users)
-          .where(eq(users.id, payerId))
-          .limit(1)
-      )[0];
+      const payer = await nameOf(tx, payerId);
       await recordActivity(tx, {
         userId: settlement.winnerId!,
         actorId: payerId,
         type: "payment_received",
-        message: `${payer?.username ?? "Someone"} paid ${formatCents(amountCents)} for "${bet.title}"`,
+        message: `${payer} paid ${formatCents(amountCents)} for "${bet.title}"`,
         betId,
       });
       return { settlement: (await current())!, recorded: true };

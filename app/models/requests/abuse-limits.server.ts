@@ -10,7 +10,9 @@
 // cannot all pass a check that none of them has counted yet
 // (docs/decisions/1035-limits-taken-atomically.md).
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import { immediate, changedRows, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import { abuseWindows } from "~/db/schema";
 import { rateLimitsOn } from "~/utils/env.server";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";

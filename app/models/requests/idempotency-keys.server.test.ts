@@ -3,8 +3,8 @@
 // repeat, which claims the key under a new id; the first request's change
 // then rolls back, and the work is done once, by the repeat.
 import { describe, expect, it } from "vitest";
-import { immediate } from "~/db/client.server";
-import { idempotencyLeaseMs } from "~/utils/env.server";
+import { immediate } from "~/db/transactions.server";
+import { idempotencyLeaseMs } from "~/utils/env-settings.server";
 import { UnavailableError } from "~/utils/errors";
 import { person } from "../../../tests/support/factories";
 import {

@@ -4,15 +4,11 @@
 // and the answer is kept after it. Everything here is a conditional write in
 // a BEGIN IMMEDIATE transaction, so two processes cannot both claim a key.
 import { and, eq, lt } from "drizzle-orm";
-import {
-  db,
-  engine,
-  immediate,
-  type Tx,
-  changedRows,
-} from "~/db/client.server";
+import { engine, type Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import { idempotencyKeys, type IdempotencyKeyRow } from "~/db/schema";
-import { idempotencyLeaseMs } from "~/utils/env.server";
+import { idempotencyLeaseMs } from "~/utils/env-settings.server";
 import { UnavailableError } from "~/utils/errors";
 
 /**

@@ -3,12 +3,10 @@
 // has written to, how far the region's replica has replayed, and whether the
 // replica may answer at all (app/db/replica-standing.server.ts).
 import { sql } from "drizzle-orm";
-import {
-  db,
-  replicaLostRecently,
-  selectRows,
-  usingPrimary,
-} from "~/db/client.server";
+import { db } from "~/db/transactions.server";
+import { selectRows } from "~/db/dialect.server";
+import { usingPrimary } from "~/db/primary-scope.server";
+import { replicaLostRecently } from "~/db/pg-pool.server";
 
 export { replicaLostRecently };
 export { replicaStanding } from "~/db/replica-standing.server";

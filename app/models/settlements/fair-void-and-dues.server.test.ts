@@ -2,10 +2,8 @@
 // (reminders, overdue, nudges), with time passed as `now`.
 import { describe, expect, it } from "vitest";
 import { onPostgres } from "../../../tests/support/test-database";
-import {
-  VOID_WITH_WINNER,
-  parseProposalInput,
-} from "./settlement-rules.server";
+import { VOID_WITH_WINNER } from "./settlement-rules.server";
+import { parseProposalInput } from "./settlement-input.server";
 import {
   approveSettlement,
   proposeSettlement,

@@ -2,7 +2,8 @@
 // timeout and reminder jobs) and the one settle path (docs/product-rules.md#settlement), so an
 // agreement, a concession, a silence and a referee's ruling settle alike.
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { changedRows, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   bets,
@@ -19,13 +20,13 @@ import { conflict } from "~/utils/errors";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { formatCents, splitPayout } from "~/utils/money";
 import { formatDateTime } from "~/utils/dates";
-import { paymentDueMs, responseWindowMs } from "~/models/bets/windows.server";
+import { paymentDueMs, responseWindowMs } from "../bets/windows.server";
 import {
   ALREADY_SETTLED,
   loserOf,
-  usernameOf,
   type Parties,
 } from "./settlement-rules.server";
+import { nameOf } from "../accounts/display-name.server";
 import { announceBet } from "../notifications/live-events.server";
 
 /** How many proposals a bet has had: numbers each proposal's jobs. */
@@ -91,7 +92,7 @@ export async function proposalWords(
   proposerId: number,
 ) {
   if (outcome === "void") return "calling it off (no winner)";
-  return `${winnerId === proposerId ? "themself" : await usernameOf(tx, winnerId!)} as the winner`;
+  return `${winnerId === proposerId ? "themself" : await nameOf(tx, winnerId!)} as the winner`;
 }
 
 export async function insertProposal(
@@ -295,8 +296,8 @@ export async function finalise(
     const result = voided
       ? `"${bet.title}" is called off (${how[resolution]}): no winner, no payment`
       : final.winnerId === userId
-        ? `You won "${bet.title}" (${how[resolution]}); ${await usernameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
-        : `${await usernameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
+        ? `You won "${bet.title}" (${how[resolution]}); ${await nameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
+        : `${await nameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
     await recordActivity(tx, {
       userId,
       actorId,

@@ -1,7 +1,9 @@
 // Settlements, the referee (docs/product-rules.md#referee): after a rejection either party hands
 // the dispute to the bet's referee, whose ruling settles it at once.
 import { and, eq, sql } from "drizzle-orm";
-import { db, immediate, type Tx, changedRows } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db, immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   bets,
@@ -28,7 +30,7 @@ import {
   notFound,
   refused,
 } from "~/utils/errors";
-import { responseWindowMs } from "~/models/bets/windows.server";
+import { responseWindowMs } from "../bets/windows.server";
 import {
   ALREADY_REFERRED,
   ALREADY_SETTLED,
@@ -47,9 +49,9 @@ import {
   loserOf,
   partiesOf,
   partiesOfView,
-  usernameOf,
   type Parties,
 } from "./settlement-rules.server";
+import { nameOf } from "../accounts/display-name.server";
 import { finalise } from "./settlement-finalise.server";
 import { announceBet } from "../notifications/live-events.server";
 
@@ -175,7 +177,7 @@ export async function referDispute({
         userId: bet.refereeId!,
         actorId: userId,
         type: "referee_requested",
-        message: `${await usernameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
+        message: `${await nameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
         betId,
       });
       // A referral has no timeout; the referee is reminded instead.

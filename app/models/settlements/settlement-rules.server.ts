@@ -1,25 +1,22 @@
-// Settlements, the rules they share: the product's messages (defined once, here),
-// the input a proposal or a rejection may carry, and the checks every
-// settlement command makes of a bet and its two parties.
+// Settlements, the rules they share: the product's messages (defined once, here)
+// and the checks every settlement command makes of a bet and its two parties.
+// The input a proposal or a rejection may carry: ./settlement-input.server.ts.
 import { eq } from "drizzle-orm";
-import { z } from "zod";
-import { db, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { db } from "~/db/transactions.server";
 import {
   betParticipants,
   bets,
   settlements,
-  users,
   type Bet,
   type Outcome,
   type Settlement,
 } from "~/db/schema";
-import { displayNameSql } from "../accounts/display-name.server";
 import { BET_NOT_FOUND } from "~/domain/bet";
 import { canViewBet, effectiveStatus } from "../bets/bet-access.server";
 import { invalid, notFound, type Refusal } from "~/utils/errors";
 import type { BetStatus } from "~/domain/bet";
-import { fieldErrorsOf, maxChars } from "~/utils/validation";
-import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
+import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 
 export const NO_WINNER_TITLE = "No winner selected";
 export const NO_WINNER = "Please select a winner to settle the bet.";
@@ -51,94 +48,6 @@ export const NOT_A_PARTY_APPROVE =
   "Only the two people in this bet can approve it.";
 export const NOT_A_PARTY_REJECT =
   "Only the two people in this bet can reject it.";
-
-// --- Input ------------------------------------------------------------------
-
-const optionalText = (field: string) =>
-  z
-    .string({ error: `${field} must be text.` })
-    .nullish()
-    .transform((v) => (v ?? "").trim())
-    .superRefine(
-      maxChars(NOTES_MAX, `${field} must be at most ${NOTES_MAX} characters.`, {
-        multiline: true,
-      }),
-    )
-    .transform((v) => (v === "" ? null : v));
-
-const winnerIdSchema = z.coerce
-  .number({ error: NO_WINNER })
-  .int(NO_WINNER)
-  .positive(NO_WINNER);
-
-const ProposalSchema = z.object({
-  winnerId: z.preprocess(
-    (v) => (v === "" || v === null ? undefined : v),
-    winnerIdSchema.optional(),
-  ),
-  outcome: z.enum(["winner", "void"], { error: BAD_OUTCOME }).optional(),
-  settlementNotes: optionalText("Notes"),
-});
-
-export type ProposalInput = {
-  outcome: Outcome;
-  winnerId: number | null;
-  notes: string | null;
-};
-
-const RejectionSchema = z.object({
-  rejectionReason: optionalText("Reason"),
-});
-
-/**
- * `{winnerId, settlementNotes?}` or `{outcome: "void"}` from JSON or a form
- * (whose radio sends `winnerId=void` for the third choice): 400 with the product's
- * message.
- */
-export function parseProposalInput(input: unknown): ProposalInput {
-  const raw =
-    input && typeof input === "object"
-      ? { ...(input as Record<string, unknown>) }
-      : input;
-  if (raw && typeof raw === "object" && "winnerId" in raw) {
-    const fields = raw as Record<string, unknown>;
-    if (fields.winnerId === "void" && fields.outcome === undefined) {
-      delete fields.winnerId;
-      fields.outcome = "void";
-    }
-  }
-  const parsed = ProposalSchema.safeParse(raw);
-  if (!parsed.success) {
-    const fieldErrors = fieldErrorsOf(parsed.error);
-    throw invalid(
-      fieldErrors.winnerId
-        ? NO_WINNER
-        : fieldErrors.outcome
-          ? BAD_OUTCOME
-          : "Invalid input",
-      {
-        ...fieldErrors,
-        ...(fieldErrors.winnerId ? { winnerId: [NO_WINNER] } : {}),
-      },
-    );
-  }
-  const { winnerId, outcome, settlementNotes } = parsed.data;
-  if (outcome === "void") {
-    if (winnerId !== undefined)
-      throw invalid(VOID_WITH_WINNER, { winnerId: [VOID_WITH_WINNER] });
-    return { outcome: "void", winnerId: null, notes: settlementNotes };
-  }
-  if (winnerId === undefined)
-    throw invalid(NO_WINNER, { winnerId: [NO_WINNER] });
-  return { outcome: "winner", winnerId, notes: settlementNotes };
-}
-
-export function parseRejectionInput(input: unknown) {
-  const parsed = RejectionSchema.safeParse(input);
-  if (!parsed.success)
-    throw invalid("Invalid input", fieldErrorsOf(parsed.error));
-  return { reason: parsed.data.rejectionReason };
-}
 
 // --- Shared checks -----------------------------------------------------------
 
@@ -180,18 +89,6 @@ export async function loadBet(tx: Tx, betId: number, userId: number) {
   )[0];
   if (!bet || !(await canViewBet(bet, userId))) throw notFound(BET_NOT_FOUND);
   return { bet, parties: await partiesOf(tx, betId) };
-}
-
-export async function usernameOf(tx: Tx | typeof db, userId: number) {
-  return (
-    (
-      await tx
-        .select({ username: displayNameSql() })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1)
-    )[0]?.username ?? "Someone"
-  );
 }
 
 export function assertWinner(parties: Parties, winnerId: number | null) {

@@ -1,15 +1,12 @@
 // Settlements, the sweep's part (docs/product-rules.md#answer-windows): an unanswered proposal is
 // approved at its deadline, and the silent side is reminded before it.
 import { eq } from "drizzle-orm";
-import type { Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
 import { betEvents, bets, type Job, type Settlement } from "~/db/schema";
 import { recordActivity } from "../social/activity.server";
 import { formatDateTime } from "~/utils/dates";
-import {
-  liveSettlement,
-  partiesOf,
-  usernameOf,
-} from "./settlement-rules.server";
+import { liveSettlement, partiesOf } from "./settlement-rules.server";
+import { nameOf } from "../accounts/display-name.server";
 import { finalise, proposalWords } from "./settlement-finalise.server";
 import { announceBet } from "../notifications/live-events.server";
 
@@ -87,7 +84,7 @@ export async function remindProposal(tx: Tx, job: Job) {
     userId: silent,
     actorId: live.proposedBy,
     type: "settlement_reminder",
-    message: `Reminder: ${await usernameOf(tx, live.proposedBy)} proposed ${await proposalWords(tx, live.outcome, live.winnerId, live.proposedBy)} of "${bet.title}". It is approved automatically ${formatDateTime(live.respondBy)} UTC unless you reject it.`,
+    message: `Reminder: ${await nameOf(tx, live.proposedBy)} proposed ${await proposalWords(tx, live.outcome, live.winnerId, live.proposedBy)} of "${bet.title}". It is approved automatically ${formatDateTime(live.respondBy)} UTC unless you reject it.`,
     betId: bet.id,
   });
 }

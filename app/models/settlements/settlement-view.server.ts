@@ -1,7 +1,7 @@
 // Settlements, reading: the live settlement and what the settlement card and
 // the approve screen show of it.
 import { and, eq, sql } from "drizzle-orm";
-import { db, preparedOnce } from "~/db/client.server";
+import { db, preparedOnce } from "~/db/transactions.server";
 import { betEvents, bets, settlements, type Settlement } from "~/db/schema";
 import {
   betViewColumns,
@@ -14,11 +14,8 @@ import { BET_NOT_FOUND } from "~/domain/bet";
 import { formatDateTime } from "~/utils/dates";
 import { notFound } from "~/utils/errors";
 import { splitPayout } from "~/utils/money";
-import {
-  approveRefusal,
-  responseFactsOf,
-  usernameOf,
-} from "./settlement-rules.server";
+import { approveRefusal, responseFactsOf } from "./settlement-rules.server";
+import { nameOf } from "../accounts/display-name.server";
 import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 
 /** The live settlement, for anyone who may see the bet; else 404. */
@@ -126,12 +123,12 @@ async function viewOfSettlement(
   const creator = bet.participants.find((p) => p.seat === 1);
   const participant = bet.participants.find((p) => p.seat === 2);
   if (!creator || !participant) return null;
-  const nameOf = async (id: number) =>
+  const partyName = async (id: number) =>
     id === creator.id
       ? creator.username
       : id === participant.id
         ? participant.username
-        : await usernameOf(db, id); // the referee, who ruled
+        : await nameOf(db, id); // the referee, who ruled
   const viewerSide =
     userId === creator.id
       ? "creator"
@@ -151,10 +148,12 @@ async function viewOfSettlement(
     creator: { id: creator.id, username: creator.username },
     participant: { id: participant.id, username: participant.username },
     winnerName:
-      settlement.winnerId === null ? null : await nameOf(settlement.winnerId),
+      settlement.winnerId === null
+        ? null
+        : await partyName(settlement.winnerId),
     loserName:
-      settlement.loserId === null ? null : await nameOf(settlement.loserId),
-    proposerName: await nameOf(settlement.proposedBy),
+      settlement.loserId === null ? null : await partyName(settlement.loserId),
+    proposerName: await partyName(settlement.proposedBy),
     viewerSide,
     viewerHasApproved,
     // The approve policy, as the guard asks it.

@@ -6,9 +6,11 @@ import {
   LIVE_PROPOSAL,
   NO_WINNER,
   NOT_ACTIVE,
+} from "./settlement-rules.server";
+import {
   parseProposalInput,
   parseRejectionInput,
-} from "./settlement-rules.server";
+} from "./settlement-input.server";
 import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 import {
   approveSettlement,

@@ -3,7 +3,8 @@
 // Every change runs in one BEGIN IMMEDIATE transaction with conditional
 // updates, so simultaneous approvals settle a bet once.
 import { and, eq, sql } from "drizzle-orm";
-import { immediate, changedRows } from "~/db/client.server";
+import { immediate } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import {
   betEvents,
   settlements,
@@ -29,7 +30,6 @@ import {
   liveSettlement,
   loadBet,
   otherSide,
-  usernameOf,
   approveRefusal,
   proposeRefusal,
   rejectRefusal,
@@ -37,6 +37,7 @@ import {
   settleRefusal,
   settleFactsOf,
 } from "./settlement-rules.server";
+import { nameOf } from "../accounts/display-name.server";
 import {
   finalise,
   insertProposal,
@@ -83,7 +84,7 @@ export async function proposeSettlement({
         userId: otherSide(parties!, userId),
         actorId: userId,
         type: "settlement_proposed",
-        message: `${await usernameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
+        message: `${await nameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
         betId,
       });
       return settlement;
@@ -200,8 +201,8 @@ export async function rejectSettlement({
         type: "settlement_rejected",
         message:
           proposal.proposedBy === userId
-            ? `${await usernameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
-            : `${await usernameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
+            ? `${await nameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
+            : `${await nameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
         betId,
       });
       return "rejected";
@@ -256,7 +257,7 @@ export async function settleBet({
           userId: parties.participantId,
           actorId: userId,
           type: "settlement_proposed",
-          message: `${await usernameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${proposal.respondBy ? `: approved automatically ${formatDateTime(proposal.respondBy)} UTC unless you reject it` : ""}`,
+          message: `${await nameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${proposal.respondBy ? `: approved automatically ${formatDateTime(proposal.respondBy)} UTC unless you reject it` : ""}`,
           betId,
         });
         return { kind: "proposed" as const, settlement: proposal };

@@ -2,14 +2,9 @@
 // change things (in the same transaction as the change), read by the
 // Activity tab and the header bell. Marking read is a POST, never a GET.
 import { and, desc, eq, sql } from "drizzle-orm";
-import {
-  changedRows,
-  db,
-  engine,
-  immediate,
-  preparedOnce,
-  type Tx,
-} from "~/db/client.server";
+import { engine, type Tx } from "~/db/connections.server";
+import { db, immediate, preparedOnce } from "~/db/transactions.server";
+import { changedRows } from "~/db/dialect.server";
 import { activityEvents, sessions } from "~/db/schema";
 import { enqueueNotifications } from "../notifications/outbox.server";
 import { href } from "react-router";

@@ -1,7 +1,8 @@
 // Friends seen from one person: the friends list with the head-to-head
 // record, incoming requests, and search with each result's relation.
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
-import { db, selectRows, textPosition } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
+import { selectRows, textPosition } from "~/db/dialect.server";
 import { friendships, users } from "~/db/schema";
 import { parseSearchQuery, SEARCH_LIMIT } from "./friend-input.server";
 import {

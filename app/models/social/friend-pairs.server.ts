@@ -2,7 +2,7 @@
 // was asked, so "my friendships" and "the other person" are written once
 // here for every query that needs them (friends, search, the data export).
 import { and, eq, or, sql } from "drizzle-orm";
-import { db } from "~/db/client.server";
+import { db } from "~/db/transactions.server";
 import { friendships, users } from "~/db/schema";
 
 /** The pair's row, whoever asked whom. */

@@ -3,8 +3,10 @@
 // two ids), so two people asking each other at once cannot make two rows.
 // The input and messages are in friend-input.server.ts; the lists, search
 // and head-to-head record in friend-lists.server.ts.
+import { nameOf } from "../accounts/display-name.server";
 import { and, eq, isNull } from "drizzle-orm";
-import { immediate, type Tx } from "~/db/client.server";
+import type { Tx } from "~/db/connections.server";
+import { immediate } from "~/db/transactions.server";
 import { friendships, users } from "~/db/schema";
 import { recordActivity } from "./activity.server";
 import { assertAccountOpen } from "../accounts/closed-account.server";
@@ -28,18 +30,12 @@ async function tellOther(
     did: string;
   },
 ) {
-  const actor = (
-    await tx
-      .select({ username: users.username })
-      .from(users)
-      .where(eq(users.id, from))
-      .limit(1)
-  )[0];
+  const actor = await nameOf(tx, from);
   await recordActivity(tx, {
     userId: to,
     actorId: from,
     type,
-    message: `${actor?.username ?? "Someone"} ${did}`,
+    message: `${actor} ${did}`,
   });
 }
 

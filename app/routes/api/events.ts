@@ -4,7 +4,7 @@ import {
   sessionHashOf,
 } from "~/models/accounts/session.server";
 import { openLiveStream } from "~/models/notifications/live-streams.server";
-import { api, jsonError } from "~/utils/api.server";
+import { api, jsonError } from "~/framework/api.server";
 
 const encoder = new TextEncoder();
 

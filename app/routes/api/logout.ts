@@ -1,5 +1,5 @@
 import type { Route } from "./+types/logout";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { endSession } from "~/models/accounts/session.server";
 import type { RouteTraits } from "~/domain/route-traits";
 

@@ -1,4 +1,4 @@
-import { jsonError } from "~/utils/api.server";
+import { jsonError } from "~/framework/api.server";
 
 // Unknown /api paths answer JSON, not the HTML 404 page.
 export function loader() {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/register";
 import { signUp } from "~/models/accounts/sign-in.server";
 import { toUserJson } from "~/models/accounts/user.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { startSession } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 import type { RouteTraits } from "~/domain/route-traits";

@@ -5,7 +5,7 @@ import {
   exportAccountData,
   exportFileName,
 } from "~/models/cross-domain/account-export.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import type { Route } from "./+types/user";
 import { closeAccount } from "~/models/accounts/account.server";
 import { endSession, requireApiUser } from "~/models/accounts/session.server";
 import { toUserJson } from "~/models/accounts/user.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () =>

@@ -2,7 +2,8 @@
 import type { Route } from "./+types/users-id";
 import { getPublicUser } from "~/models/accounts/user.server";
 import { getPaymentRecord } from "~/models/payments/dues.server";
-import { api, parseId } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
+import { parseId } from "~/utils/validation";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { notFound } from "~/utils/errors";
 

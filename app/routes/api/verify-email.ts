@@ -2,7 +2,7 @@
 import type { Route } from "./+types/verify-email";
 import { verifyEmailToken } from "~/models/accounts/email-verification.server";
 import { toUserJson } from "~/models/accounts/user.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { benchBareOn } from "~/utils/env.server";
+import { benchBareOn } from "~/utils/env-settings.server";
 
 // The yardstick for `npm run bench`: a bare hydrated React Router page served
 // by the same server in the same run. In the route table only of a build made

@@ -9,30 +9,16 @@ import {
   DisputeNotice,
   FairActions,
 } from "~/components/bets/bet-fair-panel";
-import {
-  SettlementCard,
-  toSettlementCardData,
-} from "~/components/settlement-card";
+import { SettlementCard } from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
 import { BET_NOT_FOUND } from "~/domain/bet";
-import { mayEditBet, mayJoinBet } from "~/models/bets/bet-policy.server";
-import { fairAction, loadFairState } from "./bet-fair.server";
+import { fairAction } from "./bet-fair.server";
 import { joinFromForm } from "./join-action.server";
-import {
-  isMessageIntent,
-  loadMessages,
-  messageAction,
-} from "./bet-messages.server";
+import { isMessageIntent, messageAction } from "./bet-messages.server";
 import { BetMessages } from "~/components/bets/bet-messages";
-import { readTimeZone } from "~/utils/time-zone.server";
-import { shareLinks } from "~/models/bets/share.server";
 import { betIdOrNotFound } from "~/models/bets/bet-id.server";
-import { qrCodeSvg } from "~/utils/qr-code.server";
-import { formatDate, relativeTime } from "~/utils/dates";
-import { isDemoMode } from "~/utils/env.server";
-import { DEMO_PAYMENT_BET_ID } from "~/models/cross-domain/demo-seed.server";
 import { invalid } from "~/utils/errors";
-import { betPageFor } from "./load.server";
+import { betPageData } from "./bet-page.server";
 import { formFailure } from "~/framework/page.server";
 import { initials } from "~/utils/initials";
 import { formatCents } from "~/utils/money";
@@ -64,51 +50,7 @@ export const handle: RouteTraits = {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  const { bet, settlementView } = await betPageFor(params.id, user.id);
-  const links = shareLinks(bet, request);
-  const qrSvg = await qrCodeSvg(links.joinUrl);
-  const isCreator = bet.creatorId === user.id;
-  const isParticipant = bet.participants.some((p) => p.id === user.id);
-  const timeZone = readTimeZone(request);
-  const settlement = settlementView
-    ? toSettlementCardData(settlementView, user.id, timeZone)
-    : null;
-  return {
-    settlement,
-    messages: await loadMessages(bet, user.id, timeZone),
-    ...(await loadFairState(bet, user.id, settlementView, timeZone)),
-    bet: {
-      id: bet.id,
-      code: bet.code,
-      title: bet.title,
-      description: bet.description,
-      amountCents: bet.amountCents,
-      status: bet.status,
-      visibility: bet.visibility,
-      deadline: bet.deadline.toISOString(),
-      deadlineLabel: `${bet.deadline.getTime() <= Date.now() ? "Closed" : "Closes"} ${relativeTime(bet.deadline)}`,
-      created: formatDate(bet.createdAt),
-      version: bet.updatedAt.toISOString(),
-      winnerId: bet.winnerId,
-      creatorName: bet.creatorName,
-      participants: bet.participants.map((p) => ({
-        id: p.id,
-        username: p.username,
-      })),
-    },
-    me: user.id,
-    isCreator,
-    isParticipant,
-    canEdit: mayEditBet(bet, user.id),
-    canJoin: mayJoinBet(bet, user.id),
-    // docs/product-rules.md#bets: the seeded bet alice lost offers the demo payment.
-    demoPaymentHref:
-      isDemoMode && bet.id === DEMO_PAYMENT_BET_ID
-        ? href("/payment/:id", { id: String(DEMO_PAYMENT_BET_ID) })
-        : null,
-    links,
-    qrSvg,
-  };
+  return betPageData(request, user.id, params.id);
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -13,7 +13,7 @@ import {
 import type { BetView } from "~/models/bets/bet-access.server";
 import { betIdOrNotFound } from "~/models/bets/bet-id.server";
 import { formFailure } from "~/framework/page.server";
-import { parseId } from "~/utils/api.server";
+import { parseId } from "~/utils/validation";
 import { formatDateTime } from "~/utils/dates";
 import { notFound } from "~/utils/errors";
 import type { MessageItem } from "~/components/bets/bet-messages";

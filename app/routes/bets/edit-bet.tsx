@@ -14,7 +14,7 @@ import {
 } from "~/models/bets/bet-form.server";
 import { deleteBet, updateBet } from "~/models/bets/bet.server";
 import { editFactsOf, editRefusal } from "~/models/bets/bet-policy.server";
-import { parseId } from "~/utils/api.server";
+import { parseId } from "~/utils/validation";
 import { utcToZonedParts } from "~/utils/zoned-time.server";
 import { formFailure } from "~/framework/page.server";
 import { betForPage } from "./load.server";

@@ -1,5 +1,8 @@
-// /join/{code}: no JavaScript (docs/product-rules.md#forms-and-messages). Opening records access to a
-// private bet (docs/product-rules.md#private-bets); the Join form carries the version it showed (9).
+// /join/{code}: served without JavaScript (`handle.hydrate`, docs/product-rules.md#forms-and-messages);
+// reached by a link from a hydrated page it runs in the app like any other.
+// Opening records access to a private bet (docs/product-rules.md#private-bets);
+// the Join form carries the version of the bet it showed, and the join is
+// refused if the bet changed since (docs/product-rules.md#joining).
 import { Link, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";

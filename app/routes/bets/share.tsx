@@ -11,7 +11,7 @@ import {
   shareMeta,
   type SharePreview,
 } from "~/models/bets/share.server";
-import { parseId } from "~/utils/api.server";
+import { parseId } from "~/utils/validation";
 import { isDomainError, unwrapDomainError } from "~/utils/errors";
 import { pageError } from "~/framework/page.server";
 import { formatCents } from "~/utils/money";

@@ -18,7 +18,7 @@ import {
   PAYMENTS_UNAVAILABLE_CODE,
   PAYMENTS_UNAVAILABLE_NOTICE,
 } from "~/models/payments/payment.server";
-import { publicOrigin } from "~/utils/env.server";
+import { publicOrigin } from "~/utils/env-settings.server";
 import { formatCents } from "~/utils/money";
 import { requireUser } from "~/models/accounts/session.server";
 import { formReply, pageFailureOr } from "~/framework/page.server";

@@ -2,7 +2,7 @@
 // the model's rule (getPayableBet) and the page door.
 import { ALREADY_PAID, getPayableBet } from "~/models/payments/payment.server";
 import { betIdOrNotFound } from "~/models/bets/bet-id.server";
-import { parseId } from "~/utils/api.server";
+import { parseId } from "~/utils/validation";
 import { pageFailure } from "~/framework/page.server";
 import { splitPayout } from "~/utils/money";
 

@@ -5,9 +5,9 @@ import { TextareaField } from "~/components/forms";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
 import {
   NO_WINNER_TITLE,
-  parseProposalInput,
   proposeRefusal,
 } from "~/models/settlements/settlement-rules.server";
+import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
 import { NOTES_MAX } from "~/domain/settlement-text";
 import { formFailure } from "~/framework/page.server";

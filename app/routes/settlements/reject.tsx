@@ -7,10 +7,10 @@ import { FormAlert, TextareaField } from "~/components/forms";
 import { NoticeCard } from "~/components/notice-card";
 import { getSettlementView } from "~/models/settlements/settlement-view.server";
 import {
-  parseRejectionInput,
   rejectRefusal,
   responseFactsOf,
 } from "~/models/settlements/settlement-rules.server";
+import { parseRejectionInput } from "~/models/settlements/settlement-input.server";
 import { rejectSettlement } from "~/models/settlements/settlement.server";
 import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 import { formatDateTime } from "~/utils/dates";

@@ -9,8 +9,8 @@ import { WinnerFieldset } from "~/components/settlement/winner-fieldset";
 import {
   ruleRefusal,
   NO_WINNER_TITLE,
-  parseProposalInput,
 } from "~/models/settlements/settlement-rules.server";
+import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { listSettlementHistory } from "~/models/settlements/settlement-view.server";
 import {
   ruleDispute,

@@ -4,9 +4,9 @@ import type { Route } from "./+types/settle-bet";
 import { WinnerChoice } from "~/components/settlement/winner-choice";
 import {
   NO_WINNER_TITLE,
-  parseProposalInput,
   settleRefusal,
 } from "~/models/settlements/settlement-rules.server";
+import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { settleBet } from "~/models/settlements/settlement.server";
 import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";

@@ -4,7 +4,7 @@
 import type { Route } from "./+types/password-reset-confirm";
 import { confirmPasswordReset } from "~/models/accounts/password-reset.server";
 import { startSession } from "~/models/accounts/session.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 
 export function action({ request }: Route.ActionArgs) {
   return api(async () => {

@@ -2,7 +2,7 @@
 // (docs/product-rules.md#accounts); 400 when no login was given; 429 past a limit.
 import type { Route } from "./+types/password-reset";
 import { requestPasswordReset } from "~/models/accounts/password-reset.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 
 export function action({ request, context }: Route.ActionArgs) {

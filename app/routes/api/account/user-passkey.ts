@@ -9,7 +9,7 @@ import {
   renamePasskey,
 } from "~/models/accounts/passkeys.server";
 import { requireApiUser } from "~/models/accounts/session.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 
 export function action({ request, context, params }: Route.ActionArgs) {
   return api(async () => {

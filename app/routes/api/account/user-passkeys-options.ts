@@ -3,12 +3,12 @@
 // password, or a sign-in within the last 10 minutes (400 password_needed);
 // 409 at 10 passkeys (docs/api.md#passkeys).
 import type { Route } from "./+types/user-passkeys-options";
-import { startPasskeyRegistration } from "~/models/accounts/passkeys.server";
+import { startPasskeyRegistration } from "~/models/accounts/passkey-registration.server";
 import {
   currentSessionId,
   requireApiUser,
 } from "~/models/accounts/session.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

@@ -3,14 +3,11 @@
 // lastUsedAt}: the browser's answer to the options of
 // POST /api/user/passkeys/options (docs/api.md#passkeys).
 import type { Route } from "./+types/user-passkeys";
-import {
-  clearChallengeCookie,
-  finishPasskeyRegistration,
-  listPasskeys,
-  passkeyJson,
-} from "~/models/accounts/passkeys.server";
+import { listPasskeys, passkeyJson } from "~/models/accounts/passkeys.server";
+import { finishPasskeyRegistration } from "~/models/accounts/passkey-registration.server";
+import { clearChallengeCookie } from "~/models/accounts/passkey-challenges.server";
 import { requireApiUser } from "~/models/accounts/session.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {

@@ -6,7 +6,7 @@ import {
   currentSessionId,
   requireApiUser,
 } from "~/models/accounts/session.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 
 export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {

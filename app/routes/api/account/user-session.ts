@@ -1,7 +1,7 @@
 // DELETE /api/user/sessions/{id} → 204; 404 when it is not one of yours.
 import type { Route } from "./+types/user-session";
 import { signOutSession } from "~/models/accounts/account-security.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function action({ request, context, params }: Route.ActionArgs) {

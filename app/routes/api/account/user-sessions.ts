@@ -5,7 +5,7 @@ import {
   currentSessionId,
   requireApiUser,
 } from "~/models/accounts/session.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return api(async () => {

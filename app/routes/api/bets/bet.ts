@@ -5,7 +5,7 @@ import { deleteBet, updateBet } from "~/models/bets/bet.server";
 import { parseBetInput } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 
 export function loader(args: Route.LoaderArgs) {
   return api(async () => {

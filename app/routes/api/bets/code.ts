@@ -2,7 +2,7 @@
 import type { Route } from "./+types/code";
 import { openBetByCode } from "~/models/bets/bet-access.server";
 import { toBetJson } from "~/routes/api/json";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 import type { RouteTraits } from "~/domain/route-traits";

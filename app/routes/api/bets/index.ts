@@ -5,7 +5,7 @@ import { getBetView } from "~/models/bets/bet-access.server";
 import { listPublicBets } from "~/models/bets/bet-lists.server";
 import { parseBetInput } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader() {

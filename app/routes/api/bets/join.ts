@@ -5,7 +5,7 @@ import type { Route } from "./+types/join";
 import { joinBet } from "~/models/bets/bet.server";
 import { parseVersion } from "~/models/bets/bet-input.server";
 import { toBetJson } from "~/routes/api/json";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 import { invalid } from "~/utils/errors";
 

@@ -5,7 +5,7 @@
 // current card, checked again on every use.
 import type { Route } from "./+types/share-image";
 import { shareImageVersion } from "~/models/bets/share.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import {
   renderShareImage,
   shareImageEtag,

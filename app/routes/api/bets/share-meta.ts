@@ -3,7 +3,7 @@
 // who may see it anyway.
 import type { Route } from "./+types/share-meta";
 import { shareMeta } from "~/models/bets/share.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireSharePreview } from "./share-preview.server";
 import type { RouteTraits } from "~/domain/route-traits";
 

@@ -3,7 +3,7 @@
 // and a signed-in guesser's misses count against the account too.
 import { BET_NOT_FOUND } from "~/domain/bet";
 import { getSharePreview, type SharePreview } from "~/models/bets/share.server";
-import { parseId } from "~/utils/api.server";
+import { parseId } from "~/utils/validation";
 import { notFound } from "~/utils/errors";
 import { getUser, type RequestArgs } from "~/models/accounts/session.server";
 import { clientAddressContext } from "~/framework/request-context.server";

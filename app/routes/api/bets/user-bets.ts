@@ -2,7 +2,7 @@
 import type { Route } from "./+types/user-bets";
 import { listUserBets, type BetListKind } from "~/models/bets/bet-lists.server";
 import { toBetListJson } from "~/routes/api/json";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { notFound } from "~/utils/errors";
 

@@ -3,7 +3,7 @@
 import type { Route } from "./+types/refer";
 import { toBetJson } from "~/routes/api/json";
 import { referDispute } from "~/models/settlements/settlement-referee.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
 export function action({ request, params, context }: Route.ActionArgs) {

@@ -2,9 +2,9 @@
 // ruling settles at once (docs/product-rules.md#referee): 200 {bet, settlement}.
 import type { Route } from "./+types/rule";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
-import { parseProposalInput } from "~/models/settlements/settlement-rules.server";
+import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { ruleDispute } from "~/models/settlements/settlement-referee.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
 export function action({ request, params, context }: Route.ActionArgs) {

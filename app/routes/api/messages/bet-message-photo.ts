@@ -6,7 +6,8 @@ import {
   PHOTO_NOT_FOUND,
   photoForViewer,
 } from "~/models/messages/messages.server";
-import { api, parseId } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
+import { parseId } from "~/utils/validation";
 import { notFound } from "~/utils/errors";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 

@@ -6,7 +6,8 @@ import {
   deleteMessage,
   MESSAGE_NOT_FOUND,
 } from "~/models/messages/messages.server";
-import { apiOnly, parseId, readJson } from "~/utils/api.server";
+import { apiOnly, readJson } from "~/framework/api.server";
+import { parseId } from "~/utils/validation";
 import { notFound } from "~/utils/errors";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 

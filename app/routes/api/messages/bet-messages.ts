@@ -8,7 +8,7 @@ import {
   postMessage,
   type MessageView,
 } from "~/models/messages/messages.server";
-import { api, apiOnly, readJson } from "~/utils/api.server";
+import { api, apiOnly, readJson } from "~/framework/api.server";
 import { readUploadedParts } from "~/framework/upload.server";
 import type { RouteTraits } from "~/domain/route-traits";
 import { requireBetRoute } from "~/routes/api/bet-id.server";

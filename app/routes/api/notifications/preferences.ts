@@ -4,7 +4,7 @@ import {
   getNotificationPreferences,
   updateNotificationPreferences,
 } from "~/models/notifications/notification-preferences.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {

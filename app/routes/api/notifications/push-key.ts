@@ -1,7 +1,7 @@
 // GET /api/push/public-key → {publicKey}: the VAPID key a browser subscribes with.
 import type { Route } from "./+types/push-key";
 import { pushPublicKey } from "~/models/notifications/push-subscriptions.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { notFound } from "~/utils/errors";
 
 export function loader(_: Route.LoaderArgs) {

@@ -5,7 +5,7 @@ import {
   deletePushSubscription,
   savePushSubscription,
 } from "~/models/notifications/push-subscriptions.server";
-import { api, methodNotAllowed, readJson } from "~/utils/api.server";
+import { api, methodNotAllowed, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 export function action({ request, context }: Route.ActionArgs) {

@@ -2,8 +2,8 @@
 // `navigator.credentials.get` (discoverable credentials, no username),
 // bound to this browser by a signed cookie (docs/api.md#passkeys).
 import type { Route } from "./+types/sign-in-options";
-import { startPasskeySignIn } from "~/models/accounts/passkeys.server";
-import { api, readJson } from "~/utils/api.server";
+import { startPasskeySignIn } from "~/models/accounts/passkey-sign-in.server";
+import { api, readJson } from "~/framework/api.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // The first step of a sign-in: before any session, outside the key rule.

@@ -4,10 +4,10 @@
 // expired challenge; 429 in the password's limits (docs/api.md#passkeys).
 import type { Route } from "./+types/sign-in";
 import { signInWithPasskey } from "~/models/accounts/sign-in.server";
-import { clearChallengeCookie } from "~/models/accounts/passkeys.server";
+import { clearChallengeCookie } from "~/models/accounts/passkey-challenges.server";
 import { toUserJson } from "~/models/accounts/user.server";
 import { startSession } from "~/models/accounts/session.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import type { RouteTraits } from "~/domain/route-traits";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Route } from "./+types/create-intent";
 import { createPaymentIntent } from "~/models/payments/payment.server";
-import { api, parseJson } from "~/utils/api.server";
+import { api, parseJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { centsToDollars } from "~/utils/money";
 

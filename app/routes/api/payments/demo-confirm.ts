@@ -4,7 +4,7 @@
 // card fields, 402 'Your card was declined.'. Demo mode only.
 import type { Route } from "./+types/demo-confirm";
 import { confirmDemoPayment } from "~/models/payments/pay-bet.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { isDemoMode } from "~/utils/env.server";
 import { invalid, notFound } from "~/utils/errors";

@@ -5,7 +5,7 @@ import {
   listTransactions,
   transactionsToCsv,
 } from "~/models/payments/ledger.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { rangeFromRequest } from "~/models/payments/finance-range-request.server";
 import { zonedDayLabel } from "~/utils/zoned-time.server";

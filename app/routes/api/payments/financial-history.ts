@@ -6,7 +6,7 @@ import {
   toSummaryJson,
   toTransactionJson,
 } from "~/models/payments/ledger.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 import { rangeFromRequest } from "~/models/payments/finance-range-request.server";
 

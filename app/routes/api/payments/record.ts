@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Route } from "./+types/record";
 import { payBet } from "~/models/payments/pay-bet.server";
 import { toSettlementJson } from "~/routes/api/json";
-import { api, parseJson } from "~/utils/api.server";
+import { api, parseJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 import { dollarsToCents } from "~/utils/money";
 

@@ -3,7 +3,7 @@
 // (404 when the provider has no webhook: demo mode, or no webhook secret).
 import type { Route } from "./+types/stripe-webhook";
 import { handlePaymentWebhook } from "~/models/payments/payment-webhook.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // Stripe's events carry whole objects and may pass the API's 16 KB.

@@ -2,7 +2,7 @@
 import type { Route } from "./+types/approve";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
 import { approveSettlement } from "~/models/settlements/settlement.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";
 
 export function action({ request, params, context }: Route.ActionArgs) {

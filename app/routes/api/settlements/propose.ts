@@ -1,9 +1,9 @@
 // POST /api/bets/{id}/propose-settlement {winnerId, settlementNotes?}: 201.
 import type { Route } from "./+types/propose";
-import { parseProposalInput } from "~/models/settlements/settlement-rules.server";
+import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
 import { toSettlementJson } from "~/routes/api/json";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
 export function action({ request, params, context }: Route.ActionArgs) {

@@ -1,8 +1,8 @@
 // POST /api/settlements/{id}/reject {rejectionReason?}: 204, either party.
 import type { Route } from "./+types/reject";
-import { parseRejectionInput } from "~/models/settlements/settlement-rules.server";
+import { parseRejectionInput } from "~/models/settlements/settlement-input.server";
 import { rejectSettlement } from "~/models/settlements/settlement.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";
 
 export function action({ request, params, context }: Route.ActionArgs) {

@@ -2,9 +2,9 @@
 // concession answers 200 {bet, settlement}; naming themself, 201 settlement.
 import type { Route } from "./+types/settle";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
-import { parseProposalInput } from "~/models/settlements/settlement-rules.server";
+import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { settleBet } from "~/models/settlements/settlement.server";
-import { api, readJson } from "~/utils/api.server";
+import { api, readJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
 
 export function action({ request, params, context }: Route.ActionArgs) {

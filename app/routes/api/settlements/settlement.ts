@@ -2,7 +2,7 @@
 import type { Route } from "./+types/settlement";
 import { getSettlement } from "~/models/settlements/settlement-view.server";
 import { toSettlementJson } from "~/routes/api/json";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";
 
 export function loader({ request, params, context }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/activity-read";
 import { markAllActivityRead } from "~/models/social/activity.server";
-import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiOnly, methodNotAllowed, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // POST /api/activity/read: marks every event read (204). Never a GET.

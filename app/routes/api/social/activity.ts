@@ -1,6 +1,6 @@
 import type { Route } from "./+types/activity";
 import { listActivity, toActivityJson } from "~/models/social/activity.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/activity: my events, newest first.

@@ -4,7 +4,7 @@ import {
   toFriendJson,
 } from "~/models/social/friend-lists.server";
 import { withFriendPaymentRecords } from "~/models/payments/dues.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/friend-requests: the requests others sent me, [{id, friend}].

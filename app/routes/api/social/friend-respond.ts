@@ -9,7 +9,7 @@ import {
   jsonError,
   methodNotAllowed,
   readJson,
-} from "~/utils/api.server";
+} from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // POST /api/friends/accept and /api/friends/decline {friendId}: the

@@ -3,7 +3,7 @@ import { sendFriendRequest } from "~/models/social/friend.server";
 import { listFriends, toFriendJson } from "~/models/social/friend-lists.server";
 import { parseFriendId } from "~/models/social/friend-input.server";
 import { withFriendPaymentRecords } from "~/models/payments/dues.server";
-import { api, apiOnly, readJson } from "~/utils/api.server";
+import { api, apiOnly, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/friends: [{id, friend}] (plus the head-to-head record).

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/user-payment-methods";
 import { toUserJson } from "~/models/accounts/user.server";
 import { setPaymentMethod } from "~/models/accounts/profile.server";
-import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiOnly, methodNotAllowed, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // POST /api/user/payment-methods {method, connected}: sets the flag (docs/product-rules.md#statuses).

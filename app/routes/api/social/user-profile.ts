@@ -1,7 +1,7 @@
 import type { Route } from "./+types/user-profile";
 import { toUserJson } from "~/models/accounts/user.server";
 import { updateProfile } from "~/models/accounts/profile.server";
-import { apiOnly, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiOnly, methodNotAllowed, readJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // PATCH /api/user/profile: the changed fields (username, email, avatarUrl);

@@ -3,7 +3,7 @@ import { searchUsers } from "~/models/social/friend-lists.server";
 import { parseSearchQuery } from "~/models/social/friend-input.server";
 import { toPublicUser } from "~/models/accounts/user.server";
 import { withPaymentRecords } from "~/models/payments/dues.server";
-import { api } from "~/utils/api.server";
+import { api } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
 
 // GET /api/users/search?q=: public users only (never emails), not yourself.

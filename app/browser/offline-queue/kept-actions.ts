@@ -2,14 +2,14 @@
 // read and change them (docs/decisions/1045-offline-actions-queue.md). Loaded
 // with the header: the list opens, and signing out asks, with the network
 // gone too. Sending them is ./queue.ts, loaded when something waits.
-import { markKey } from "../unsent-forms";
+import { markKey } from "../unsent-keys";
 import {
   forgetCountsExcept,
   queueOwner,
   voidBefore,
   writeCounts,
 } from "./counts";
-import { publishCounts } from "./keep";
+import { publishCounts } from "./keep-for-later";
 import { allKept, deleteKept, getKept, type KeptAction } from "./store";
 
 const LOCK = "fairshake-offline-queue";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseId } from "./api.server";
+import { parseId } from "./validation";
 
 describe("route ids", () => {
   it("reads a decimal id and nothing else", () => {

@@ -8,8 +8,8 @@ import {
   isDomainError,
   unwrapDomainError,
   type FieldErrors,
-} from "./errors";
-import { fieldErrorsOf, refusedText } from "./validation";
+} from "~/utils/errors";
+import { fieldErrorsOf, refusedText } from "~/utils/validation";
 
 export function jsonError(
   status: number,
@@ -115,11 +115,4 @@ export async function parseJson<S extends z.ZodType>(
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalid(message, fieldErrorsOf(parsed.error));
   return parsed.data;
-}
-
-/** Route ids are decimal integers; anything else is a 404, not a 500. */
-export function parseId(raw: string | undefined): number | null {
-  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
-  const n = Number(raw);
-  return Number.isSafeInteger(n) ? n : null;
 }
