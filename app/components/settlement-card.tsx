@@ -4,7 +4,7 @@
 // getSettlementView({betId, userId}) from the bet page's loader.
 import { Link, href } from "react-router";
 import { formatDateTime } from "~/utils/dates";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 
 export type SettlementCardData = {
   betId: number;
@@ -28,6 +28,8 @@ export type SettlementCardData = {
   viewerIsLoser: boolean;
   netCents: number;
   feeCents: number;
+  /** The bet's currency: fee and net are in it. */
+  currency: Currency;
 };
 
 /** Builds the card's props from getSettlementView's answer. */
@@ -53,6 +55,7 @@ export function toSettlementCardData(
     canRespond: boolean;
     feeCents: number;
     netCents: number;
+    bet?: { currency: Currency };
   },
   viewerId: number,
   timeZone = "UTC",
@@ -81,6 +84,7 @@ export function toSettlementCardData(
     viewerIsLoser: s.loserId === viewerId,
     netCents: view.netCents,
     feeCents: view.feeCents,
+    currency: view.bet?.currency ?? "USD",
   };
 }
 
@@ -130,8 +134,8 @@ export function SettlementCard({
           Winner: {data.winnerName}
         </h2>
         <p className="text-sm text-slate-700">
-          {data.winnerName} receives {formatCents(data.netCents)} after the{" "}
-          {formatCents(data.feeCents)} platform fee.
+          {data.winnerName} receives {formatMoney(data.netCents, data.currency)}{" "}
+          after the {formatMoney(data.feeCents, data.currency)} platform fee.
         </p>
         <p className="text-sm">
           Payment:{" "}

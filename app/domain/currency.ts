@@ -2,7 +2,12 @@
 // the table of currencies and their limits, integer minor units, the fee in
 // the currency's own smallest unit, a person's first-guessed currency, and
 // money written for a language. Pure: pages, models and /api read it alike.
-import { feeCents, PLATFORM_FEE_BPS } from "~/utils/money";
+import {
+  feeCents,
+  formatCents,
+  formatCentsShort,
+  PLATFORM_FEE_BPS,
+} from "~/utils/money";
 import { intlLocale, type Language } from "./language";
 
 export { PLATFORM_FEE_BPS };
@@ -172,6 +177,10 @@ export function formatMoney(
   language: Language = "en",
   { whole = false }: { whole?: boolean } = {},
 ): string {
+  // US dollars in English: written by hand, no Intl formatter built on the
+  // page's main thread (utils/money.ts says why); the same text as Intl's.
+  if (currency === "USD" && language === "en")
+    return whole ? formatCentsShort(minor) : formatCents(minor);
   const digits = CURRENCY_TABLE[currency].minorDigits;
   const per = 10 ** digits;
   const dropDecimals = whole && minor % per === 0;
@@ -187,4 +196,14 @@ export function formatMoney(
     formats.set(key, format);
   }
   return format.format(minor / per);
+}
+
+/** The sign a language writes before or after a currency's amounts ("$", "€", "¥", "CHF"). */
+export function currencySymbol(currency: Currency, language: Language = "en") {
+  if (currency === "USD" && language === "en") return "$";
+  return (
+    new Intl.NumberFormat(intlLocale(language), { style: "currency", currency })
+      .formatToParts(0)
+      .find((p) => p.type === "currency")?.value ?? currency
+  );
 }

@@ -34,6 +34,7 @@ export async function handlePaymentWebhook(
       payerId: intent.payerId,
       intentId: intent.id,
       amountCents: intent.amountCents,
+      currency: intent.currency,
       provider: provider.name,
       event,
     });

@@ -23,7 +23,7 @@ import {
 } from "~/payments/provider.server";
 import { getPaymentProvider } from "./payment-provider.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 import { announceBet } from "../notifications/live-events.server";
 
 export const NOT_SETTLED = "This bet has not been settled yet.";
@@ -52,7 +52,9 @@ export function requireProvider(provider = getPaymentProvider()) {
 export type PayableBet = {
   betId: number;
   title: string;
+  /** In the bet's currency's smallest unit. */
   amountCents: number;
+  currency: Currency;
   settlement: Settlement;
   winnerName: string;
 };
@@ -91,6 +93,7 @@ export async function getPayableBet({
     betId,
     title: bet.title,
     amountCents: bet.amountCents,
+    currency: bet.currency,
     settlement,
     winnerName: winner?.username ?? "the winner",
   };
@@ -112,6 +115,7 @@ export async function createPaymentIntent({
     betId,
     payerId: userId,
     amountCents: payable.amountCents,
+    currency: payable.currency,
     idempotencyKey: intentIdempotencyKey(betId, userId),
   });
   await immediate(
@@ -125,6 +129,7 @@ export async function createPaymentIntent({
           provider: p.name,
           intentId: intent.id,
           amountCents: payable.amountCents,
+          currency: payable.currency,
           status: "pending",
         })
         .onConflictDoNothing(),
@@ -134,6 +139,7 @@ export async function createPaymentIntent({
     intentId: intent.id,
     clientSecret: intent.clientSecret,
     amountCents: payable.amountCents,
+    currency: payable.currency,
   };
 }
 
@@ -163,6 +169,7 @@ export async function recordPayment({
   betId: number;
   userId: number;
   intentId: string;
+  /** What the client says it paid, in the bet's currency's smallest unit. */
   amountCents?: number;
   provider?: PaymentProvider | null;
 }): Promise<Settlement> {
@@ -188,6 +195,7 @@ export async function recordPayment({
   if (intent.status !== "succeeded") throw conflict(INTENT_NOT_SUCCEEDED);
   if (
     intent.amountCents !== payable.amountCents ||
+    intent.currency !== payable.currency ||
     (amountCents !== undefined && amountCents !== payable.amountCents)
   )
     throw conflict(AMOUNT_MISMATCH);
@@ -197,6 +205,7 @@ export async function recordPayment({
       payerId: userId,
       intentId,
       amountCents: intent.amountCents,
+      currency: intent.currency,
       provider: p.name,
     })
   ).settlement;
@@ -213,13 +222,16 @@ export async function completePayment({
   payerId,
   intentId,
   amountCents,
+  currency,
   provider,
   event,
 }: {
   betId: number;
   payerId: number;
   intentId: string;
+  /** What the provider charged: the bet's amount in its currency, or nothing is recorded. */
   amountCents: number;
+  currency: string;
   provider: "demo" | "stripe";
   event?: { id: string; type: string };
 }): Promise<{ settlement: Settlement; recorded: boolean }> {
@@ -265,7 +277,8 @@ export async function completePayment({
       const bet = (
         await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
       )[0]!;
-      if (amountCents !== bet.amountCents) throw conflict(AMOUNT_MISMATCH);
+      if (amountCents !== bet.amountCents || currency !== bet.currency)
+        throw conflict(AMOUNT_MISMATCH);
       if (settlement.paymentStatus === "completed")
         throw conflict(ALREADY_PAID);
 
@@ -281,6 +294,7 @@ export async function completePayment({
               provider,
               intentId,
               amountCents,
+              currency: bet.currency,
             })
             .returning({ id: payments.id })
         )[0]!.id;
@@ -306,6 +320,7 @@ export async function completePayment({
         loserId: payerId,
         winnerId: settlement.winnerId!,
         amountCents,
+        currency: bet.currency,
       });
       await tx
         .insert(betEvents)
@@ -322,7 +337,7 @@ export async function completePayment({
         userId: settlement.winnerId!,
         actorId: payerId,
         type: "payment_received",
-        message: `${payer?.username ?? "Someone"} paid ${formatCents(amountCents)} for "${bet.title}"`,
+        message: `${payer?.username ?? "Someone"} paid ${formatMoney(amountCents, bet.currency)} for "${bet.title}"`,
         betId,
       });
       return { settlement: (await current())!, recorded: true };
