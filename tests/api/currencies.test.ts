@@ -124,6 +124,33 @@ describe("POST /api/bets with a currency", () => {
     expect(eur.data).toMatchObject({ amount: 20, currency: "EUR" });
   });
 
+  it("the profile page's form sets the currency without JavaScript", async () => {
+    const { client } = await signUp(server.url);
+    const me = (await client.get("/api/user")).data;
+    const post = (currency: string) =>
+      client.request("POST", "/profile/edit", {
+        body: new URLSearchParams({
+          username: me.username,
+          email: me.email,
+          avatarUrl: "",
+          currency,
+        }).toString(),
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Accept: "text/html",
+        },
+      });
+    const page = await client.get("/profile/edit", { Accept: "text/html" });
+    expect(page.text).toContain('name="currency"');
+    const ok = await post("EUR");
+    expect([302, 303]).toContain(ok.status);
+    expect((await client.get("/api/user")).data.currency).toBe("EUR");
+    const bad = await post("XYZ");
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("Unknown currency");
+    expect((await client.get("/api/user")).data.currency).toBe("EUR");
+  });
+
   it("guesses a new person's currency from their browser's languages", async () => {
     for (const [header, currency] of [
       ["de-DE,de;q=0.9,en;q=0.5", "EUR"],

@@ -12,7 +12,7 @@ const STATUS_TONE: Record<string, string> = {
   pending: "bg-amber-100 text-amber-800",
 };
 const FAILED_TONE = "bg-red-100 text-red-800";
-const COLUMNS = ["Date", "Type", "Description", "Amount", "Status"];
+const COLUMNS = ["Date", "Type", "Description", "Amount", "Currency", "Status"];
 
 export function FinancePanel({
   finances,
@@ -187,9 +187,9 @@ export function FinancePanel({
                   <td
                     className={`whitespace-nowrap px-3 py-2 text-right font-medium ${r.amountCents < 0 ? "text-red-700" : "text-brand-700"}`}
                   >
-                    {minorToSignedString(r.amountCents, r.currency)}{" "}
-                    {r.currency}
+                    {minorToSignedString(r.amountCents, r.currency)}
                   </td>
+                  <td className="px-3 py-2">{r.currency}</td>
                   <td className="px-3 py-2">
                     <span
                       className={`badge ${STATUS_TONE[r.status] ?? FAILED_TONE}`}

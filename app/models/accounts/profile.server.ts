@@ -272,6 +272,7 @@ export function profileFormUser(user: User) {
     username: user.username,
     email: user.email,
     avatarUrl: user.avatarUrl,
+    currency: user.currency,
   };
 }
 
