@@ -6,7 +6,7 @@
 // view the bet page's loader reads (`betPageFor`).
 import { Link, href } from "react-router";
 import { formatDateTime } from "~/utils/dates";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 
 export type SettlementCardData = {
   betId: number;
@@ -30,6 +30,8 @@ export type SettlementCardData = {
   viewerIsLoser: boolean;
   netCents: number;
   feeCents: number;
+  /** The bet's currency: fee and net are in it. */
+  currency: Currency;
 };
 
 /** Builds the card's props from getSettlementView's answer. */
@@ -55,6 +57,7 @@ export function toSettlementCardData(
     canRespond: boolean;
     feeCents: number;
     netCents: number;
+    bet?: { currency: Currency };
   },
   viewerId: number,
   timeZone = "UTC",
@@ -83,6 +86,7 @@ export function toSettlementCardData(
     viewerIsLoser: s.loserId === viewerId,
     netCents: view.netCents,
     feeCents: view.feeCents,
+    currency: view.bet?.currency ?? "USD",
   };
 }
 
@@ -135,8 +139,8 @@ export function SettlementCard({
           Winner: {data.winnerName}
         </h2>
         <p className="text-sm text-slate-700">
-          {data.winnerName} receives {formatCents(data.netCents)} after the{" "}
-          {formatCents(data.feeCents)} platform fee.
+          {data.winnerName} receives {formatMoney(data.netCents, data.currency)}{" "}
+          after the {formatMoney(data.feeCents, data.currency)} platform fee.
         </p>
         <p className="text-sm">
           Payment:{" "}

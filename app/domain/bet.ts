@@ -16,7 +16,10 @@ export type BetStatus = (typeof BET_STATUSES)[number];
 export type BetFormValues = {
   title: string;
   description: string;
+  /** As typed, in the page's language (docs/product-rules.md#amounts-typed-the-local-way). */
   amount: string;
+  /** The currency select; absent on forms without one (the edit form of a joined bet has none). */
+  currency?: string;
   visibility: string;
   deadlineDate: string;
   deadlineTime: string;

@@ -2,6 +2,7 @@
 // helper fills them from the ledger, components/finance/ renders them.
 import type { FieldErrors } from "~/utils/errors";
 import type { DateRange } from "./finance-presets";
+import type { Currency } from "./currency";
 
 export type FinanceSummary = {
   winningsCents: number;
@@ -18,7 +19,9 @@ export type FinanceRow = {
   date: string;
   type: string;
   description: string;
+  /** In `currency`'s smallest unit. */
   amountCents: number;
+  currency: Currency;
   status: string;
   betId: number;
 };
@@ -29,7 +32,12 @@ export type Finances = {
   fieldErrors: FieldErrors;
   range: Pick<DateRange, "start" | "end" | "preset">;
   today: string;
+  /** The person's own currency's. */
   summary: FinanceSummary;
+  /** One per currency with money in the range: never added together. */
+  summaries: (FinanceSummary & { currency: Currency })[];
+  /** The person's currency: the summary shown when there is no money yet. */
+  currency: Currency;
   rows: FinanceRow[];
   csvHref: string;
 };

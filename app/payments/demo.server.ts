@@ -4,6 +4,7 @@
 // never logged. Where the intents are kept is the model's business: the
 // model that chooses the provider hands it a store (models never come the
 // other way: docs/decisions/0920-layers-by-lint.md, docs/decisions/0960-layers-as-they-are.md), so this file touches no database.
+import type { Currency } from "~/domain/currency";
 import crypto from "node:crypto";
 import { PAYMENT_FAILED_TITLE } from "~/domain/payment";
 import {
@@ -18,7 +19,9 @@ import type { PaymentProvider, ProviderIntent } from "./provider.server";
 export type DemoIntent = {
   id: string;
   betId: number;
+  /** In the smallest unit of `currency`, as Stripe would charge it. */
   amountCents: number;
+  currency: string;
   status: "requires_payment_method" | "succeeded" | "canceled";
 };
 
@@ -31,6 +34,7 @@ export interface DemoIntentStore {
   openOrCreate(input: {
     betId: number;
     amountCents: number;
+    currency: Currency;
     newId: () => string;
   }): Promise<DemoIntent>;
   find(id: string): Promise<DemoIntent | null>;
@@ -68,6 +72,7 @@ function toIntent(
     id: row.id,
     clientSecret: `${row.id}_secret`,
     amountCents: row.amountCents,
+    currency: row.currency,
     status: row.status,
     betId: row.betId,
     payerId,
@@ -83,10 +88,11 @@ export function createDemoProvider(store: DemoIntentStore): DemoProvider {
     // Like Stripe with its idempotency key, asking again for the same bet
     // answers the intent still open rather than a second one that could be
     // confirmed too (one charge nobody records).
-    async createIntent({ betId, payerId, amountCents }) {
+    async createIntent({ betId, payerId, amountCents, currency }) {
       const row = await store.openOrCreate({
         betId,
         amountCents,
+        currency,
         newId: () => `demo_pi_${crypto.randomBytes(12).toString("hex")}`,
       });
       return toIntent(row, payerId);

@@ -6,6 +6,8 @@
 // Which provider this server uses is chosen in the model layer
 // (models/payments/payment-provider.server.ts), which hands the demo provider its store.
 
+import type { Currency } from "~/domain/currency";
+
 export type IntentStatus =
   | "requires_payment_method"
   | "requires_confirmation"
@@ -17,7 +19,10 @@ export type IntentStatus =
 export type ProviderIntent = {
   id: string;
   clientSecret: string | null;
+  /** In the smallest unit of `currency` (whole yen for JPY). */
   amountCents: number;
+  /** ISO 4217, upper case, as the provider reports it. */
+  currency: string;
   status: IntentStatus | string;
   /** From the intent's metadata: which bet and who pays. */
   betId: number | null;
@@ -27,7 +32,9 @@ export type ProviderIntent = {
 export type CreateIntentInput = {
   betId: number;
   payerId: number;
+  /** The bet's amount in its currency's smallest unit. */
   amountCents: number;
+  currency: Currency;
   /** Stripe's Idempotency-Key: the same key returns the same intent. */
   idempotencyKey: string;
 };
@@ -39,6 +46,7 @@ export type CheckoutInput = {
   betId: number;
   payerId: number;
   amountCents: number;
+  currency: Currency;
   title: string;
   /** Where the provider's own page sends the payer back to. */
   origin: string;

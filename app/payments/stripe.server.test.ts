@@ -1,6 +1,7 @@
 // The Stripe provider against MSW (no network): intents with idempotency
 // keys, and the webhook with good and bad signatures, replays and events
 // out of order.
+import type { Currency } from "~/domain/currency";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -30,8 +31,8 @@ beforeAll(() => {
 afterAll(() => server.close());
 beforeEach(() => stripeState.reset());
 
-async function settledBet(amount = 100) {
-  const { creator, joiner, bet } = await activeBet(amount);
+async function settledBet(amount = 100, currency?: Currency) {
+  const { creator, joiner, bet } = await activeBet(amount, currency);
   await proposeSettlement({
     betId: bet.id,
     userId: joiner.id,
@@ -40,6 +41,53 @@ async function settledBet(amount = 100) {
   await approveSettlement({ betId: bet.id, userId: creator.id });
   return { winner: joiner, loser: creator, bet };
 }
+
+describe("Stripe charges the bet's currency", () => {
+  it("a ¥1,001 bet: a JPY PaymentIntent of 1001 (whole yen), recorded in yen", async () => {
+    const { loser, bet } = await settledBet(1001, "JPY");
+    const intent = await createPaymentIntent({
+      betId: bet.id,
+      userId: loser.id,
+      provider,
+    });
+    const stored = stripeState.intents.get(intent.intentId)!;
+    expect([stored.amount, stored.currency]).toEqual([1001, "jpy"]);
+    stripeState.succeed(intent.intentId);
+    const s = await recordPayment({
+      betId: bet.id,
+      userId: loser.id,
+      intentId: intent.intentId,
+      provider,
+    });
+    expect([s.paymentStatus, s.feeCents, s.netCents]).toEqual([
+      "completed",
+      25,
+      976,
+    ]);
+  });
+
+  it("a EUR bet: a EUR PaymentIntent in cents; an intent in another currency is refused", async () => {
+    const { loser, bet } = await settledBet(15, "EUR");
+    const intent = await createPaymentIntent({
+      betId: bet.id,
+      userId: loser.id,
+      provider,
+    });
+    const stored = stripeState.intents.get(intent.intentId)!;
+    expect([stored.amount, stored.currency]).toEqual([1500, "eur"]);
+    // Stripe reporting the same amount in dollars is not this bet's payment.
+    stored.currency = "usd";
+    stripeState.succeed(intent.intentId);
+    await expect(
+      recordPayment({
+        betId: bet.id,
+        userId: loser.id,
+        intentId: intent.intentId,
+        provider,
+      }),
+    ).rejects.toThrow("The payment amount does not match this bet.");
+  });
+});
 
 let eventSeq = 0;
 function event(type: string, object: unknown, id = `evt_${++eventSeq}`) {
@@ -132,6 +180,7 @@ describe("Stripe provider", () => {
       betId: bet.id,
       payerId: loser.id,
       amountCents: 2_000,
+      currency: "USD",
       title: bet.title,
       origin: "http://localhost",
     });

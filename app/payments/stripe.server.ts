@@ -2,6 +2,7 @@
 // live keys at start). A PaymentIntent with an idempotency key for the
 // Payment Element when JavaScript runs; a Checkout Session redirect when it
 // does not; a webhook whose signature is checked and whose events count once.
+import type { Currency } from "~/domain/currency";
 import type Stripe from "stripe";
 import { PAYMENT_ERROR_TITLE, PAYMENT_WENT_WRONG } from "~/domain/payment";
 import { DomainError } from "~/utils/errors";
@@ -38,6 +39,7 @@ export function intentFromStripe(pi: {
   id: string;
   client_secret?: string | null;
   amount: number;
+  currency?: string | null;
   status: string;
   metadata?: Record<string, string> | null;
 }): ProviderIntent {
@@ -45,6 +47,8 @@ export function intentFromStripe(pi: {
     id: pi.id,
     clientSecret: pi.client_secret ?? null,
     amountCents: pi.amount,
+    // Stripe writes currencies in lower case.
+    currency: (pi.currency ?? "usd").toUpperCase(),
     status: pi.status,
     betId: metaNumber(pi.metadata?.betId),
     payerId: metaNumber(pi.metadata?.payerId),
@@ -68,6 +72,7 @@ export function succeededFromEvent(event: Stripe.Event): ProviderIntent | null {
       return intentFromStripe({
         id: piId,
         amount: session.amount_total ?? 0,
+        currency: session.currency,
         status: "succeeded",
         metadata: session.metadata,
       });
@@ -82,6 +87,7 @@ export type StripeProvider = PaymentProvider & {
     betId: number;
     payerId: number;
     amountCents: number;
+    currency: Currency;
     title: string;
     origin: string;
   }): Promise<{ url: string }>;
@@ -100,12 +106,20 @@ export function createStripeProvider(
     name: "stripe",
     publishableKey,
     client,
-    async createIntent({ betId, payerId, amountCents, idempotencyKey }) {
+    // The bet's currency, its amount in the smallest unit Stripe counts in:
+    // cents, or whole yen (JPY has no minor unit), exactly as the bet keeps it.
+    async createIntent({
+      betId,
+      payerId,
+      amountCents,
+      currency,
+      idempotencyKey,
+    }) {
       const stripe = await client();
       const pi = await stripe.paymentIntents.create(
         {
           amount: amountCents,
-          currency: "usd",
+          currency: currency.toLowerCase(),
           automatic_payment_methods: { enabled: true },
           metadata: { betId: String(betId), payerId: String(payerId) },
           description: `Fairshake bet #${betId}`,
@@ -132,6 +146,7 @@ export function createStripeProvider(
       betId,
       payerId,
       amountCents,
+      currency,
       title,
       origin,
     }) {
@@ -144,7 +159,7 @@ export function createStripeProvider(
             {
               quantity: 1,
               price_data: {
-                currency: "usd",
+                currency: currency.toLowerCase(),
                 unit_amount: amountCents,
                 product_data: { name: `Fairshake: ${title}`.slice(0, 250) },
               },
@@ -162,12 +177,21 @@ export function createStripeProvider(
     },
     // With JavaScript the Payment Element confirms in the browser and posts
     // the intent's id to record; without, Stripe's hosted page takes the card.
-    async checkout({ fields, betId, payerId, amountCents, title, origin }) {
+    async checkout({
+      fields,
+      betId,
+      payerId,
+      amountCents,
+      currency,
+      title,
+      origin,
+    }) {
       if (fields.get("intent") === "stripe-checkout") {
         const { url } = await provider.createCheckoutSession({
           betId,
           payerId,
           amountCents,
+          currency,
           title,
           origin,
         });

@@ -3,7 +3,8 @@ import type { Route } from "./+types/home";
 import { PullToRefresh } from "~/components/bets/pull-to-refresh";
 import { getDashboard } from "~/models/bets/bet-lists.server";
 import { requireUser } from "~/models/accounts/session.server";
-import { formatCents, formatCentsShort, winRate } from "~/utils/money";
+import { winRate } from "~/utils/money";
+import { formatMoney } from "~/domain/currency";
 import type { RouteTraits } from "~/domain/route-traits";
 
 const HOME_LIST_LIMIT = 3;
@@ -20,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     losses: user.lossCount,
     createdCount: dashboard.createdCount,
     joinedCount: dashboard.joinedCount,
-    atStakeCents: dashboard.atStakeCents,
+    atStake: dashboard.atStake,
     atStakeCount: dashboard.atStakeCount,
     total: dashboard.total,
     rows: dashboard.recent.map((b) => ({
@@ -28,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       code: b.code,
       title: b.title,
       amountCents: b.amountCents,
+      currency: b.currency,
       type: b.type,
       creatorName: b.creatorName,
     })),
@@ -99,7 +101,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                         </span>
                       </span>
                       <span className="font-semibold">
-                        {formatCentsShort(b.amountCents)}
+                        {formatMoney(b.amountCents, b.currency, "en", {
+                          whole: true,
+                        })}
                       </span>
                     </Link>
                   </li>
@@ -139,7 +143,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="stake-heading" className="text-sm font-medium text-slate-600">
             At Stake
           </h2>
-          <p className="text-3xl font-bold">{formatCents(d.atStakeCents)}</p>
+          {/* One figure per currency: money of two currencies is never added. */}
+          {d.atStake.length === 0 ? (
+            <p className="text-3xl font-bold">{formatMoney(0, "USD")}</p>
+          ) : (
+            d.atStake.map((s) => (
+              <p key={s.currency} className="text-3xl font-bold">
+                {formatMoney(s.cents, s.currency)}
+              </p>
+            ))
+          )}
           <p className="text-sm text-slate-600">
             {d.atStakeCount} active {d.atStakeCount === 1 ? "bet" : "bets"}
           </p>

@@ -12,7 +12,10 @@ export function centsToDollars(cents: number): number {
   return cents / 100;
 }
 
-/** fee = round_half_up(amount × 2.5%), in whole cents (docs/product-rules.md#paying). */
+/**
+ * fee = round_half_up(amount × 2.5%), in whole cents (docs/product-rules.md#paying),
+ * and in any currency's smallest unit alike (app/domain/currency.ts `feeMinor`).
+ */
 export function feeCents(amountCents: number): number {
   // Integer arithmetic: amount × 250 / 10000, half up, no floating point.
   return Math.floor((amountCents * PLATFORM_FEE_BPS + 5_000) / 10_000);

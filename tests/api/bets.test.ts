@@ -51,6 +51,7 @@ describe("POST /api/bets", () => {
         "title",
         "description",
         "amount",
+        "currency",
         "visibility",
         "deadline",
         "status",

@@ -187,6 +187,7 @@ describe("create intent, confirm (demo), record payment", () => {
     expect(Object.keys(l.data.transactions[0]).sort()).toEqual([
       "amount",
       "createdAt",
+      "currency",
       "description",
       "id",
       "status",
@@ -243,10 +244,10 @@ describe("GET /api/financial-history and .csv", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.text.split("\r\n")[0]).toBe(
-      "Date,Type,Description,Amount,Status",
+      "Date,Type,Description,Amount,Currency,Status",
     );
     expect(csv.text).toContain(",payment,");
-    expect(csv.text).toContain(",'-10.00,completed");
+    expect(csv.text).toContain(",'-10.00,USD,completed");
     expect(
       (
         await loser.client.get(

@@ -3,6 +3,7 @@
 import { registerUser } from "~/models/accounts/user.server";
 import { createBet, joinBet } from "~/models/bets/bet.server";
 import { parseBetInput } from "~/models/bets/bet-input.server";
+import type { Currency } from "~/domain/currency";
 
 let n = 0;
 export async function person(prefix = "p") {
@@ -19,6 +20,8 @@ export async function makeBet(
   creatorId: number,
   amount = 100,
   title = "Derby",
+  /** Whole units of it; none sent is US dollars. */
+  currency?: Currency,
 ) {
   return await createBet({
     creatorId,
@@ -29,6 +32,7 @@ export async function makeBet(
         amount,
         deadline: new Date(Date.now() + 86_400_000).toISOString(),
         visibility: "public",
+        ...(currency ? { currency } : {}),
       },
       "create",
     ),
@@ -36,10 +40,10 @@ export async function makeBet(
 }
 
 /** An active bet: creator and a second participant. */
-export async function activeBet(amount = 100) {
+export async function activeBet(amount = 100, currency?: Currency) {
   const creator = await person("c");
   const joiner = await person("j");
-  const bet = await makeBet(creator.id, amount);
+  const bet = await makeBet(creator.id, amount, "Derby", currency);
   await joinBet({ betId: bet.id, userId: joiner.id });
   return { creator, joiner, bet };
 }

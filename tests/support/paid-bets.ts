@@ -10,6 +10,7 @@ import {
 } from "~/models/settlements/settlement.server";
 import { confirmDemoIntent } from "~/models/payments/payment-provider.server";
 import { activeBet } from "./factories";
+import type { Currency } from "~/domain/currency";
 import { rawDb as sqlite } from "./raw-sql";
 
 export const GOOD = {
@@ -19,8 +20,8 @@ export const GOOD = {
 };
 
 /** A settled bet: the joiner won, the creator lost and owes `amount`. */
-export async function settledBet(amount = 100) {
-  const { creator, joiner, bet } = await activeBet(amount);
+export async function settledBet(amount = 100, currency?: Currency) {
+  const { creator, joiner, bet } = await activeBet(amount, currency);
   await proposeSettlement({
     betId: bet.id,
     userId: joiner.id,
@@ -45,6 +46,6 @@ export async function pay(betId: number, userId: number) {
 export const entriesOf = async (betId: number) =>
   await sqlite
     .prepare(
-      'SELECT user_id AS "userId", kind, amount_cents AS cents FROM ledger_entries WHERE bet_id = ? ORDER BY id',
+      'SELECT user_id AS "userId", kind, amount_cents AS cents, currency FROM ledger_entries WHERE bet_id = ? ORDER BY id',
     )
     .all(betId);

@@ -1,12 +1,14 @@
 import { Link, href } from "react-router";
 import { STATUS_CARD, StatusBadge } from "./status-badge";
 import type { BetStatus } from "~/domain/bet";
-import { formatCentsShort } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 
 export type BetCardData = {
   id: number;
   title: string;
   amountCents: number;
+  /** The bet's; US dollars when a caller names none. */
+  currency?: Currency;
   status: BetStatus;
   participantCount: number;
   deadline: number;
@@ -32,7 +34,9 @@ export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
       </div>
       <p className="flex flex-wrap gap-x-3 text-sm text-slate-700">
         <span className="font-semibold">
-          {formatCentsShort(bet.amountCents)}
+          {formatMoney(bet.amountCents, bet.currency ?? "USD", "en", {
+            whole: true,
+          })}
         </span>
         <span>{bet.participantCount}/2 participants</span>
         <span>

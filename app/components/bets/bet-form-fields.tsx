@@ -5,6 +5,13 @@ import { useEffect, useState } from "react";
 import type { BetFormValues } from "~/domain/bet";
 import { ErrorList, Field, TextareaField } from "~/components/forms";
 import { FeePreview } from "./fee-preview";
+import {
+  CURRENCIES,
+  currencySymbol,
+  isCurrency,
+  type Currency,
+} from "~/domain/currency";
+import type { Language } from "~/domain/language";
 import { useHydrated } from "~/components/use-hydrated";
 import { browserTimeZone } from "~/utils/browser-time-zone";
 
@@ -38,6 +45,9 @@ export function BetFormFields({
   mode,
   todayDate,
   friends = [],
+  currency,
+  language = "en",
+  currencyFixed = false,
 }: {
   defaults: BetFormValues;
   errors: Record<string, string[] | undefined>;
@@ -45,9 +55,18 @@ export function BetFormFields({
   todayDate: string;
   /** Who may referee (docs/product-rules.md#referee): the creator's friends. */
   friends?: { id: number; username: string }[];
+  /** The bet's currency, or the person's for a new bet (docs/product-rules.md#currencies). */
+  currency: Currency;
+  /** The page's language: the amount is read and money written in it. */
+  language?: Language;
+  /** A bet someone joined keeps its currency: no select. */
+  currencyFixed?: boolean;
 }) {
   const hydrated = useHydrated();
   const [amount, setAmount] = useState(defaults.amount);
+  const [chosen, setChosen] = useState<Currency>(
+    isCurrency(defaults.currency) ? defaults.currency : currency,
+  );
   const [includeTime, setIncludeTime] = useState(defaults.includeTime);
   const [time, setTime] = useState(defaults.deadlineTime);
   const [browserZone, setBrowserZone] = useState<string | null>(null);
@@ -58,6 +77,10 @@ export function BetFormFields({
       document.getElementById("bet-amount") as HTMLInputElement | null
     )?.value;
     if (typed !== undefined) setAmount(typed);
+    const picked = (
+      document.getElementById("bet-currency") as HTMLSelectElement | null
+    )?.value;
+    if (isCurrency(picked)) setChosen(picked);
     setBrowserZone(browserTimeZone());
   }, []);
   const zones = COMMON_TIME_ZONES.includes(defaults.timeZone)
@@ -95,23 +118,48 @@ export function BetFormFields({
         }}
       />
       <div>
+        {currencyFixed ? null : (
+          <div className="mb-3">
+            <label htmlFor="bet-currency" className="label">
+              Currency
+            </label>
+            <select
+              id="bet-currency"
+              name="currency"
+              className="input"
+              defaultValue={chosen}
+              onChange={(e) => {
+                const c = e.currentTarget.value;
+                if (isCurrency(c)) setChosen(c);
+              }}
+            >
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <ErrorList errors={errors.currency} />
+          </div>
+        )}
+        {/* Text, not type=number: the amount is read the page's language's
+            way on the server (docs/product-rules.md#amounts-typed-the-local-way), and a
+            refused amount comes back exactly as typed. */}
         <Field
-          label="Wager amount ($)"
+          label={`Wager amount (${currencySymbol(chosen, language)})`}
           errors={errors.amount}
           inputProps={{
             name: "amount",
             id: "bet-amount",
-            type: "number",
+            type: "text",
             inputMode: "numeric",
+            autoComplete: "off",
             required: true,
-            min: 1,
-            max: 10000,
-            step: 1,
             defaultValue: defaults.amount,
             onChange: (e) => setAmount(e.currentTarget.value),
           }}
         />
-        <FeePreview amount={amount} />
+        <FeePreview amount={amount} currency={chosen} language={language} />
       </div>
       <fieldset className="space-y-3">
         <legend className="label">Deadline</legend>

@@ -1,16 +1,32 @@
 import { Link, href } from "react-router";
-import { formatCents, splitPayout } from "~/utils/money";
+import { readAmount } from "~/domain/amount-reader";
+import {
+  formatMoney,
+  splitMinor,
+  unitsToMinor,
+  type Currency,
+} from "~/domain/currency";
+import type { Language } from "~/domain/language";
 import { Tooltip } from "./tooltip";
 
 const FEE_EXPLAINED =
   "A small fee covers payment processing and platform maintenance.";
 
 /** docs/product-rules.md#screens: what the winner receives, by the shared fee function (docs/product-rules.md#paying). */
-export function FeePreview({ amount }: { amount: string }) {
-  const dollars = Number(amount);
-  const cents =
-    Number.isFinite(dollars) && dollars > 0 ? Math.round(dollars * 100) : 0;
-  const { feeCents, netCents } = splitPayout(cents);
+export function FeePreview({
+  amount,
+  currency,
+  language = "en",
+}: {
+  /** As typed: read the way the server will read it, or 0 while it cannot be. */
+  amount: string;
+  currency: Currency;
+  language?: Language;
+}) {
+  const reading = readAmount(amount, language);
+  const cents = reading.ok ? unitsToMinor(reading.units, currency) : 0;
+  const { feeMinor: feeCents, netMinor: netCents } = splitMinor(cents);
+  const money = (minor: number) => formatMoney(minor, currency, language);
   return (
     <div
       className="mt-2 rounded-lg bg-slate-50 p-3 text-sm"
@@ -30,11 +46,11 @@ export function FeePreview({ amount }: { amount: string }) {
       </p>
       <dl className="mt-1 grid grid-cols-2 gap-y-1">
         <dt className="text-slate-600">Bet amount</dt>
-        <dd className="text-right">{formatCents(cents)}</dd>
+        <dd className="text-right">{money(cents)}</dd>
         <dt className="text-slate-600">Platform fee (2.5%)</dt>
-        <dd className="text-right text-red-700">-{formatCents(feeCents)}</dd>
+        <dd className="text-right text-red-700">-{money(feeCents)}</dd>
         <dt className="font-semibold">You&apos;ll receive</dt>
-        <dd className="text-right font-semibold">{formatCents(netCents)}</dd>
+        <dd className="text-right font-semibold">{money(netCents)}</dd>
       </dl>
       <p className="mt-1 text-xs text-slate-600">
         {FEE_EXPLAINED}{" "}

@@ -3,7 +3,7 @@
 // Everything is links and GET forms: it works without JavaScript.
 import { Form, Link } from "react-router";
 import { ErrorList } from "~/components/forms";
-import { centsToSignedString, formatCents } from "~/utils/money";
+import { formatMoney, minorToSignedString } from "~/domain/currency";
 import { PRESETS } from "~/domain/finance-presets";
 import type { Finances } from "~/domain/finances";
 
@@ -12,7 +12,7 @@ const STATUS_TONE: Record<string, string> = {
   pending: "bg-amber-100 text-amber-800",
 };
 const FAILED_TONE = "bg-red-100 text-red-800";
-const COLUMNS = ["Date", "Type", "Description", "Amount", "Status"];
+const COLUMNS = ["Date", "Type", "Description", "Amount", "Currency", "Status"];
 
 export function FinancePanel({
   finances,
@@ -94,22 +94,42 @@ export function FinancePanel({
         </div>
       ) : null}
 
-      <section aria-label="Summary" className="grid grid-cols-2 gap-3">
-        <SummaryCard
-          label="Winnings"
-          value={formatCents(summary.winningsCents)}
-        />
-        <SummaryCard label="Losses" value={formatCents(summary.lossesCents)} />
-        <SummaryCard
-          label="Platform Fees"
-          value={formatCents(summary.feesCents)}
-        />
-        <SummaryCard
-          label="Net Profit"
-          value={`${summary.netProfitCents < 0 ? "-" : ""}${formatCents(Math.abs(summary.netProfitCents))}`}
-          note={`Win rate ${summary.winRate}%`}
-        />
-      </section>
+      {/* One summary per currency: money of two currencies is never added. */}
+      {(finances.summaries.length
+        ? finances.summaries
+        : [{ ...summary, currency: finances.currency }]
+      ).map((s) => (
+        <section
+          key={s.currency}
+          aria-label={
+            finances.summaries.length > 1
+              ? `Summary in ${s.currency}`
+              : "Summary"
+          }
+          className="grid grid-cols-2 gap-3"
+        >
+          {finances.summaries.length > 1 ? (
+            <h2 className="col-span-2 font-semibold">{s.currency}</h2>
+          ) : null}
+          <SummaryCard
+            label="Winnings"
+            value={formatMoney(s.winningsCents, s.currency)}
+          />
+          <SummaryCard
+            label="Losses"
+            value={formatMoney(s.lossesCents, s.currency)}
+          />
+          <SummaryCard
+            label="Platform Fees"
+            value={formatMoney(s.feesCents, s.currency)}
+          />
+          <SummaryCard
+            label="Net Profit"
+            value={`${s.netProfitCents < 0 ? "-" : ""}${formatMoney(Math.abs(s.netProfitCents), s.currency)}`}
+            note={`Win rate ${s.winRate}%`}
+          />
+        </section>
+      ))}
 
       <div className="flex flex-wrap items-center gap-2">
         <Link
@@ -167,8 +187,9 @@ export function FinancePanel({
                   <td
                     className={`whitespace-nowrap px-3 py-2 text-right font-medium ${r.amountCents < 0 ? "text-red-700" : "text-brand-700"}`}
                   >
-                    {centsToSignedString(r.amountCents)}
+                    {minorToSignedString(r.amountCents, r.currency)}
                   </td>
+                  <td className="px-3 py-2">{r.currency}</td>
                   <td className="px-3 py-2">
                     <span
                       className={`badge ${STATUS_TONE[r.status] ?? FAILED_TONE}`}

@@ -1,16 +1,18 @@
 import { useNavigation } from "react-router";
 import { KeyedForm } from "~/components/keyed-form";
 import { Field } from "~/components/forms";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 import { useHydrated } from "~/components/use-hydrated";
 
 // docs/product-rules.md#paying: our own card form, test cards only, autocomplete off; it posts
 // to its own route and works without JavaScript.
 export function DemoCardForm({
   amountCents,
+  currency = "USD",
   fieldErrors,
 }: {
   amountCents: number;
+  currency?: Currency;
   fieldErrors?: Record<string, string[]>;
 }) {
   const busy = useNavigation().state === "submitting";
@@ -67,7 +69,7 @@ export function DemoCardForm({
         />
       </div>
       <button type="submit" className="btn-primary w-full" disabled={busy}>
-        {busy ? "Processing..." : `Pay ${formatCents(amountCents)}`}
+        {busy ? "Processing..." : `Pay ${formatMoney(amountCents, currency)}`}
       </button>
     </KeyedForm>
   );

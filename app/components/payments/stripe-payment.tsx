@@ -21,7 +21,7 @@ import {
   PAYMENT_INIT_FAILED_TITLE,
   PAYMENT_WENT_WRONG,
 } from "~/domain/payment";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 
 let stripePromise: Promise<Stripe | null> | null = null;
 
@@ -29,18 +29,29 @@ export default function StripePayment({
   publishableKey,
   betId,
   amountCents,
+  currency = "USD",
 }: {
   publishableKey: string;
   betId: number;
+  /** In the bet's currency's smallest unit, as Stripe counts it. */
   amountCents: number;
+  currency?: Currency;
 }) {
   stripePromise ??= loadStripe(publishableKey);
   return (
     <Elements
       stripe={stripePromise}
-      options={{ mode: "payment", amount: amountCents, currency: "usd" }}
+      options={{
+        mode: "payment",
+        amount: amountCents,
+        currency: currency.toLowerCase(),
+      }}
     >
-      <PayWithElement betId={betId} amountCents={amountCents} />
+      <PayWithElement
+        betId={betId}
+        amountCents={amountCents}
+        currency={currency}
+      />
     </Elements>
   );
 }
@@ -48,9 +59,11 @@ export default function StripePayment({
 function PayWithElement({
   betId,
   amountCents,
+  currency,
 }: {
   betId: number;
   amountCents: number;
+  currency: Currency;
 }) {
   const stripe = useStripe();
   const elements = useElements();
@@ -123,7 +136,7 @@ function PayWithElement({
         className="btn-primary w-full"
         disabled={!stripe || busy}
       >
-        {busy ? "Processing..." : `Pay ${formatCents(amountCents)}`}
+        {busy ? "Processing..." : `Pay ${formatMoney(amountCents, currency)}`}
       </button>
     </form>
   );

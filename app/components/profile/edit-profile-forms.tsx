@@ -2,6 +2,7 @@
 // picture upload. On /profile/edit they are plain forms (no JavaScript
 // needed); inside the dialog on /profile they post through fetchers so a
 // refusal shows in the dialog and success closes it.
+import { CURRENCIES } from "~/domain/currency";
 import { useEffect, useRef } from "react";
 import { Form, useFetcher, useNavigation, href } from "react-router";
 import {
@@ -9,7 +10,7 @@ import {
   NotSentNotice,
   useOwnedFormKey,
 } from "~/components/keyed-form";
-import { Field } from "~/components/forms";
+import { ErrorList, Field } from "~/components/forms";
 import { FilePicker } from "~/components/file-picker";
 
 export const EDIT_PROFILE_ACTION = href("/profile/edit");
@@ -22,7 +23,12 @@ export type ProfileFormResult = {
   title: string;
   message: string;
   fieldErrors: Record<string, string[]>;
-  values?: { username: string; email: string; avatarUrl: string };
+  values?: {
+    username: string;
+    email: string;
+    avatarUrl: string;
+    currency?: string;
+  };
 };
 
 const FIELD_LABELS: Record<string, string> = {
@@ -39,7 +45,12 @@ export function EditProfileForms({
   dialogSession = 0,
   onDone,
 }: {
-  user: { username: string; email: string; avatarUrl: string | null };
+  user: {
+    username: string;
+    email: string;
+    avatarUrl: string | null;
+    currency?: string;
+  };
   result?: ProfileFormResult | null;
   inDialog?: boolean;
   /** Changes each time the dialog opens, so old refusals are not shown again. */
@@ -89,6 +100,7 @@ export function EditProfileForms({
     username: user.username,
     email: user.email,
     avatarUrl: user.avatarUrl ?? "",
+    currency: user.currency,
   };
   const errors = detailsResult?.fieldErrors ?? {};
   return (
@@ -148,6 +160,26 @@ export function EditProfileForms({
             placeholder: "https://",
           }}
         />
+        {values.currency ? (
+          <div>
+            <label htmlFor="profile-currency" className="label">
+              Currency for new bets
+            </label>
+            <select
+              id="profile-currency"
+              name="currency"
+              className="input"
+              defaultValue={values.currency}
+            >
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <ErrorList errors={errors.currency} />
+          </div>
+        ) : null}
         <button type="submit" className="btn-primary w-full">
           {pendingIntent === "profile" ? "Saving..." : "Save changes"}
         </button>

@@ -1,6 +1,6 @@
 import { Link, href } from "react-router";
 import { BackToBet } from "~/components/back-to-bet";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 import { NoticeCard } from "~/components/notice-card";
 
 // docs/product-rules.md#paying: the loser pays the bet amount; the fee comes out of the
@@ -9,25 +9,29 @@ export function MoneySummary({
   amountCents,
   feeCents,
   netCents,
+  currency = "USD",
   youPay = false,
 }: {
+  /** All three in the bet's currency's smallest unit. */
   amountCents: number;
+  currency?: Currency;
   feeCents: number;
   netCents: number;
   /** The payment screen says "You pay" rather than "Loser pays". */
   youPay?: boolean;
 }) {
+  const money = (minor: number) => formatMoney(minor, currency);
   return (
     <dl className="divide-y divide-slate-100 text-sm">
-      <Row label="Bet amount" value={formatCents(amountCents)} />
+      <Row label="Bet amount" value={money(amountCents)} />
       <Row
         label="Platform fee (2.5%, taken from the winner's payout)"
-        value={`-${formatCents(feeCents)}`}
+        value={`-${money(feeCents)}`}
       />
-      <Row label="Winner receives" value={formatCents(netCents)} />
+      <Row label="Winner receives" value={money(netCents)} />
       <Row
         label={youPay ? "You pay" : "Loser pays"}
-        value={formatCents(amountCents)}
+        value={money(amountCents)}
         strong
       />
     </dl>

@@ -1,5 +1,5 @@
 import { FormAlert } from "~/components/forms";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 
 /**
  * The frame of the two winner-choosing screens (/propose-settlement and
@@ -16,7 +16,7 @@ export function SettlementFormCard({
 }: {
   id: string;
   title: string;
-  bet: { title: string; amountCents: number };
+  bet: { title: string; amountCents: number; currency?: Currency };
   intro: React.ReactNode;
   failure?: { title?: string; message?: string } | null;
   children: React.ReactNode;
@@ -28,7 +28,7 @@ export function SettlementFormCard({
           {title}
         </h1>
         <p className="text-sm text-slate-600">
-          {bet.title} · {formatCents(bet.amountCents)}
+          {bet.title} · {formatMoney(bet.amountCents, bet.currency ?? "USD")}
         </p>
       </div>
       <p className="text-sm text-slate-700">{intro}</p>

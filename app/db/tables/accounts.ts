@@ -10,6 +10,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
+import type { Currency } from "../../domain/currency";
 
 export const users = sqliteTable(
   "users",
@@ -34,6 +35,8 @@ export const users = sqliteTable(
     verifiedEmail: text("verified_email"),
     passwordHash: text("password_hash").notNull(),
     avatarUrl: text("avatar_url"),
+    /** A new bet's currency unless they pick another; first guessed at sign-up (docs/product-rules.md#currencies). */
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     winCount: integer("win_count").notNull().default(0),
     lossCount: integer("loss_count").notNull().default(0),
     applePayConnected: integer("apple_pay_connected", { mode: "boolean" })

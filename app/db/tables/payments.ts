@@ -11,6 +11,7 @@ import {
 import { createdAt } from "./columns";
 import { users } from "./accounts";
 import { bets } from "./bets";
+import type { Currency } from "../../domain/currency";
 
 export const PROVIDERS = ["demo", "stripe"] as const;
 
@@ -29,7 +30,9 @@ export const payments = sqliteTable(
       .references(() => users.id),
     provider: text("provider", { enum: PROVIDERS }).notNull(),
     intentId: text("intent_id").notNull().unique(),
+    // The bet's currency, in its smallest unit.
     amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     status: text("status", { enum: ["pending", "completed"] })
       .notNull()
       .default("pending"),
@@ -53,6 +56,7 @@ export const payments = sqliteTable(
 export const demoPaymentIntents = sqliteTable("demo_payment_intents", {
   id: text("id").primaryKey(),
   amountCents: integer("amount_cents").notNull(),
+  currency: text("currency").$type<Currency>().notNull().default("USD"),
   betId: integer("bet_id").notNull(),
   status: text("status", {
     enum: ["requires_payment_method", "succeeded", "canceled"],
@@ -85,7 +89,9 @@ export const ledgerEntries = sqliteTable(
     // null is the platform's own account.
     userId: integer("user_id").references(() => users.id),
     kind: text("kind", { enum: ["payment", "payout", "fee"] }).notNull(),
+    // In `currency`'s smallest unit: a payment's entries sum to zero in it.
     amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     createdAt: createdAt(),
   },
   (t) => [

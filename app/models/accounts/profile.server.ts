@@ -1,6 +1,7 @@
 // Profiles (docs/product-rules.md#forms-and-messages): username, email and picture changes, and the
 // payment-method flags. Split from user.server.ts, which keeps registration,
 // credentials and the public views.
+import { isCurrency, UNKNOWN_CURRENCY, type Currency } from "~/domain/currency";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "~/db/connections.server";
@@ -82,6 +83,12 @@ export const ProfileUpdateSchema = z.object({
         .nullable(),
     )
     .optional(),
+  // A new bet's currency unless they pick another (docs/product-rules.md#currencies).
+  currency: z
+    .string({ error: UNKNOWN_CURRENCY })
+    .refine(isCurrency, UNKNOWN_CURRENCY)
+    .transform((c) => c as Currency)
+    .optional(),
 });
 export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
 
@@ -90,11 +97,12 @@ export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
  * only changed fields are sent); an empty avatar reads as null.
  */
 export function changedProfileFields(
-  user: Pick<User, "username" | "email" | "avatarUrl">,
+  user: Pick<User, "username" | "email" | "avatarUrl"> &
+    Partial<Pick<User, "currency">>,
   input: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of ["username", "email", "avatarUrl"] as const) {
+  for (const key of ["username", "email", "avatarUrl", "currency"] as const) {
     if (!(key in input) || input[key] === undefined) continue;
     let value = input[key];
     if (typeof value === "string") value = value.trim();
@@ -131,6 +139,7 @@ export async function updateProfile({
   if (values.username === current.username) delete values.username;
   if (values.email === current.email) delete values.email;
   if (values.avatarUrl === current.avatarUrl) delete values.avatarUrl;
+  if (values.currency === current.currency) delete values.currency;
   const changed = Object.keys(values);
   if (changed.length === 0) return { user: current, changed };
   if (values.avatarUrl && OWN_AVATAR_PATH.test(values.avatarUrl)) {
@@ -263,6 +272,7 @@ export function profileFormUser(user: User) {
     username: user.username,
     email: user.email,
     avatarUrl: user.avatarUrl,
+    currency: user.currency,
   };
 }
 

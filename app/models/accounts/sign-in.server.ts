@@ -1,6 +1,7 @@
 // Signing in and signing up, wherever they are reached (the /auth page, the
 // /api calls): the per-address limit on attempts and the per-account delay
 // live here, on the act itself, so no spelling of a URL goes around them.
+import { guessCurrency } from "~/domain/currency";
 import type { User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
 import { recordLoginSuccess, takeLoginAttempt } from "./login-throttle.server";
@@ -91,9 +92,16 @@ export async function signInWithPasskey({
 export async function signUp({
   input,
   clientAddress,
-}: From & { input: unknown }): Promise<User> {
+  acceptLanguage,
+}: From & {
+  input: unknown;
+  /** The browser's languages: the first guess of their currency (docs/product-rules.md#currencies). */
+  acceptLanguage?: string | null;
+}): Promise<User> {
   await authAttempts.take([clientAddress]);
-  const user = await registerUser(input);
+  const user = await registerUser(input, {
+    currency: guessCurrency(acceptLanguage),
+  });
   await sendVerificationEmail(user);
   return user;
 }

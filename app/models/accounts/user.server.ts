@@ -1,5 +1,6 @@
 // Users: registration, credentials, public views. The only module that
 // reads or writes password hashes.
+import { DEFAULT_CURRENCY, type Currency } from "~/domain/currency";
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Tx } from "~/db/connections.server";
@@ -34,6 +35,7 @@ export function toUserJson(user: User) {
     createdAt: user.createdAt.toISOString(),
     winCount: user.winCount,
     lossCount: user.lossCount,
+    currency: user.currency,
     paymentMethods: {
       applePayConnected: user.applePayConnected,
       googleWalletConnected: user.googleWalletConnected,
@@ -190,7 +192,10 @@ export const hashPassword = (password: string) =>
   hash(password, ARGON2_OPTIONS);
 
 /** Registers a user. Throws 400 with field errors or 409 when taken. */
-export async function registerUser(input: unknown): Promise<User> {
+export async function registerUser(
+  input: unknown,
+  { currency = DEFAULT_CURRENCY }: { currency?: Currency } = {},
+): Promise<User> {
   const parsed = RegisterSchema.safeParse(input);
   if (!parsed.success)
     throw invalid(
@@ -213,6 +218,7 @@ export async function registerUser(input: unknown): Promise<User> {
               usernameSkeleton: usernameSkeleton(username),
               email,
               passwordHash,
+              currency,
             })
             .returning(),
         { bookkeeping: true },

@@ -8,6 +8,7 @@ import { betAccess, betParticipants, bets, users, type Bet } from "~/db/schema";
 import { displayNameSql } from "../accounts/display-name.server";
 import { notFound } from "~/utils/errors";
 import { BET_NOT_FOUND, type BetStatus } from "~/domain/bet";
+import type { Currency } from "~/domain/currency";
 import { tryCode } from "./code-guesses.server";
 
 import { CODE_LENGTH, normalizeCode } from "./bet-input.server";
@@ -179,6 +180,18 @@ export async function getBetView(
 ): Promise<BetView | null> {
   const row = (await betViewById().execute({ id: betId }))[0];
   return row ? viewOfRow(row, now) : null;
+}
+
+/** A bet's currency (US dollars for a bet that is gone: nothing is shown in it). */
+export async function betCurrency(betId: number): Promise<Currency> {
+  const row = (
+    await db
+      .select({ currency: bets.currency })
+      .from(bets)
+      .where(eq(bets.id, betId))
+      .limit(1)
+  )[0];
+  return row?.currency ?? "USD";
 }
 
 export async function isParticipant(

@@ -67,10 +67,62 @@ describe("parseBetForm", () => {
       title: "Who wins the derby",
       description: "Home team wins on Sunday",
       amountCents: 2500,
+      currency: "USD",
       deadline: Date.UTC(2026, 5, 2, 23, 59, 59),
       visibility: "public",
     });
   });
+
+  it("reads the amount in the page's language and keeps it in the currency's smallest unit", () => {
+    const read = (
+      amount: string,
+      language: "en" | "de" | "es" | "pt-BR",
+      currency?: string,
+      fallback?: "USD" | "EUR" | "JPY",
+    ) =>
+      parseBetForm(values({ amount, currency }), "create", NOW, {
+        language,
+        currency: fallback,
+      });
+    expect(read("1.000", "de", "EUR")).toMatchObject({
+      amountCents: 100_000,
+      currency: "EUR",
+    });
+    expect(read("1,001", "en", "JPY")).toMatchObject({
+      amountCents: 1001,
+      currency: "JPY",
+    });
+    // No select on the form: the person's currency.
+    expect(read("2 000", "pt-BR", undefined, "JPY")).toMatchObject({
+      amountCents: 2000,
+      currency: "JPY",
+    });
+  });
+
+  it.each([
+    ["1.000", "en", "USD", "Write one thousand as 1,000 or 1000."],
+    ["1,000", "de", "EUR", "Write one thousand as 1.000 or 1000."],
+    ["12,50", "de", "EUR", "Amounts are whole numbers: write 12, not 12,50."],
+    ["1,500,001", "en", "JPY", "Amount can be at most ¥1,500,000."],
+    ["99", "en", "JPY", "Amount must be at least ¥100."],
+    ["10", "en", "XYZ", "Unknown currency"],
+  ] as const)(
+    "refuses %j in %s (%s) with %j, keeping the other field errors",
+    (amount, language, currency, message) => {
+      const error = refusal(() =>
+        parseBetForm(values({ amount, currency, title: "x" }), "create", NOW, {
+          language,
+        }),
+      );
+      expect(error.status).toBe(400);
+      const field = currency === "XYZ" ? "currency" : "amount";
+      expect(error.fieldErrors?.[field]).toEqual([message]);
+      if (currency !== "XYZ")
+        expect(error.fieldErrors?.title).toEqual([
+          "Title must be at least 2 characters.",
+        ]);
+    },
+  );
 
   it("says 'Please select a date.' for an empty date and keeps the other field errors", () => {
     const error = refusal(() =>

@@ -5,6 +5,9 @@ import { isDomainError, invalid } from "~/utils/errors";
 import { isValidTimeZone } from "~/utils/dates";
 import { zonedTimeToUtc } from "~/utils/zoned-time.server";
 import type { BetFormValues } from "~/domain/bet";
+import { readAmount } from "~/domain/amount-reader";
+import { DEFAULT_CURRENCY, type Currency } from "~/domain/currency";
+import type { Language } from "~/domain/language";
 import { parseBetInput, type BetInput } from "./bet-input.server";
 
 /** Without the time switch the deadline is the end of the chosen day. */
@@ -21,6 +24,7 @@ export function readBetForm(form: FormData): BetFormValues {
     title: text("title"),
     description: text("description"),
     amount: text("amount"),
+    ...(form.has("currency") ? { currency: text("currency") } : {}),
     visibility: text("visibility"),
     deadlineDate: text("deadlineDate").trim(),
     deadlineTime: text("deadlineTime").trim(),
@@ -41,12 +45,30 @@ export function formDeadline(values: BetFormValues): number | null {
   return zonedTimeToUtc(values.deadlineDate, time, zone);
 }
 
-/** Validates the form with the same rules (and messages) as the API. */
+/**
+ * Validates the form with the same rules (and messages) as the API. The
+ * amount is read in the page's `language` first: what could mean two numbers
+ * is refused with the form the language expects, never guessed. The bet's
+ * currency is the select's, else `currency` (the person's at create, the
+ * bet's at edit).
+ */
 export function parseBetForm(
   values: BetFormValues,
   mode: "create" | "edit",
   now = Date.now(),
+  {
+    language = "en",
+    currency = DEFAULT_CURRENCY,
+  }: { language?: Language; currency?: Currency } = {},
 ): BetInput {
+  const reading = readAmount(values.amount, language);
+  // Ambiguous or with decimals: the reader's own message; nothing typed, not
+  // a number or not positive: the form's usual words (the schema's).
+  const readerRefusal =
+    !reading.ok &&
+    (reading.reason === "ambiguous" || reading.reason === "decimal")
+      ? reading.message
+      : null;
   const deadline = formDeadline(values);
   const dateMessage =
     mode === "create" ? "Please select a date." : "Invalid date format";
@@ -62,7 +84,12 @@ export function parseBetForm(
       {
         title: values.title,
         description: values.description,
-        amount: values.amount.trim() === "" ? undefined : values.amount,
+        amount: reading.ok
+          ? reading.units
+          : values.amount.trim() === ""
+            ? undefined
+            : "not a number",
+        ...(values.currency !== undefined ? { currency: values.currency } : {}),
         visibility: values.visibility || undefined,
         deadline: deadline ?? "",
         ...(values.refereeId !== undefined
@@ -71,14 +98,16 @@ export function parseBetForm(
       },
       mode,
       now,
+      currency,
     );
     return input;
   } catch (error) {
-    if (!isDomainError(error) || error.status !== 400 || !dateError)
-      throw error;
+    if (!isDomainError(error) || error.status !== 400) throw error;
+    if (!dateError && !readerRefusal) throw error;
     throw invalid(error.message, {
       ...error.fieldErrors,
-      deadline: [dateError],
+      ...(dateError ? { deadline: [dateError] } : {}),
+      ...(readerRefusal ? { amount: [readerRefusal] } : {}),
     });
   }
 }

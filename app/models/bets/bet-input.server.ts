@@ -7,7 +7,15 @@ import type { Tx } from "~/db/connections.server";
 import { db } from "~/db/transactions.server";
 import { friendships } from "~/db/schema";
 import { invalid } from "~/utils/errors";
-import { MAX_BET_DOLLARS } from "~/utils/money";
+import {
+  amountLimitError,
+  CURRENCY_TABLE,
+  DEFAULT_CURRENCY,
+  isCurrency,
+  UNKNOWN_CURRENCY,
+  unitsToMinor,
+  type Currency,
+} from "~/domain/currency";
 import { fieldErrorsOf, maxChars } from "~/utils/validation";
 
 // --- Codes ------------------------------------------------------------------
@@ -84,7 +92,15 @@ export function parseIsoInstant(text: string): number {
   return Date.parse(text.trim());
 }
 
-export function betInputSchema(mode: Mode) {
+/**
+ * The create and edit fields. `currency` is the bet's (docs/product-rules.md#currencies):
+ * the amount is a whole number of its units, between its limits, and the
+ * refusals name it.
+ */
+export function betInputSchema(
+  mode: Mode,
+  currency: Currency = DEFAULT_CURRENCY,
+) {
   const m = MESSAGES[mode];
   return z.object({
     title: z
@@ -119,10 +135,13 @@ export function betInputSchema(mode: Mode) {
       .refine(Number.isFinite, { message: m.amount, abort: true })
       .refine((n) => n > 0, { message: m.amount, abort: true })
       .refine((n) => Number.isInteger(n), {
-        message: "Amount must be a whole number of dollars.",
+        message: `Amount must be a whole number of ${CURRENCY_TABLE[currency].units}.`,
         abort: true,
       })
-      .refine((n) => n <= MAX_BET_DOLLARS, "Amount can be at most $10,000."),
+      .superRefine((n, ctx) => {
+        const limit = amountLimitError(n, currency);
+        if (limit) ctx.addIssue({ code: "custom", message: limit });
+      }),
     deadline: z
       .union([z.string(), z.number(), z.date()], { error: m.deadline })
       .transform((value, ctx) => {
@@ -151,7 +170,10 @@ export function betInputSchema(mode: Mode) {
 export type BetInput = {
   title: string;
   description: string;
+  /** In the smallest unit of `currency` (cents; whole yen). */
   amountCents: number;
+  /** ISO 4217; absent (callers that predate currencies) is US dollars at create, the bet's own at edit. */
+  currency?: Currency;
   deadline: number;
   visibility: "public" | "private";
   /** A friend of the creator (docs/product-rules.md#referee); null clears, undefined keeps. */
@@ -207,15 +229,35 @@ export async function assertReferee(
 }
 
 /**
- * Validates bet fields from the API or a form (`amount` in dollars,
- * `deadline` an ISO string or epoch ms). Throws 400 with the product's messages.
+ * A bet's `currency` as sent: absent (undefined, null or "") is `fallback`,
+ * an upper-case code of the table is itself, anything else is 400 'Unknown currency'.
+ */
+export function parseBetCurrency(value: unknown, fallback: Currency): Currency {
+  if (value === undefined || value === null || value === "") return fallback;
+  if (!isCurrency(value))
+    throw invalid(UNKNOWN_CURRENCY, { currency: [UNKNOWN_CURRENCY] });
+  return value;
+}
+
+/**
+ * Validates bet fields from the API or a form (`amount` in whole units of the
+ * bet's currency, `deadline` an ISO string or epoch ms). `currency` is the
+ * bet's unless the input names one: the creator's default at create, the
+ * bet's own at edit. Throws 400 with the product's messages.
  */
 export function parseBetInput(
   input: unknown,
   mode: Mode,
   now = Date.now(),
+  fallbackCurrency: Currency = DEFAULT_CURRENCY,
 ): BetInput {
-  const parsed = betInputSchema(mode).safeParse(input);
+  const currency = parseBetCurrency(
+    input && typeof input === "object"
+      ? (input as Record<string, unknown>).currency
+      : undefined,
+    fallbackCurrency,
+  );
+  const parsed = betInputSchema(mode, currency).safeParse(input);
   if (!parsed.success) {
     throw invalid(
       mode === "create"
@@ -240,7 +282,8 @@ export function parseBetInput(
   return {
     title,
     description,
-    amountCents: Math.round(amount * 100),
+    amountCents: unitsToMinor(amount, currency),
+    currency,
     deadline,
     visibility,
     ...(refereeId !== undefined ? { refereeId } : {}),

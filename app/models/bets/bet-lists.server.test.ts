@@ -170,6 +170,31 @@ describe("getDashboard (docs/product-rules.md#statuses)", () => {
     expect([top.total, top.createdCount, top.joinedCount]).toEqual([3, 2, 1]);
   });
 
+  it("keeps At Stake apart per currency: never a sum of yen and dollars", async () => {
+    const { getDashboard } = await import("./bet-lists.server");
+    const [me, other] = [await person(), await person()];
+    for (const [amount, currency] of [
+      [30, "USD"],
+      [1001, "JPY"],
+      [2000, "JPY"],
+      [15, "EUR"],
+    ] as const) {
+      const bet = await createBet({
+        creatorId: me.id,
+        input: input({ amount, currency }),
+      });
+      await joinBet({ betId: bet.id, userId: other.id });
+    }
+    const d = await getDashboard(me.id);
+    expect(d.atStakeCount).toBe(4);
+    expect(d.atStake).toEqual([
+      { currency: "USD", cents: 3000 },
+      { currency: "EUR", cents: 1500 },
+      { currency: "JPY", cents: 3001 },
+    ]);
+    expect(d.atStakeCents).toBe(3000);
+  });
+
   it("leaves out a pending bet past its deadline (it reads as cancelled)", async () => {
     const { getDashboard } = await import("./bet-lists.server");
     const me = await person();

@@ -1,5 +1,6 @@
 // Bets, the lists: the public feed, my bets by tab, the dashboard, and the
 // sweep that stores what reads already show (expired pending bets cancelled).
+import { CURRENCIES, type Currency } from "~/domain/currency";
 import { and, desc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import { db, preparedOnce, immediate } from "~/db/transactions.server";
 import { changedRows } from "~/db/dialect.server";
@@ -169,7 +170,10 @@ export type Dashboard = {
   createdCount: number;
   joinedCount: number;
   /** docs/product-rules.md#statuses: the sum and count over my active bets (two participants, not settled). */
+  /** US dollars only: kept for callers from before currencies. */
   atStakeCents: number;
+  /** One figure per currency the active bets are in, in the table's order: never added together. */
+  atStake: { currency: Currency; cents: number }[];
   atStakeCount: number;
 };
 
@@ -190,7 +194,15 @@ export async function getDashboard(
     total: open.length,
     createdCount,
     joinedCount: open.length - createdCount,
-    atStakeCents: active.reduce((sum, b) => sum + b.amountCents, 0),
+    atStakeCents: active
+      .filter((b) => b.currency === "USD")
+      .reduce((sum, b) => sum + b.amountCents, 0),
+    atStake: CURRENCIES.flatMap((currency) => {
+      const inIt = active.filter((b) => b.currency === currency);
+      return inIt.length
+        ? [{ currency, cents: inIt.reduce((sum, b) => sum + b.amountCents, 0) }]
+        : [];
+    }),
     atStakeCount: active.length,
   };
 }

@@ -64,6 +64,7 @@ export async function createBet({
               title: input.title,
               description: input.description,
               amountCents: input.amountCents,
+              currency: input.currency ?? "USD",
               visibility: input.visibility,
               deadline: new Date(input.deadline),
               creatorId,
@@ -255,6 +256,8 @@ export async function updateBet({
         title: input.title,
         description: input.description,
         amountCents: input.amountCents,
+        // Only while nobody else is in (`stillEditable`): fixed once someone joined.
+        ...(input.currency !== undefined ? { currency: input.currency } : {}),
         deadline: new Date(input.deadline),
         visibility: input.visibility,
         ...(input.refereeId !== undefined
@@ -273,7 +276,13 @@ export async function updateBet({
       betId,
       actorId: userId,
       type: "edited",
-      data: { before: { title: bet.title, amountCents: bet.amountCents } },
+      data: {
+        before: {
+          title: bet.title,
+          amountCents: bet.amountCents,
+          currency: bet.currency,
+        },
+      },
     });
     // A referee taken off the bet hears it too.
     await announceBet(tx, betId, [bet.refereeId]);

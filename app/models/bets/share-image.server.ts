@@ -4,7 +4,7 @@
 // are kept in memory by bet id and version, so a crawler storm renders once.
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 import { encodePalettePng } from "~/utils/palette-png.server";
 
 const require = createRequire(import.meta.url);
@@ -49,6 +49,8 @@ export type ShareImageInput = {
   code: string;
   title: string;
   amountCents: number;
+  /** The bet's; US dollars for callers that name none. */
+  currency?: Currency;
   updatedAt: Date;
 };
 
@@ -152,7 +154,7 @@ export async function drawShareCard(
             h(
               "div",
               { display: "flex", fontSize: 72, fontWeight: 700 },
-              formatCents(bet.amountCents),
+              formatMoney(bet.amountCents, bet.currency ?? "USD"),
             ),
             h(
               "div",

@@ -1,5 +1,6 @@
 // Share links and previews (docs/product-rules.md#private-bets). A private bet's links carry its code:
 // whoever holds the link holds the code, and nobody else learns the bet exists.
+import type { Currency } from "~/domain/currency";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/db/transactions.server";
 import { bets, type Bet } from "~/db/schema";
@@ -42,6 +43,7 @@ export type SharePreview = {
   title: string;
   description: string;
   amountCents: number;
+  currency: Currency;
   visibility: Bet["visibility"];
   updatedAt: Date;
 };
@@ -78,6 +80,7 @@ async function findPreview(
         title: bets.title,
         description: bets.description,
         amountCents: bets.amountCents,
+        currency: bets.currency,
         visibility: bets.visibility,
         updatedAt: bets.updatedAt,
         refereeId: bets.refereeId,

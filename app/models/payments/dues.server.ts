@@ -20,7 +20,7 @@ import { BET_NOT_FOUND } from "~/domain/bet";
 import { canViewBet, type BetCommand } from "../bets/bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
 import { formatDateTime } from "~/utils/dates";
-import { formatCents } from "~/utils/money";
+import { formatMoney } from "~/domain/currency";
 import { nudgeIntervalMs } from "../bets/windows.server";
 import { announceBet } from "../notifications/live-events.server";
 
@@ -75,7 +75,7 @@ export async function remindPayment(tx: Tx, job: Job) {
     userId: settlement.loserId!,
     actorId: settlement.winnerId,
     type: "payment_due",
-    message: `Reminder: you owe ${await nameOf(tx, settlement.winnerId)} ${formatCents(bet.amountCents)} for "${bet.title}", due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    message: `Reminder: you owe ${await nameOf(tx, settlement.winnerId)} ${formatMoney(bet.amountCents, bet.currency)} for "${bet.title}", due ${formatDateTime(bet.paymentDueAt!)} UTC`,
     betId: bet.id,
   });
 }
@@ -93,7 +93,7 @@ export async function markOverdue(tx: Tx, job: Job, now: number) {
     userId: settlement.loserId!,
     actorId: settlement.winnerId,
     type: "payment_overdue",
-    message: `Overdue: your ${formatCents(bet.amountCents)} payment to ${await nameOf(tx, settlement.winnerId)} for "${bet.title}" was due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    message: `Overdue: your ${formatMoney(bet.amountCents, bet.currency)} payment to ${await nameOf(tx, settlement.winnerId)} for "${bet.title}" was due ${formatDateTime(bet.paymentDueAt!)} UTC`,
     betId: bet.id,
   });
 }
@@ -200,7 +200,7 @@ export async function nudgePayment({
       userId: settlement.loserId!,
       actorId: userId,
       type: "payment_nudge",
-      message: `${await nameOf(tx, userId)} nudged you: please pay ${formatCents(bet.amountCents)} for "${bet.title}"`,
+      message: `${await nameOf(tx, userId)} nudged you: please pay ${formatMoney(bet.amountCents, bet.currency)} for "${bet.title}"`,
       betId,
     });
   });

@@ -7,13 +7,15 @@ import { db } from "~/db/transactions.server";
 import { bets, ledgerEntries } from "~/db/schema";
 import type { FinanceSummary } from "~/domain/finances";
 import {
-  centsToDollars,
-  centsToSignedString,
-  splitPayout,
-  winRate,
-} from "~/utils/money";
+  CURRENCIES,
+  minorToSignedString,
+  minorToUnits,
+  splitMinor,
+  type Currency,
+} from "~/domain/currency";
+import { winRate } from "~/utils/money";
 
-/** loser −amount; winner +amount and −fee; platform (userId null) +fee. */
+/** loser −amount; winner +amount and −fee; platform (userId null) +fee; all in the bet's currency. */
 export async function writePaymentEntries(
   tx: Tx,
   p: {
@@ -21,11 +23,17 @@ export async function writePaymentEntries(
     betId: number;
     loserId: number;
     winnerId: number;
+    /** In `currency`'s smallest unit: all four entries are in it and sum to zero. */
     amountCents: number;
+    currency: Currency;
   },
 ) {
-  const { feeCents } = splitPayout(p.amountCents);
-  const base = { paymentId: p.paymentId, betId: p.betId };
+  const { feeMinor: feeCents } = splitMinor(p.amountCents);
+  const base = {
+    paymentId: p.paymentId,
+    betId: p.betId,
+    currency: p.currency,
+  };
   await tx.insert(ledgerEntries).values([
     {
       ...base,
@@ -44,7 +52,11 @@ export async function writePaymentEntries(
   ]);
 }
 
-export async function ledgerBalance(paymentId?: number): Promise<number> {
+/** The sum of the entries (of one payment, or all) in one currency, US dollars unless named. */
+export async function ledgerBalance(
+  paymentId?: number,
+  currency: Currency = "USD",
+): Promise<number> {
   const row = (
     await db
       .select({
@@ -52,20 +64,25 @@ export async function ledgerBalance(paymentId?: number): Promise<number> {
       })
       .from(ledgerEntries)
       .where(
-        paymentId === undefined
-          ? undefined
-          : eq(ledgerEntries.paymentId, paymentId),
+        and(
+          eq(ledgerEntries.currency, currency),
+          paymentId === undefined
+            ? undefined
+            : eq(ledgerEntries.paymentId, paymentId),
+        ),
       )
       .limit(1)
   )[0];
-  return row?.total ?? 0;
+  return Number(row?.total ?? 0);
 }
 
 export type Transaction = {
   id: number;
   type: "payment" | "payout" | "fee";
   description: string;
+  /** In `currency`'s smallest unit. */
   amountCents: number;
+  currency: Currency;
   status: "completed";
   createdAt: Date;
   betId: number;
@@ -105,13 +122,18 @@ export async function listTransactions({
     type: entry.kind,
     description: DESCRIBE[entry.kind](title),
     amountCents: entry.amountCents,
+    currency: entry.currency,
     status: "completed" as const,
     createdAt: entry.createdAt,
     betId: entry.betId,
   }));
 }
 
-/** Winnings gross, fees positive, net = winnings − losses − fees. */
+/**
+ * Winnings gross, fees positive, net = winnings − losses − fees, of the
+ * transactions given: one currency's (`summaryIn`, `summariesByCurrency`),
+ * never money of several added together.
+ */
 export function summarize(transactions: Transaction[]): FinanceSummary {
   let winnings = 0;
   let losses = 0;
@@ -138,23 +160,42 @@ export function summarize(transactions: Transaction[]): FinanceSummary {
   };
 }
 
+/** One currency's summary: only its transactions. */
+export function summaryIn(transactions: Transaction[], currency: Currency) {
+  return summarize(transactions.filter((t) => t.currency === currency));
+}
+
+/** A summary per currency the transactions have money in, in the table's order. */
+export function summariesByCurrency(
+  transactions: Transaction[],
+): (FinanceSummary & { currency: Currency })[] {
+  const present = new Set(transactions.map((t) => t.currency));
+  return CURRENCIES.filter((c) => present.has(c)).map((currency) => ({
+    currency,
+    ...summaryIn(transactions, currency),
+  }));
+}
+
 export function toTransactionJson(t: Transaction) {
   return {
     id: t.id,
     type: t.type,
     description: t.description,
-    amount: centsToSignedString(t.amountCents),
+    // "-1000" in JPY, "-12.50" in EUR: the currency's digits (docs/api.md).
+    amount: minorToSignedString(t.amountCents, t.currency),
+    currency: t.currency,
     status: t.status,
     createdAt: t.createdAt.toISOString(),
   };
 }
 
-export function toSummaryJson(s: FinanceSummary) {
+/** A summary's money as numbers in its currency (US dollars unless named). */
+export function toSummaryJson(s: FinanceSummary, currency: Currency = "USD") {
   return {
-    winnings: centsToDollars(s.winningsCents),
-    losses: centsToDollars(s.lossesCents),
-    fees: centsToDollars(s.feesCents),
-    netProfit: centsToDollars(s.netProfitCents),
+    winnings: minorToUnits(s.winningsCents, currency),
+    losses: minorToUnits(s.lossesCents, currency),
+    fees: minorToUnits(s.feesCents, currency),
+    netProfit: minorToUnits(s.netProfitCents, currency),
     winsCount: s.winsCount,
     lossesCount: s.lossesCount,
     winRate: s.winRate,
@@ -171,13 +212,17 @@ export function transactionsToCsv(
   transactions: Transaction[],
   formatDay: (d: Date) => string,
 ): string {
-  const rows = [["Date", "Type", "Description", "Amount", "Status"]];
+  // Each row in its own currency: the file never adds currencies together.
+  const rows = [
+    ["Date", "Type", "Description", "Amount", "Currency", "Status"],
+  ];
   for (const t of transactions)
     rows.push([
       formatDay(t.createdAt),
       t.type,
       t.description,
-      centsToSignedString(t.amountCents),
+      minorToSignedString(t.amountCents, t.currency),
+      t.currency,
       t.status,
     ]);
   return rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";

@@ -24,7 +24,12 @@ import {
 } from "./payment.server";
 
 /** The client confirmed an intent with the provider (the API, the Payment Element). */
-type ByIntent = { kind: "intent"; intentId: string; amountCents?: number };
+type ByIntent = {
+  kind: "intent";
+  intentId: string;
+  /** What the client says it paid, in the bet's currency's smallest unit. */
+  amountCents?: number;
+};
 /** The checkout page's form: the provider says what it means. */
 type ByForm = { kind: "form"; fields: CheckoutFields; origin: string };
 export type PayBy = ByIntent | ByForm;
@@ -67,6 +72,7 @@ export async function payBet({
       betId,
       payerId: userId,
       amountCents: payable.amountCents,
+      currency: payable.currency,
       title: payable.title,
       origin: by.origin,
       fields: by.fields,

@@ -19,7 +19,7 @@ import { stripeKeys } from "~/utils/env-settings.server";
 
 /** The demo processor's intents, in `demo_payment_intents`. */
 export const demoIntentStore: DemoIntentStore = {
-  async openOrCreate({ betId, amountCents, newId }) {
+  async openOrCreate({ betId, amountCents, currency, newId }) {
     return await immediate(
       async (tx) => {
         const open = (
@@ -30,6 +30,7 @@ export const demoIntentStore: DemoIntentStore = {
               and(
                 eq(demoPaymentIntents.betId, betId),
                 eq(demoPaymentIntents.amountCents, amountCents),
+                eq(demoPaymentIntents.currency, currency),
                 eq(demoPaymentIntents.status, "requires_payment_method"),
               ),
             )
@@ -39,7 +40,7 @@ export const demoIntentStore: DemoIntentStore = {
         return (
           await tx
             .insert(demoPaymentIntents)
-            .values({ id: newId(), betId, amountCents })
+            .values({ id: newId(), betId, amountCents, currency })
             .returning()
         )[0]!;
       },

@@ -6,7 +6,10 @@
 import type { PaymentProvider } from "~/payments/provider.server";
 import { getPaymentProvider } from "./payment-provider.server";
 import { isDomainError, notFound } from "~/utils/errors";
-import { completePayment, markEventProcessed } from "./payment.server";
+import { changedRows } from "~/db/dialect.server";
+import { immediate } from "~/db/transactions.server";
+import { processedWebhookEvents } from "~/db/schema";
+import { completePayment } from "./payment.server";
 
 export async function handlePaymentWebhook(
   request: Request,
@@ -34,6 +37,7 @@ export async function handlePaymentWebhook(
       payerId: intent.payerId,
       intentId: intent.id,
       amountCents: intent.amountCents,
+      currency: intent.currency,
       provider: provider.name,
       event,
     });
@@ -46,4 +50,17 @@ export async function handlePaymentWebhook(
     await markEventProcessed(event);
     return Response.json({ received: true, recorded: false });
   }
+}
+
+/** Marks a webhook event handled without acting on it; false if seen before. */
+export async function markEventProcessed(event: { id: string; type: string }) {
+  return (
+    changedRows(
+      await immediate(
+        (tx) =>
+          tx.insert(processedWebhookEvents).values(event).onConflictDoNothing(),
+        { bookkeeping: true },
+      ),
+    ) === 1
+  );
 }

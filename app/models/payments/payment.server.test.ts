@@ -138,10 +138,10 @@ describe("paying a settled bet", () => {
       intentId: intent.intentId,
     });
     expect(await entriesOf(bet.id)).toEqual([
-      { userId: loser.id, kind: "payment", cents: -10_000 },
-      { userId: winner.id, kind: "payout", cents: 10_000 },
-      { userId: winner.id, kind: "fee", cents: -250 },
-      { userId: null, kind: "fee", cents: 250 },
+      { userId: loser.id, kind: "payment", cents: -10_000, currency: "USD" },
+      { userId: winner.id, kind: "payout", cents: 10_000, currency: "USD" },
+      { userId: winner.id, kind: "fee", cents: -250, currency: "USD" },
+      { userId: null, kind: "fee", cents: 250, currency: "USD" },
     ]);
     expect((await listActivity(winner.id))[0]).toMatchObject({
       type: "payment_received",

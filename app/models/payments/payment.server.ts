@@ -24,7 +24,7 @@ import {
 } from "~/payments/provider.server";
 import { getPaymentProvider } from "./payment-provider.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
-import { formatCents } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 import { announceBet } from "../notifications/live-events.server";
 
 export const NOT_SETTLED = "This bet has not been settled yet.";
@@ -53,7 +53,9 @@ export function requireProvider(provider = getPaymentProvider()) {
 export type PayableBet = {
   betId: number;
   title: string;
+  /** In the bet's currency's smallest unit. */
   amountCents: number;
+  currency: Currency;
   settlement: Settlement;
   winnerName: string;
 };
@@ -92,6 +94,7 @@ export async function getPayableBet({
     betId,
     title: bet.title,
     amountCents: bet.amountCents,
+    currency: bet.currency,
     settlement,
     winnerName: winner?.username ?? "the winner",
   };
@@ -113,6 +116,7 @@ export async function createPaymentIntent({
     betId,
     payerId: userId,
     amountCents: payable.amountCents,
+    currency: payable.currency,
     idempotencyKey: intentIdempotencyKey(betId, userId),
   });
   await immediate(
@@ -126,6 +130,7 @@ export async function createPaymentIntent({
           provider: p.name,
           intentId: intent.id,
           amountCents: payable.amountCents,
+          currency: payable.currency,
           status: "pending",
         })
         .onConflictDoNothing(),
@@ -135,6 +140,7 @@ export async function createPaymentIntent({
     intentId: intent.id,
     clientSecret: intent.clientSecret,
     amountCents: payable.amountCents,
+    currency: payable.currency,
   };
 }
 
@@ -164,6 +170,7 @@ export async function recordPayment({
   betId: number;
   userId: number;
   intentId: string;
+  /** What the client says it paid, in the bet's currency's smallest unit. */
   amountCents?: number;
   provider?: PaymentProvider | null;
 }): Promise<Settlement> {
@@ -189,6 +196,7 @@ export async function recordPayment({
   if (intent.status !== "succeeded") throw conflict(INTENT_NOT_SUCCEEDED);
   if (
     intent.amountCents !== payable.amountCents ||
+    intent.currency !== payable.currency ||
     (amountCents !== undefined && amountCents !== payable.amountCents)
   )
     throw conflict(AMOUNT_MISMATCH);
@@ -198,6 +206,7 @@ export async function recordPayment({
       payerId: userId,
       intentId,
       amountCents: intent.amountCents,
+      currency: intent.currency,
       provider: p.name,
     })
   ).settlement;
@@ -214,13 +223,16 @@ export async function completePayment({
   payerId,
   intentId,
   amountCents,
+  currency,
   provider,
   event,
 }: {
   betId: number;
   payerId: number;
   intentId: string;
+  /** What the provider charged: the bet's amount in its currency, or nothing is recorded. */
   amountCents: number;
+  currency: string;
   provider: "demo" | "stripe";
   event?: { id: string; type: string };
 }): Promise<{ settlement: Settlement; recorded: boolean }> {
@@ -266,7 +278,8 @@ export async function completePayment({
       const bet = (
         await tx.select().from(bets).where(eq(bets.id, betId)).limit(1)
       )[0]!;
-      if (amountCents !== bet.amountCents) throw conflict(AMOUNT_MISMATCH);
+      if (amountCents !== bet.amountCents || currency !== bet.currency)
+        throw conflict(AMOUNT_MISMATCH);
       if (settlement.paymentStatus === "completed")
         throw conflict(ALREADY_PAID);
 
@@ -282,6 +295,7 @@ export async function completePayment({
               provider,
               intentId,
               amountCents,
+              currency: bet.currency,
             })
             .returning({ id: payments.id })
         )[0]!.id;
@@ -307,6 +321,7 @@ export async function completePayment({
         loserId: payerId,
         winnerId: settlement.winnerId!,
         amountCents,
+        currency: bet.currency,
       });
       await tx
         .insert(betEvents)
@@ -317,24 +332,11 @@ export async function completePayment({
         userId: settlement.winnerId!,
         actorId: payerId,
         type: "payment_received",
-        message: `${payer} paid ${formatCents(amountCents)} for "${bet.title}"`,
+        message: `${payer} paid ${formatMoney(amountCents, bet.currency)} for "${bet.title}"`,
         betId,
       });
       return { settlement: (await current())!, recorded: true };
     },
     { durable: true, moneyOrMembership: true },
-  );
-}
-
-/** Marks a webhook event handled without acting on it; false if seen before. */
-export async function markEventProcessed(event: { id: string; type: string }) {
-  return (
-    changedRows(
-      await immediate(
-        (tx) =>
-          tx.insert(processedWebhookEvents).values(event).onConflictDoNothing(),
-        { bookkeeping: true },
-      ),
-    ) === 1
   );
 }

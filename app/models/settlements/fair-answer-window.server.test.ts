@@ -30,7 +30,7 @@ describe("answer window (docs/product-rules.md#answer-windows)", () => {
     });
     expect(proposal.respondBy?.getTime()).toBe(t0 + WINDOW);
     // The API shows the fee from the moment a winner is proposed (docs/api.md#shapes).
-    expect(toSettlementJson(proposal)).toMatchObject({
+    expect(toSettlementJson(proposal, "USD")).toMatchObject({
       outcome: "winner",
       respondBy: new Date(t0 + WINDOW).toISOString(),
       resolution: null,

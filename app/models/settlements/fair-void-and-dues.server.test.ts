@@ -56,7 +56,7 @@ describe("calling it off (docs/product-rules.md#void)", () => {
       userId: creator.id,
       outcome: "void",
     });
-    expect(toSettlementJson(proposal)).toMatchObject({
+    expect(toSettlementJson(proposal, "USD")).toMatchObject({
       outcome: "void",
       winnerId: null,
       loserId: null,

@@ -18,7 +18,8 @@ import { recordActivity } from "../social/activity.server";
 import { scheduleJob } from "../jobs/jobs.server";
 import { conflict } from "~/utils/errors";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
-import { formatCents, splitPayout } from "~/utils/money";
+import { splitPayout } from "~/utils/money";
+import { formatMoney } from "~/domain/currency";
 import { formatDateTime } from "~/utils/dates";
 import { paymentDueMs, responseWindowMs } from "../bets/windows.server";
 import {
@@ -296,8 +297,8 @@ export async function finalise(
     const result = voided
       ? `"${bet.title}" is called off (${how[resolution]}): no winner, no payment`
       : final.winnerId === userId
-        ? `You won "${bet.title}" (${how[resolution]}); ${await nameOf(tx, final.loserId!)} owes you ${formatCents(bet.amountCents)}`
-        : `${await nameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatCents(bet.amountCents)} by ${formatDateTime(dueAt!)} UTC`;
+        ? `You won "${bet.title}" (${how[resolution]}); ${await nameOf(tx, final.loserId!)} owes you ${formatMoney(bet.amountCents, bet.currency)}`
+        : `${await nameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatMoney(bet.amountCents, bet.currency)} by ${formatDateTime(dueAt!)} UTC`;
     await recordActivity(tx, {
       userId,
       actorId,

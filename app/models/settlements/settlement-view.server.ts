@@ -196,6 +196,7 @@ export function approveScreenView(
     title: view.bet.title,
     description: view.bet.description,
     amountCents: view.bet.amountCents,
+    currency: view.bet.currency,
     feeCents: view.feeCents,
     netCents: view.netCents,
     winnerName: view.winnerName,

@@ -127,7 +127,7 @@ describe("propose, approve, reject", () => {
       netCents: 9750,
       paymentStatus: "pending",
     });
-    expect(toSettlementJson(settlement)).toMatchObject({
+    expect(toSettlementJson(settlement, "USD")).toMatchObject({
       id: bet.id,
       feeAmount: 2.5,
       netAmount: 97.5,

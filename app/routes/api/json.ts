@@ -2,7 +2,7 @@
 // API answers, beside the API routes, apart from the models' rules.
 import type { getSettlement } from "~/models/settlements/settlement-view.server";
 import type { BetView } from "~/models/bets/bet-access.server";
-import { centsToDollars } from "~/utils/money";
+import { minorToUnits, type Currency } from "~/domain/currency";
 
 export function toBetJson(bet: BetView) {
   return {
@@ -10,7 +10,8 @@ export function toBetJson(bet: BetView) {
     code: bet.code,
     title: bet.title,
     description: bet.description,
-    amount: centsToDollars(bet.amountCents),
+    amount: minorToUnits(bet.amountCents, bet.currency),
+    currency: bet.currency,
     visibility: bet.visibility,
     deadline: bet.deadline.toISOString(),
     status: bet.status,
@@ -41,7 +42,8 @@ export function toBetListJson(bet: BetView, userId: number) {
 /** A settlement row, as the models read it. */
 type Settlement = NonNullable<Awaited<ReturnType<typeof getSettlement>>>;
 
-export function toSettlementJson(s: Settlement) {
+/** `feeAmount`/`netAmount` are numbers in the bet's currency, with at most its digits. */
+export function toSettlementJson(s: Settlement, currency: Currency) {
   return {
     id: s.betId,
     betId: s.betId,
@@ -56,8 +58,8 @@ export function toSettlementJson(s: Settlement) {
     respondBy: s.respondBy ? s.respondBy.toISOString() : null,
     resolution: s.resolution,
     settledAt: s.settledAt ? s.settledAt.toISOString() : null,
-    feeAmount: s.feeCents === null ? null : centsToDollars(s.feeCents),
-    netAmount: s.netCents === null ? null : centsToDollars(s.netCents),
+    feeAmount: s.feeCents === null ? null : minorToUnits(s.feeCents, currency),
+    netAmount: s.netCents === null ? null : minorToUnits(s.netCents, currency),
     paymentStatus: s.paymentStatus,
   };
 }

@@ -14,6 +14,7 @@ export function action({ request, context }: Route.ActionArgs) {
     const user = await signUp({
       input: await readJson(request),
       clientAddress: context.get(clientAddressContext),
+      acceptLanguage: request.headers.get("Accept-Language"),
     });
     return Response.json(toUserJson(user), {
       status: 201,

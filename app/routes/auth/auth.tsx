@@ -101,6 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const user = await signUp({
         input: submission.value,
         clientAddress: context.get(clientAddressContext),
+        acceptLanguage: request.headers.get("Accept-Language"),
       });
       return redirectWithToast(
         returnTo,

@@ -21,7 +21,7 @@ import { invalid } from "~/utils/errors";
 import { betPageData } from "./bet-page.server";
 import { formFailure } from "~/framework/page.server";
 import { initials } from "~/utils/initials";
-import { formatCents } from "~/utils/money";
+import { formatMoney, splitMinor } from "~/domain/currency";
 import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/framework/form-data.server";
 import {
@@ -104,7 +104,16 @@ export default function BetDetail({
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <dt className="text-slate-600">Amount</dt>
           <dd className="text-right text-lg font-bold">
-            {formatCents(bet.amountCents)}
+            {formatMoney(bet.amountCents, bet.currency)}
+          </dd>
+          {/* docs/product-rules.md#paying: the fee in the bet's own currency's smallest unit. */}
+          <dt className="text-slate-600">Platform fee (2.5%)</dt>
+          <dd className="text-right" data-testid="bet-fee">
+            {formatMoney(splitMinor(bet.amountCents).feeMinor, bet.currency)}
+          </dd>
+          <dt className="text-slate-600">Winner receives</dt>
+          <dd className="text-right" data-testid="bet-payout">
+            {formatMoney(splitMinor(bet.amountCents).netMinor, bet.currency)}
           </dd>
           <dt className="text-slate-600">Deadline</dt>
           <dd className="text-right">
@@ -204,7 +213,7 @@ export default function BetDetail({
             >
               {joining
                 ? "Joining..."
-                : `Join Bet for ${formatCents(bet.amountCents)}`}
+                : `Join Bet for ${formatMoney(bet.amountCents, bet.currency)}`}
             </button>
           </KeyedForm>
         ) : null}

@@ -37,6 +37,7 @@ export async function betPageData(
       title: bet.title,
       description: bet.description,
       amountCents: bet.amountCents,
+      currency: bet.currency,
       status: bet.status,
       visibility: bet.visibility,
       deadline: bet.deadline.toISOString(),

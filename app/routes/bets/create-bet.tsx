@@ -30,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     title: "",
     description: "",
     amount: "10",
+    currency: user.currency,
     visibility: "public",
     deadlineDate: utcToZonedParts(now + DAY, timeZone).date,
     deadlineTime: "",
@@ -41,6 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     defaults,
     todayDate: utcToZonedParts(now, timeZone).date,
     friends: await refereeChoices(user.id),
+    currency: user.currency,
   };
 }
 
@@ -57,7 +59,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const bet = await createBet({
       creatorId: user.id,
-      input: parseBetForm(values, "create"),
+      // The page's language reads the amount (English until pages have languages).
+      input: parseBetForm(values, "create", Date.now(), {
+        language: "en",
+        currency: user.currency,
+      }),
     });
     return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "Bet created!",
@@ -114,6 +120,8 @@ export default function CreateBet({
           errors={actionData?.fieldErrors ?? {}}
           todayDate={loaderData.todayDate}
           friends={loaderData.friends}
+          currency={loaderData.currency}
+          language="en"
         />
         <p className="text-sm text-slate-600">
           A 2.5% fee applies to winnings only.{" "}

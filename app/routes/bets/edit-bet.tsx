@@ -19,6 +19,8 @@ import { utcToZonedParts } from "~/utils/zoned-time.server";
 import { formFailure } from "~/framework/page.server";
 import { betForPage } from "./load.server";
 import { requireUser } from "~/models/accounts/session.server";
+import { betCurrency } from "~/models/bets/bet-access.server";
+import { minorToUnits } from "~/domain/currency";
 import { refereeChoices } from "~/models/social/friend-lists.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/framework/toast.server";
@@ -45,7 +47,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const defaults: BetFormValues = {
     title: bet.title,
     description: bet.description,
-    amount: String(bet.amountCents / 100),
+    amount: String(minorToUnits(bet.amountCents, bet.currency)),
+    currency: bet.currency,
     visibility: bet.visibility,
     deadlineDate: parts.date,
     deadlineTime: endOfDay ? "" : parts.time,
@@ -59,6 +62,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     defaults,
     todayDate: utcToZonedParts(Date.now(), timeZone).date,
     friends: await refereeChoices(user.id),
+    currency: bet.currency,
   };
 }
 
@@ -83,7 +87,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const bet = await updateBet({
       betId,
       userId: user.id,
-      input: parseBetForm(values, "edit"),
+      input: parseBetForm(values, "edit", Date.now(), {
+        language: "en",
+        currency: await betCurrency(betId),
+      }),
     });
     return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "Bet updated",
@@ -161,6 +168,8 @@ export default function EditBet({
           errors={actionData?.fieldErrors ?? {}}
           todayDate={loaderData.todayDate}
           friends={loaderData.friends}
+          currency={loaderData.currency}
+          language="en"
         />
         <button
           type="submit"

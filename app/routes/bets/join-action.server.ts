@@ -5,7 +5,7 @@ import { href } from "react-router";
 import { joinBet } from "~/models/bets/bet.server";
 import { parseVersion } from "~/models/bets/bet-input.server";
 import { formFailure } from "~/framework/page.server";
-import { formatCents } from "~/utils/money";
+import { formatMoney } from "~/domain/currency";
 import { redirectWithToast } from "~/framework/toast.server";
 
 /**
@@ -29,7 +29,7 @@ export async function joinFromForm({
     });
     return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
       title: "You joined the bet!",
-      description: `You're in "${bet.title}" for ${formatCents(bet.amountCents)}.`,
+      description: `You're in "${bet.title}" for ${formatMoney(bet.amountCents, bet.currency)}.`,
     });
   } catch (error) {
     // A page's own answer (opening by code: 404, too many tries) stays the page's.

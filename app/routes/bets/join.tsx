@@ -18,7 +18,7 @@ import {
   getPaymentRecord,
 } from "~/models/payments/dues.server";
 import { page } from "~/framework/page.server";
-import { formatCents } from "~/utils/money";
+import { formatMoney } from "~/domain/currency";
 import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/framework/form-data.server";
 import {
@@ -64,6 +64,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       title: bet.title,
       description: bet.description,
       amountCents: bet.amountCents,
+      currency: bet.currency,
       status: bet.status,
       count: bet.participants.length,
       creatorName: bet.creatorName,
@@ -124,7 +125,9 @@ export default function JoinByCode({
         <p className="whitespace-pre-wrap break-words text-slate-700">
           {bet.description}
         </p>
-        <p className="text-2xl font-bold">{formatCents(bet.amountCents)}</p>
+        <p className="text-2xl font-bold">
+          {formatMoney(bet.amountCents, bet.currency)}
+        </p>
         <p className="text-sm text-slate-600">
           Created by {bet.creatorName ?? "Unknown"} · {bet.count}/2 participants
         </p>

@@ -30,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     id: b.id,
     title: b.title,
     amountCents: b.amountCents,
+    currency: b.currency,
     status: b.status,
     participantCount: b.participants.length,
     deadline: b.deadline.getTime(),

@@ -22,7 +22,7 @@ import { DomainError } from "~/utils/errors";
 
 const CODE_LENGTH = 6;
 import { formFailure, pageFailure } from "~/framework/page.server";
-import { formatCentsShort } from "~/utils/money";
+import { formatMoney, type Currency } from "~/domain/currency";
 import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/framework/form-data.server";
 import {
@@ -63,6 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       title: b.title,
       description: b.description,
       amountCents: b.amountCents,
+      currency: b.currency,
       created: formatDate(b.createdAt),
     }));
     return { tab, publicBets, feedError: false, friends: null };
@@ -218,6 +219,7 @@ function PublicBets({
     title: string;
     description: string;
     amountCents: number;
+    currency: Currency;
     created: string;
   }[];
   error: boolean;
@@ -256,7 +258,9 @@ function PublicBets({
                   </Link>
                 </h3>
                 <span className="font-semibold">
-                  {formatCentsShort(b.amountCents)}
+                  {formatMoney(b.amountCents, b.currency, "en", {
+                    whole: true,
+                  })}
                 </span>
               </div>
               <p className="line-clamp-2 break-words text-sm text-slate-700">

@@ -14,7 +14,7 @@ import {
 import { parseId } from "~/utils/validation";
 import { isDomainError, unwrapDomainError } from "~/utils/errors";
 import { pageError } from "~/framework/page.server";
-import { formatCents } from "~/utils/money";
+import { formatMoney } from "~/domain/currency";
 import { getUser } from "~/models/accounts/session.server";
 import {
   copyFromData,
@@ -85,6 +85,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       title: preview.title,
       description: preview.description,
       amountCents: preview.amountCents,
+      currency: preview.currency,
       code: preview.code,
     },
     meta,
@@ -113,7 +114,7 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
             {preview.description}
           </p>
           <p className="text-2xl font-bold">
-            {formatCents(preview.amountCents)}
+            {formatMoney(preview.amountCents, preview.currency)}
           </p>
           <p className="text-sm text-slate-600">
             Code{" "}
@@ -134,7 +135,10 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
 export const meta: Route.MetaFunction = ({ loaderData, error }) => {
   if (!loaderData || error) return [{ title: "Fairshake" }];
   const { meta: m, loginUrl } = loaderData;
-  const description = `${formatCents(loaderData.preview.amountCents)} · ${m.description}`;
+  const description = `${formatMoney(
+    loaderData.preview.amountCents,
+    loaderData.preview.currency,
+  )} · ${m.description}`;
   return [
     { title: `${m.title} · Fairshake` },
     { name: "description", content: description },

@@ -19,7 +19,7 @@ import {
   PAYMENTS_UNAVAILABLE_NOTICE,
 } from "~/models/payments/payment.server";
 import { publicOrigin } from "~/utils/env-settings.server";
-import { formatCents } from "~/utils/money";
+import { formatMoney } from "~/domain/currency";
 import { requireUser } from "~/models/accounts/session.server";
 import { formReply, pageFailureOr } from "~/framework/page.server";
 import { redirectWithToast, toastCookieHeader } from "~/framework/toast.server";
@@ -74,7 +74,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { bet } = payable;
   const toast = {
     title: "Payment successful",
-    description: `You paid ${formatCents(bet.amountCents)} to ${bet.winnerName}.`,
+    description: `You paid ${formatMoney(bet.amountCents, bet.currency)} to ${bet.winnerName}.`,
   };
   // With JavaScript the page celebrates, then moves on after 2 s; without,
   // the server redirects at once (docs/product-rules.md#forms-and-messages).
@@ -152,13 +152,15 @@ export default function Checkout({
           Checkout
         </h1>
         <p className="text-sm text-slate-600">
-          {bet.title}: you pay {bet.winnerName} {formatCents(bet.amountCents)}.
+          {bet.title}: you pay {bet.winnerName}{" "}
+          {formatMoney(bet.amountCents, bet.currency)}.
         </p>
       </section>
       <FormAlert title={failure?.title} message={failure?.message} />
       {provider === "demo" ? (
         <DemoCardForm
           amountCents={bet.amountCents}
+          currency={bet.currency}
           fieldErrors={failure?.fieldErrors}
         />
       ) : provider === "stripe" && publishableKey ? (
@@ -168,13 +170,14 @@ export default function Checkout({
               publishableKey={publishableKey}
               betId={betId}
               amountCents={bet.amountCents}
+              currency={bet.currency}
             />
           </Suspense>
         ) : (
           <KeyedForm method="post" className="card" aria-label="Card payment">
             <input type="hidden" name="intent" value="stripe-checkout" />
             <button type="submit" className="btn-primary w-full">
-              Pay {formatCents(bet.amountCents)}
+              Pay {formatMoney(bet.amountCents, bet.currency)}
             </button>
           </KeyedForm>
         )

@@ -1,7 +1,12 @@
 // The Finances tab and /financial-history share this loader helper: the
 // range from the URL (whole days in the user's zone, the same helper as the
 // /api door's), then transactions and a summary read from the ledger only.
-import { listTransactions, summarize } from "~/models/payments/ledger.server";
+import {
+  listTransactions,
+  summariesByCurrency,
+  summaryIn,
+} from "~/models/payments/ledger.server";
+import type { Currency } from "~/domain/currency";
 import type { Finances, FinanceSummary } from "~/domain/finances";
 import { presetRange, todayIn } from "~/models/payments/finance-range.server";
 import { DEFAULT_PRESET } from "~/domain/finance-presets";
@@ -23,7 +28,7 @@ const EMPTY: FinanceSummary = {
 /** Never throws for bad input: the page shows the message and the form. */
 export async function loadFinances(
   request: Request,
-  user: { id: number; createdAt: Date },
+  user: { id: number; createdAt: Date; currency: Currency },
 ): Promise<{ finances: Finances; status: number }> {
   const url = new URL(request.url);
   const timeZone = readTimeZone(request);
@@ -47,7 +52,9 @@ export async function loadFinances(
         fieldErrors: {},
         range: { start: range.start, end: range.end, preset: range.preset },
         today,
-        summary: summarize(tx),
+        summary: summaryIn(tx, user.currency),
+        summaries: summariesByCurrency(tx),
+        currency: user.currency,
         rows: tx
           .map((t) => ({
             id: t.id,
@@ -55,6 +62,7 @@ export async function loadFinances(
             type: t.type,
             description: t.description,
             amountCents: t.amountCents,
+            currency: t.currency,
             status: t.status,
             betId: t.betId,
           }))
@@ -80,6 +88,8 @@ export async function loadFinances(
         },
         today,
         summary: EMPTY,
+        summaries: [],
+        currency: user.currency,
         rows: [],
         csvHref: "/api/financial-history.csv",
       },

@@ -24,6 +24,7 @@ export async function getPayable(
     bet: {
       title: p.title,
       amountCents: p.amountCents,
+      currency: p.currency,
       feeCents,
       netCents,
       winnerName: p.winnerName,

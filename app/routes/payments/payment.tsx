@@ -100,6 +100,7 @@ export default function PaymentPage({
         </p>
         <MoneySummary
           amountCents={bet.amountCents}
+          currency={bet.currency}
           feeCents={bet.feeCents}
           netCents={bet.netCents}
           youPay

@@ -83,6 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     username: String(form.get("username") ?? ""),
     email: String(form.get("email") ?? ""),
     avatarUrl: String(form.get("avatarUrl") ?? ""),
+    // New bets' currency (docs/product-rules.md#currencies); a form without the select keeps it.
+    ...(form.has("currency") ? { currency: String(form.get("currency")) } : {}),
   };
   try {
     const { changed } = await updateProfile({

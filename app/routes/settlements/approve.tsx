@@ -122,6 +122,7 @@ export default function ApproveSettlement({
           </h2>
           <MoneySummary
             amountCents={view.amountCents}
+            currency={view.currency}
             feeCents={view.feeCents}
             netCents={view.netCents}
           />

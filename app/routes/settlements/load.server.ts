@@ -43,6 +43,7 @@ export async function settleFormLoader(
         id: bet.id,
         title: bet.title,
         amountCents: bet.amountCents,
+        currency: bet.currency,
         people: partiesOf(bet),
       },
       blocked: refusal?.message ?? null,

@@ -55,6 +55,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         title: bet.title,
         description: bet.description,
         amountCents: bet.amountCents,
+        currency: bet.currency,
         people: partiesOf(bet),
       },
       blocked,

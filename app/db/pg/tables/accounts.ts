@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { bytea, createdAt, epochMs } from "../columns";
+import type { Currency } from "../../../domain/currency";
 
 export const users = pgTable(
   "users",
@@ -35,6 +36,8 @@ export const users = pgTable(
     verifiedEmail: text("verified_email"),
     passwordHash: text("password_hash").notNull(),
     avatarUrl: text("avatar_url"),
+    /** A new bet's currency unless they pick another; first guessed at sign-up (docs/product-rules.md#currencies). */
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     winCount: integer("win_count").notNull().default(0),
     lossCount: integer("loss_count").notNull().default(0),
     applePayConnected: boolean("apple_pay_connected").notNull().default(false),

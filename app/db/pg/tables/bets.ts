@@ -14,6 +14,7 @@ import {
 import { createdAt, epochMs } from "../columns";
 import { users } from "./accounts";
 import { BET_STATUSES } from "../../../domain/bet";
+import type { Currency } from "../../../domain/currency";
 
 export const VISIBILITIES = ["public", "private"] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -25,7 +26,10 @@ export const bets = pgTable(
     code: text("code").notNull().unique(),
     title: text("title").notNull(),
     description: text("description").notNull(),
+    // In the bet's currency's smallest unit (cents; whole yen): docs/money.md#currencies.
     amountCents: integer("amount_cents").notNull(),
+    // ISO 4217, chosen at create, fixed once someone joined (docs/product-rules.md#currencies).
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     visibility: text("visibility", { enum: VISIBILITIES }).notNull(),
     deadline: epochMs("deadline").notNull(),
     status: text("status", { enum: BET_STATUSES }).notNull().default("pending"),

@@ -13,6 +13,7 @@ import {
 import { createdAt, epochMs } from "../columns";
 import { users } from "./accounts";
 import { bets } from "./bets";
+import type { Currency } from "../../../domain/currency";
 
 export const PROVIDERS = ["demo", "stripe"] as const;
 
@@ -31,7 +32,9 @@ export const payments = pgTable(
       .references(() => users.id),
     provider: text("provider", { enum: PROVIDERS }).notNull(),
     intentId: text("intent_id").notNull().unique(),
+    // The bet's currency, in its smallest unit.
     amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     status: text("status", { enum: ["pending", "completed"] })
       .notNull()
       .default("pending"),
@@ -55,6 +58,7 @@ export const payments = pgTable(
 export const demoPaymentIntents = pgTable("demo_payment_intents", {
   id: text("id").primaryKey(),
   amountCents: integer("amount_cents").notNull(),
+  currency: text("currency").$type<Currency>().notNull().default("USD"),
   betId: integer("bet_id").notNull(),
   status: text("status", {
     enum: ["requires_payment_method", "succeeded", "canceled"],
@@ -87,7 +91,9 @@ export const ledgerEntries = pgTable(
     // null is the platform's own account.
     userId: integer("user_id").references(() => users.id),
     kind: text("kind", { enum: ["payment", "payout", "fee"] }).notNull(),
+    // In `currency`'s smallest unit: a payment's entries sum to zero in it.
     amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     createdAt: createdAt(),
   },
   (t) => [

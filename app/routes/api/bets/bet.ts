@@ -20,7 +20,13 @@ export function action(args: Route.ActionArgs) {
   return api(async () => {
     const { user, betId } = await requireBetRoute(args);
     if (request.method === "PUT") {
-      const input = parseBetInput(await readJson(request), "edit");
+      // No currency sent: the bet keeps its own.
+      const input = parseBetInput(
+        await readJson(request),
+        "edit",
+        Date.now(),
+        (await getBetForViewer({ betId, userId: user.id })).currency,
+      );
       const bet = await updateBet({ betId, userId: user.id, input });
       return Response.json(toBetJson(bet));
     }

@@ -18,7 +18,13 @@ export function action({ request, context }: Route.ActionArgs) {
   return api(async () => {
     if (request.method !== "POST") return methodNotAllowed();
     const user = await requireApiUser({ request, context });
-    const input = parseBetInput(await readJson(request), "create");
+    // No currency sent: the person's own (docs/api.md#bets).
+    const input = parseBetInput(
+      await readJson(request),
+      "create",
+      Date.now(),
+      user.currency,
+    );
     const bet = await createBet({ creatorId: user.id, input });
     return Response.json(toBetJson((await getBetView(bet.id))!), {
       status: 201,

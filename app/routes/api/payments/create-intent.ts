@@ -4,7 +4,7 @@ import type { Route } from "./+types/create-intent";
 import { createPaymentIntent } from "~/models/payments/payment.server";
 import { api, parseJson } from "~/framework/api.server";
 import { requireApiUser } from "~/models/accounts/session.server";
-import { centsToDollars } from "~/utils/money";
+import { minorToUnits } from "~/domain/currency";
 
 const Body = z.object({
   betId: z.coerce
@@ -20,7 +20,8 @@ export function action({ request, context }: Route.ActionArgs) {
     const intent = await createPaymentIntent({ betId, userId: user.id });
     return Response.json({
       clientSecret: intent.clientSecret,
-      amount: centsToDollars(intent.amountCents),
+      amount: minorToUnits(intent.amountCents, intent.currency),
+      currency: intent.currency,
       paymentIntentId: intent.intentId,
     });
   });

@@ -2,7 +2,8 @@
 import type { Route } from "./+types/financial-history";
 import {
   listTransactions,
-  summarize,
+  summariesByCurrency,
+  summaryIn,
   toSummaryJson,
   toTransactionJson,
 } from "~/models/payments/ledger.server";
@@ -21,7 +22,12 @@ export function loader({ request, context }: Route.LoaderArgs) {
     });
     return Response.json({
       transactions: tx.map(toTransactionJson).reverse(),
-      summary: toSummaryJson(summarize(tx)),
+      // The person's default currency's; `summaries` one per currency they have money in.
+      summary: toSummaryJson(summaryIn(tx, user.currency), user.currency),
+      summaries: summariesByCurrency(tx).map((s) => ({
+        currency: s.currency,
+        ...toSummaryJson(s, s.currency),
+      })),
       dateRange: {
         start: new Date(range.fromMs).toISOString(),
         end: new Date(range.toMs - 1).toISOString(),

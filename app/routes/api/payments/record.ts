@@ -3,10 +3,11 @@
 import { z } from "zod";
 import type { Route } from "./+types/record";
 import { payBet } from "~/models/payments/pay-bet.server";
+import { minorPerUnit } from "~/domain/currency";
+import { betCurrency } from "~/models/bets/bet-access.server";
 import { toSettlementJson } from "~/routes/api/json";
 import { api, parseJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
-import { dollarsToCents } from "~/utils/money";
 
 const Body = z.object({
   paymentIntentId: z
@@ -30,10 +31,15 @@ export function action({ request, params, context }: Route.ActionArgs) {
       by: {
         kind: "intent",
         intentId: body.paymentIntentId,
+        // A number in the bet's currency (12.5 euros, 1001 yen).
         amountCents:
-          body.amount === undefined ? undefined : dollarsToCents(body.amount),
+          body.amount === undefined
+            ? undefined
+            : Math.round(body.amount * minorPerUnit(await betCurrency(betId))),
       },
     });
-    return Response.json({ settlement: toSettlementJson(settlement) });
+    return Response.json({
+      settlement: toSettlementJson(settlement, await betCurrency(betId)),
+    });
   });
 }

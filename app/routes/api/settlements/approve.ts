@@ -19,7 +19,7 @@ export function action({ request, params, context }: Route.ActionArgs) {
     });
     return Response.json({
       bet: toBetJson(bet),
-      settlement: toSettlementJson(settlement),
+      settlement: toSettlementJson(settlement, bet.currency),
     });
   });
 }

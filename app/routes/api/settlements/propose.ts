@@ -2,6 +2,7 @@
 import type { Route } from "./+types/propose";
 import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { proposeSettlement } from "~/models/settlements/settlement.server";
+import { betCurrency } from "~/models/bets/bet-access.server";
 import { toSettlementJson } from "~/routes/api/json";
 import { api, readJson } from "~/framework/api.server";
 import { requireBetRoute } from "~/routes/api/bet-id.server";
@@ -19,6 +20,9 @@ export function action({ request, params, context }: Route.ActionArgs) {
       outcome,
       notes,
     });
-    return Response.json(toSettlementJson(settlement), { status: 201 });
+    return Response.json(
+      toSettlementJson(settlement, await betCurrency(betId)),
+      { status: 201 },
+    );
   });
 }

@@ -1,6 +1,7 @@
 // POST /api/bets/{id}/settle {winnerId}: creator only (docs/product-rules.md#settlement). A
 // concession answers 200 {bet, settlement}; naming themself, 201 settlement.
 import type { Route } from "./+types/settle";
+import { betCurrency } from "~/models/bets/bet-access.server";
 import { toBetJson, toSettlementJson } from "~/routes/api/json";
 import { parseProposalInput } from "~/models/settlements/settlement-input.server";
 import { settleBet } from "~/models/settlements/settlement.server";
@@ -20,8 +21,11 @@ export function action({ request, params, context }: Route.ActionArgs) {
     if (result.kind === "settled")
       return Response.json({
         bet: toBetJson(result.bet),
-        settlement: toSettlementJson(result.settlement),
+        settlement: toSettlementJson(result.settlement, result.bet.currency),
       });
-    return Response.json(toSettlementJson(result.settlement), { status: 201 });
+    return Response.json(
+      toSettlementJson(result.settlement, await betCurrency(betId)),
+      { status: 201 },
+    );
   });
 }

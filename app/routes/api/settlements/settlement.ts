@@ -1,6 +1,7 @@
 // GET /api/settlements/{id} (id = bet id, docs/product-rules.md#settlement): the live settlement.
 import type { Route } from "./+types/settlement";
 import { getSettlement } from "~/models/settlements/settlement-view.server";
+import { betCurrency } from "~/models/bets/bet-access.server";
 import { toSettlementJson } from "~/routes/api/json";
 import { api } from "~/framework/api.server";
 import { requireSettlementRoute } from "~/routes/api/bet-id.server";
@@ -13,7 +14,10 @@ export function loader({ request, params, context }: Route.LoaderArgs) {
       params,
     });
     return Response.json(
-      toSettlementJson(await getSettlement({ betId, userId: user.id })),
+      toSettlementJson(
+        await getSettlement({ betId, userId: user.id }),
+        await betCurrency(betId),
+      ),
     );
   });
 }
