@@ -22,17 +22,6 @@ export const SIGNED_API_ROUTES = {
   unsubscribe: "unsubscribe",
 } as const;
 
-/**
- * Inside /api, the one call that also takes multipart/form-data: a message
- * with its photos (docs/api.md#messages). It is a session's call like any
- * other, so the cross-site check holds for it; only the content-type door
- * lets a multipart body through to it.
- */
-export const MULTIPART_API_ROUTE = "bets/:id/messages";
-export const MULTIPART_API_PATH = new RegExp(
-  `^/${API_PREFIX}/bets/[^/]+/messages$`,
-);
-
 export const SIGNED_API_PATHS: readonly string[] =
   Object.values(SIGNED_API_ROUTES).map(apiPath);
 

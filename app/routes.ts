@@ -7,11 +7,7 @@ import {
   prefix,
   route,
 } from "@react-router/dev/routes";
-import {
-  API_PREFIX,
-  MULTIPART_API_ROUTE,
-  SIGNED_API_ROUTES,
-} from "./route-paths";
+import { API_PREFIX, SIGNED_API_ROUTES } from "./route-paths";
 import { benchBareOn } from "./utils/env-settings.server";
 
 export default [
@@ -98,7 +94,7 @@ export default [
     route("bets/:id/rule", "routes/api/fair/rule.ts"),
     route("bets/:id/nudge", "routes/api/fair/nudge.ts"),
     // Talk on a bet (docs/api.md#messages)
-    route(MULTIPART_API_ROUTE, "routes/api/messages/bet-messages.ts"),
+    route("bets/:id/messages", "routes/api/messages/bet-messages.ts"),
     route("bets/:id/messages/:messageId", "routes/api/messages/bet-message.ts"),
     route(
       "bets/:id/messages/:messageId/photos/:photoId",

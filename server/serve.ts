@@ -33,14 +33,10 @@ import {
   nonceContext,
 } from "~/framework/request-context.server";
 import { createAppHandler } from "~/framework/request-handler";
-import { useRouteTable } from "~/framework/route-pattern";
+import { requestRouteTraits, useRouteTable } from "~/framework/route-pattern";
 import { routeTraitsTable } from "~/framework/route-split";
 import { serveServiceWorker, serviceWorkerSource } from "./service-worker-file";
-import {
-  API_PREFIX,
-  MULTIPART_API_PATH,
-  SIGNED_API_PATHS,
-} from "~/route-paths";
+import { API_PREFIX, SIGNED_API_PATHS } from "~/route-paths";
 import { clientAddress } from "./client-address";
 import { closeConnectionsWhenStopping, stopGracefully } from "./lifecycle";
 import { requestLogging } from "./logging";
@@ -190,10 +186,12 @@ export async function serve({ vite }: ServeOptions = {}) {
       WEBHOOK_PATHS.has(req.originalUrl.split("?")[0] ?? "")
     )
       return next();
-    // A message with its photos (docs/api.md#messages): multipart too.
+    // A route that says so in its `handle` (a message with its photos,
+    // docs/api.md#messages) takes multipart too; it stays a session's call,
+    // so the cross-site check above holds for it.
     if (
       /^multipart\/form-data\s*;/i.test(req.get("Content-Type") ?? "") &&
-      MULTIPART_API_PATH.test(req.originalUrl.split("?")[0] ?? "")
+      requestRouteTraits(req).multipart
     )
       return next();
     if (!/^application\/json\s*(;|$)/i.test(req.get("Content-Type") ?? "")) {

@@ -20,6 +20,11 @@ export type OfflineLabel = {
 export type RouteTraits = {
   /** `false`: the page ships no JavaScript (app/root.tsx). */
   hydrate?: false;
+  /**
+   * An /api route that also takes `multipart/form-data` (a message with
+   * photos); every other /api write takes JSON only.
+   */
+  multipart?: true;
   /** A body larger than the door's default (an upload). */
   bodyLimit?: { bytes: number; message: string };
   /**

@@ -100,6 +100,13 @@ describe("route traits", () => {
     ]);
   });
 
+  it("only a message with its photos takes multipart at the /api door", () => {
+    const multipart = Object.keys(routes)
+      .filter((id) => ownTraits(routes, id).multipart)
+      .map((id) => pathOf(routes, id));
+    expect(multipart).toEqual(["/api/bets/:id/messages"]);
+  });
+
   it("paying, passwords, the email and account data never wait on the device", () => {
     const waiting = routeTraitsTable(routes).offline.map((r) => r.pattern);
     for (const never of [

@@ -19,6 +19,8 @@ import { href } from "react-router";
 // A body over 1 MB from outside the primary region is forwarded to it, as
 // an avatar is (docs/decisions/1063-forwarding-to-the-primary-region.md).
 export const handle: RouteTraits = {
+  // A message with its photos: the /api's content-type door lets it in.
+  multipart: true,
   bodyLimit: {
     bytes: MESSAGE_BODY_LIMIT,
     message: PHOTO_MESSAGES.bodyTooLarge,
