@@ -113,10 +113,16 @@ function pagePath(pathname: string) {
 }
 
 function bodyLimitFor(req: ExpressRequest): BodyLimit {
-  return (
-    requestRouteTraits(req).bodyLimit ??
-    defaultBodyLimit(req.get("Content-Type"))
-  );
+  const { bodyLimit, multipart } = requestRouteTraits(req);
+  const type = req.get("Content-Type");
+  // A route that takes JSON or multipart (a message, with or without its
+  // photos) gives its large limit to the multipart body only: its JSON is
+  // held to the JSON limit like every other /api call's.
+  const own =
+    multipart && !/^multipart\/form-data\s*;/i.test(type ?? "")
+      ? undefined
+      : bodyLimit;
+  return own ?? defaultBodyLimit(type);
 }
 
 // --- Reading the body within its limit ---------------------------------------

@@ -409,6 +409,7 @@ describe("accepted text comes back exactly and renders escaped", () => {
             "Type",
             "Description",
             "Amount",
+            "Currency",
             "Status",
           ]);
           // The title survives inside its quoted cell (a leading ' may guard it).
@@ -417,7 +418,7 @@ describe("accepted text comes back exactly and renders escaped", () => {
             JSON.stringify(rows.slice(-2)),
           ).toBe(true);
           for (const row of rows.slice(1)) {
-            expect(row, JSON.stringify(row)).toHaveLength(5);
+            expect(row, JSON.stringify(row)).toHaveLength(6);
             for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
           }
         },
