@@ -105,11 +105,16 @@ fs.writeFileSync(
   JSON.stringify({ name: "bare-app", private: true, type: "module" }),
 );
 {
-  const r = spawnSync(
-    process.execPath,
-    [path.resolve("node_modules/@react-router/dev/bin.js"), "build"],
-    { cwd: bareDir, stdio: ["ignore", "ignore", "inherit"] },
+  // The CLI as the package names it (bin.js up to 7, bin.cjs since 8).
+  const devPackage = path.resolve("node_modules/@react-router/dev");
+  const { bin } = JSON.parse(
+    fs.readFileSync(path.join(devPackage, "package.json"), "utf8"),
   );
+  const cli = typeof bin === "string" ? bin : bin["react-router"];
+  const r = spawnSync(process.execPath, [path.join(devPackage, cli), "build"], {
+    cwd: bareDir,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (r.status !== 0) throw new Error("the bare app did not build");
 }
 
