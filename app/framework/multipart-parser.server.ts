@@ -84,40 +84,14 @@ export function findFilePart(
   boundaryString: string,
   field: string,
 ): Uint8Array | null | "failure" {
-  const boundary = Buffer.from(`--${boundaryString}`, "utf8");
-  let found: Uint8Array | null = null;
-  // Anything before the first boundary is a preamble (RFC 2046 §5.1.1).
-  let at = indexOf(input, boundary, 0);
-  if (at === -1) return "failure";
-
-  for (;;) {
-    if (!startsWith(input, boundary, at)) return "failure";
-    at += boundary.length;
-    // The closing delimiter; anything after it is an epilogue.
-    if (startsWith(input, DASH_DASH, at)) return found;
-    if (input[at] !== CR || input[at + 1] !== LF) return "failure";
-    at += 2;
-
-    const headers = parsePartHeaders(input, at);
-    if (headers === "failure") return "failure";
-    at = headers.at + 2;
-
-    const next = indexOf(input, boundary.subarray(2), at);
-    if (next === -1) return "failure";
-    let body = input.subarray(at, next - 4);
-    at += body.length;
-    if (input[at] !== CR || input[at + 1] !== LF) return "failure";
-    at += 2;
-
-    if (found === null && headers.filename !== null && headers.name === field) {
-      if (headers.encoding === "base64")
-        body = Buffer.from(
-          Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString(),
-          "base64",
-        );
-      found = body;
-    }
-  }
+  // The whole body is read as formData() reads it (a malformed part after
+  // the file still refuses it); each part is a view, so nothing is copied.
+  const parts = allParts(input, boundaryString);
+  if (parts === "failure") return "failure";
+  return (
+    parts.find((part) => part.filename !== null && part.name === field)?.body ??
+    null
+  );
 }
 
 /** Every part of a multipart body, in order; "failure" when it is not valid multipart. */
