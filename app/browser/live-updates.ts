@@ -6,7 +6,13 @@
 // what the person is typing: inputs are uncontrolled and keep their keys.
 // After a reconnect, and when the tab comes back into view, the page
 // revalidates too, in case it missed something.
-import { startTransition, useEffect, useRef, useState } from "react";
+import {
+  startTransition,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import {
   href,
   useFetchers,
@@ -76,15 +82,22 @@ function emit(message: LiveMessage | "missed") {
   for (const listener of listeners) listener(message);
 }
 
-function connect(after: () => number) {
+/**
+ * Opens the stream. `again` says a stream was open or refused before: its
+ * first opening then counts as a reconnect too.
+ */
+function connect(after: () => number, again = false) {
   const resume = lastId ?? String(after());
   const es = new EventSource(`${LIVE_EVENTS_PATH}?after=${resume}`);
   source = es;
-  let opened = false;
+  let opened = again;
   es.onopen = () => {
     retryMs = 2_000;
-    // A reconnect (the browser's own, after a drop) may have missed events
-    // older than the server keeps, or the server was replaced: look again.
+    // A reconnect (the browser's own after a drop, or ours after a refusal)
+    // may have missed events older than the server keeps, or the server was
+    // replaced: look again. Only once the stream is open, so never while
+    // offline: the service worker would answer that reload with the page's
+    // read-only kept copy.
     if (opened) emit("missed");
     opened = true;
   };
@@ -102,14 +115,36 @@ function connect(after: () => number) {
     if (es.readyState !== EventSource.CLOSED) return;
     source = null;
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(() => {
-      if (listeners.size > 0 && !source) {
-        connect(after);
-        emit("missed");
-      }
-    }, retryMs);
+    retryTimer = setTimeout(() => whenOnline(reconnect), retryMs);
     retryMs = Math.min(retryMs * 2, 60_000);
   };
+  const reconnect = () => {
+    if (listeners.size > 0 && !source) connect(after, true);
+  };
+}
+
+function onOnlineChange(change: () => void) {
+  addEventListener("online", change);
+  addEventListener("offline", change);
+  return () => {
+    removeEventListener("online", change);
+    removeEventListener("offline", change);
+  };
+}
+
+/** Whether the browser says it is online (always, on the server). */
+function useOnline() {
+  return useSyncExternalStore(
+    onOnlineChange,
+    () => navigator.onLine !== false,
+    () => true,
+  );
+}
+
+/** Runs `run` now, or once the browser is back online. */
+function whenOnline(run: () => void) {
+  if (navigator.onLine !== false) run();
+  else addEventListener("online", run, { once: true });
 }
 
 function afterLoad(run: () => void) {
@@ -147,11 +182,14 @@ export function useLiveUpdates(cursor: number) {
   // "You joined the bet!" that way on a loaded machine).
   const [asked, setAsked] = useState(0);
   const done = useRef(0);
+  // Offline, a reload would fail, and the service worker turns a failed
+  // data load into the page's read-only kept copy: it waits to be online.
+  const online = useOnline();
   useEffect(() => {
-    if (busy || asked === done.current) return;
+    if (busy || !online || asked === done.current) return;
     done.current = asked;
     void revalidator.revalidate();
-  }, [asked, busy, revalidator]);
+  }, [asked, busy, online, revalidator]);
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;

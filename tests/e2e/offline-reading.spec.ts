@@ -191,6 +191,58 @@ test("a client-side navigation while offline loads the kept copy, or the offline
   await expectOfflinePage(page);
 });
 
+test("a live page whose stream was refused waits while offline, never turning into its kept copy, and looks again once online", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const me = await createPerson("offl");
+  await newBet(baseURL!, me);
+  await signIn(context, baseURL!, me.cookie);
+  // The page's timers run when the test says, so the stream's retry
+  // (2 s after a refusal) is reached without sleeping.
+  await page.clock.install();
+  await page.goto("/");
+  await underTheWorker(page);
+  // The first stream of My Bets is refused, as a server restarting does;
+  // the next ones go through.
+  let refusals = 0;
+  await context.route(/\/api\/events\b/, (route) => {
+    if (refusals > 0) return route.continue();
+    refusals++;
+    return route.fulfill({
+      status: 503,
+      headers: { "Retry-After": "2", "Content-Type": "application/json" },
+      body: JSON.stringify({ error: "The server is restarting" }),
+    });
+  });
+  await openAndKeep(page, "/my-bets", me.id);
+  await expect.poll(() => refusals).toBe(1);
+  const dataLoads: string[] = [];
+  page.on("request", (request) => {
+    if (/\.data\b/.test(request.url())) dataLoads.push(request.url());
+  });
+
+  await context.setOffline(true);
+  await page.clock.runFor(10_000);
+  // A moment of real time for a reload, had the retry started one, to
+  // reach the worker (it did before: the page became the kept copy).
+  await page.waitForTimeout(1_000);
+  // Offline, the retry waits: no reload was tried, so the page is still the
+  // live one, not the service worker's read-only copy.
+  expect(dataLoads).toEqual([]);
+  await expect(page.getByText(BANNER)).toHaveCount(0);
+  await expect(page.locator("html[data-offline-copy]")).toHaveCount(0);
+
+  // Back online, the stream opens again and the page looks for what it
+  // missed, as itself.
+  await context.setOffline(false);
+  await expect.poll(() => dataLoads.length).toBeGreaterThan(0);
+  expect(new URL(dataLoads[0]).pathname).toMatch(/^\/my-bets/);
+  await expect(page).toHaveURL(/\/my-bets$/);
+  await expect(page.locator("html[data-offline-copy]")).toHaveCount(0);
+});
+
 /** A fresh person, signed in, with home and one of their bets kept by the worker. */
 async function keepHomeAndABet(
   page: Page,
