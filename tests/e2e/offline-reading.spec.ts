@@ -238,7 +238,7 @@ test("a live page whose stream was refused waits while offline, never turning in
   // missed, as itself.
   await context.setOffline(false);
   await expect.poll(() => dataLoads.length).toBeGreaterThan(0);
-  expect(new URL(dataLoads[0]).pathname).toMatch(/^\/my-bets/);
+  expect(new URL(dataLoads[0]!).pathname).toMatch(/^\/my-bets/);
   await expect(page).toHaveURL(/\/my-bets$/);
   await expect(page.locator("html[data-offline-copy]")).toHaveCount(0);
 });
