@@ -793,6 +793,8 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
     const lcps = [];
     const clss = [];
     const js = [];
+    const mainThread = [];
+    const scripting = [];
     const reasons = [];
     let failed = 0;
     let retried = 0;
@@ -861,6 +863,9 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
       }
       scores.push(Math.round(result.lhr.categories.performance.score * 100));
       tbts.push(result.lhr.audits["total-blocking-time"].numericValue);
+      const work = mainThreadWork(result.lhr);
+      mainThread.push(work.total);
+      scripting.push(work.scripting);
       lcps.push(result.lhr.audits["largest-contentful-paint"].numericValue);
       clss.push(result.lhr.audits["cumulative-layout-shift"].numericValue);
       js.push(await jsFromNetwork(result.artifacts, { firstVisit: !repeat }));
@@ -878,7 +883,25 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
       lcp: median(lcps),
       cls: median(clss),
       js: median(js),
+      mainThread: median(mainThread),
+      scripting: median(scripting),
     };
+  }
+  /**
+   * The main thread's whole work during the load, and the part of it that
+   * was scripting (evaluating, parsing and compiling JavaScript), in ms of
+   * Lighthouse's 4× slowed CPU: unlike TBT, every millisecond counts, not
+   * only what a task spends past 50 ms.
+   */
+  function mainThreadWork(lhr) {
+    const audit = lhr.audits["mainthread-work-breakdown"];
+    const items = audit?.details?.items ?? [];
+    const scripting = items
+      .filter((item) =>
+        ["scriptEvaluation", "scriptParseCompile"].includes(item.group),
+      )
+      .reduce((sum, item) => sum + item.duration, 0);
+    return { total: audit?.numericValue ?? 0, scripting };
   }
   const fmt = (r) =>
     `${r.score} (${r.scores.join(", ")}) | ${r.tbt.toFixed(0)} ms | ${(r.lcp / 1000).toFixed(2)} s | ${r.cls.toFixed(3)} | ${kb(r.js)}`;
@@ -976,15 +999,41 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
     // of Lighthouse's mobile profile, is too busy to answer a tap. Each
     // hydrated page is loaded cold RUNS times, each run beside a cold run of
     // the bare app (the order swapped every run), so the two are measured
-    // at the same moment of this shared machine.
+    // at the same moment of this shared machine. Twice: as the machine is,
+    // and busy, with a process of the bench's own spinning on one core, as
+    // a phone doing other things is; the ratios to the bare app in the same
+    // variant are the figures that do not depend on the machine's mood.
     await signInBrowser();
+    for (const variant of ["quiet", "busy"]) {
+      const load = variant === "busy" ? busyLoop() : null;
+      try {
+        await tbtBesideBare(variant);
+      } finally {
+        load?.kill("SIGKILL");
+      }
+    }
+  }
+
+  /** One process spinning on one core until killed. */
+  function busyLoop() {
+    const child = spawn(process.execPath, ["-e", "for (;;) {}"], {
+      stdio: "ignore",
+    });
+    child.unref();
+    process.once("exit", () => child.kill("SIGKILL"));
+    return child;
+  }
+
+  async function tbtBesideBare(variant) {
     console.info(
-      `\n## Total Blocking Time beside the bare app: Lighthouse mobile (4× slower CPU, slow 4G), first visit, signed in as alice, ${RUNS} cold runs of each page, each beside a cold run of the bare app; medians\n`,
+      `\n## Main thread beside the bare app, ${variant === "busy" ? "busy (a process of the bench spinning on one core)" : "as the machine is"}: Lighthouse mobile (4× slower CPU, slow 4G), first visit, signed in as alice, ${RUNS} cold runs of each page, each beside a cold run of the bare app; medians\n`,
     );
     console.info(
-      "| page | TBT (runs) | bare TBT (runs) | × bare | score | bare score | LCP | bare LCP | goals (TBT ≤ 50 ms, or on a busy machine ≤ 1.5× bare; score ≥ bare) |",
+      "| page | TBT (runs) | bare TBT (runs) | TBT × bare | main-thread work | bare | × bare | scripting | bare | × bare | score | bare score | LCP | bare LCP | goals (TBT ≤ 50 ms or ≤ 1.5× bare; work ≤ 1.5× bare; score ≥ bare) |",
     );
-    console.info("|---|---|---|---|---|---|---|---|---|");
+    console.info(
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    );
     const once = async (base, p) => {
       try {
         return await measure(base, p, { runs: 1 });
@@ -992,6 +1041,8 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
         return { failed: error.message };
       }
     };
+    const times = (x, bareX) =>
+      bareX >= 1 ? `${(x / bareX).toFixed(2)}` : "— (bare 0 ms)";
     let allMet = true;
     for (const [label, p] of hydrated) {
       const page = [];
@@ -1007,30 +1058,36 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
       }
       const good = (runs) => runs.filter((r) => !r.failed);
       const of = (runs, key) => median(good(runs).map((r) => r[key]));
-      const list = (runs) =>
-        runs.map((r) => (r.failed ? "failed" : r.tbt.toFixed(0))).join(", ");
+      const list = (runs, key = "tbt") =>
+        runs.map((r) => (r.failed ? "failed" : r[key].toFixed(0))).join(", ");
       if (!good(page).length || !good(bare).length) {
         allMet = false;
         console.info(
-          `| ${label} | ${list(page)} | ${list(bare)} | | | | | | no complete run: ${[...page, ...bare].find((r) => r.failed)?.failed} |`,
+          `| ${label} | ${list(page)} | ${list(bare)} | | | | | | | | | | | | no complete run: ${[...page, ...bare].find((r) => r.failed)?.failed} |`,
         );
         continue;
       }
       const tbt = of(page, "tbt");
       const bareTbt = of(bare, "tbt");
+      const work = of(page, "mainThread");
+      const bareWork = of(bare, "mainThread");
+      const scripting = of(page, "scripting");
+      const bareScripting = of(bare, "scripting");
       const score = of(page, "score");
       const bareScore = of(bare, "score");
       // The bare app often blocks for no measurable time (0 ms): a ratio
       // to it is then no figure, and the 1.5× allowance is nothing.
       const tbtX = tbt / Math.max(1, bareTbt);
-      const met = (tbt <= 50 || tbtX <= 1.5) && score >= bareScore;
+      const workX = work / Math.max(1, bareWork);
+      const met =
+        (tbt <= 50 || tbtX <= 1.5) && workX <= 1.5 && score >= bareScore;
       allMet &&= met;
       console.info(
-        `| ${label} | ${tbt.toFixed(0)} ms (${list(page)}) | ${bareTbt.toFixed(0)} ms (${list(bare)}) | ${bareTbt >= 1 ? tbtX.toFixed(2) : "— (bare 0 ms)"} | ${score} | ${bareScore} | ${(of(page, "lcp") / 1000).toFixed(2)} s | ${(of(bare, "lcp") / 1000).toFixed(2)} s | ≤ 50 ms ${ok(tbt <= 50)}, ≤ 1.5× ${ok(tbtX <= 1.5)}; ≥ bare ${ok(score >= bareScore)} |`,
+        `| ${label} | ${tbt.toFixed(0)} ms (${list(page)}) | ${bareTbt.toFixed(0)} ms (${list(bare)}) | ${times(tbt, bareTbt)} | ${work.toFixed(0)} ms (${list(page, "mainThread")}) | ${bareWork.toFixed(0)} ms (${list(bare, "mainThread")}) | ${times(work, bareWork)} | ${scripting.toFixed(0)} ms | ${bareScripting.toFixed(0)} ms | ${times(scripting, bareScripting)} | ${score} | ${bareScore} | ${(of(page, "lcp") / 1000).toFixed(2)} s | ${(of(bare, "lcp") / 1000).toFixed(2)} s | TBT ≤ 50 ms ${ok(tbt <= 50)} or ≤ 1.5× ${ok(tbtX <= 1.5)}; work ≤ 1.5× ${ok(workX <= 1.5)}; score ≥ bare ${ok(score >= bareScore)} |`,
       );
     }
     console.info(
-      `\nEvery hydrated page within the goal (TBT ≤ 50 ms or ≤ 1.5× the bare app's, and score ≥ the bare app's): ${ok(allMet)}`,
+      `\n${variant === "busy" ? "Busy" : "As the machine is"}: every hydrated page within the goal (TBT ≤ 50 ms or ≤ 1.5× the bare app's, main-thread work ≤ 1.5× the bare app's, score ≥ the bare app's): ${ok(allMet)}`,
     );
   }
   await chrome.close();
