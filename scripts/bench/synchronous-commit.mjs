@@ -372,18 +372,26 @@ export async function synchronousCommitSection({
     // statement that took at least 90 % of the link's round trip
     // (log_min_duration_statement, set per link), and a block counts the
     // COMMITs among them. On loopback there is no telling; not counted.
+    // And the connections the server opened (log_connections).
+    await query(primary.adminUrl, "ALTER SYSTEM SET log_connections = on");
     const primaryLog = path.join(primary.dir, "log");
     const logSize = () => fs.statSync(primaryLog).size;
-    const slowCommits = (from) => {
+    const fromLog = (from) => {
       const fd = fs.openSync(primaryLog, "r");
       try {
         const length = logSize() - from;
         const buffer = Buffer.alloc(Math.max(0, length));
         fs.readSync(fd, buffer, 0, buffer.length, from);
-        return (
-          String(buffer).match(/duration: [\d.]+ ms\s+statement: commit/gi) ??
-          []
-        ).length;
+        const text = String(buffer);
+        return {
+          waited: (
+            text.match(/duration: [\d.]+ ms\s+statement: commit/gi) ?? []
+          ).length,
+          opened: (
+            text.match(/connection authorized: user=\S+ database=commit\b/g) ??
+            []
+          ).length,
+        };
       } finally {
         fs.closeSync(fd);
       }
@@ -404,7 +412,7 @@ export async function synchronousCommitSection({
       const wall = performance.now() - t0;
       // The log is written a moment after the statement ends.
       await sleep(100);
-      const waited = slowCommits(log0);
+      const { waited, opened } = fromLog(log0);
       for (const t of times)
         for (const [kind, ms] of Object.entries(t)) {
           into[kind] ??= { ms: [], cpu: 0, requests: 0, wall: 0 };
@@ -419,6 +427,7 @@ export async function synchronousCommitSection({
         k.requests += kind === "payment" ? count * requestsEach : count;
         k.units = (k.units ?? 0) + count;
         k.waited = (k.waited ?? 0) + waited * share;
+        k.opened = (k.opened ?? 0) + opened * share;
       }
     };
     for (const rtt of links) {
@@ -477,9 +486,9 @@ function print({
     `\n## Synchronous commit: a join and a payment with the standby synchronous beside asynchronous (one server, one request at a time, each keyed; ${turns} turns per link, the mode swapped each turn; the database commits \`local\`, the app raises money and membership to \`on\`)\n`,
   );
   console.info(
-    "| link round trip | request | n | p50 async | p50 sync | p50 added | p99 async | p99 sync | CPU async | CPU sync | CPU async, less idle | CPU sync, less idle | commits waiting ≥ 1 round trip, async / sync |",
+    "| link round trip | request | n | p50 async | p50 sync | p50 added | p99 async | p99 sync | CPU async | CPU sync | CPU async, less idle | CPU sync, less idle | commits waiting ≥ 1 round trip, async / sync | connections opened, async / sync |",
   );
-  console.info("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.info("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const rtt of links) {
     for (const [kind, label] of ROWS) {
       const a = results[rtt].async[kind];
@@ -494,9 +503,10 @@ function print({
         ? "in the payment's | | | |"
         : `${cpu(a)} | ${cpu(s)} | ${cpu(a, true)} | ${cpu(s, true)} |`;
       const waits = (k) => (rtt ? (k.waited / k.units).toFixed(1) : "—");
+      const opened = (k) => (k.opened / k.units).toFixed(2);
       const waitCells = ["intent", "card", "record"].includes(kind)
-        ? "in the payment's |"
-        : `${waits(a)} / ${waits(s)} |`;
+        ? "in the payment's | |"
+        : `${waits(a)} / ${waits(s)} | ${opened(a)} / ${opened(s)} |`;
       const added = pct(s.ms, 50) - pct(a.ms, 50);
       console.info(
         `| ${rtt} ms${rtt ? ` (${rtt / 2} ms each way)` : " (loopback)"} | ${label} | ${s.ms.length} | ${f1(pct(a.ms, 50))} ms | ${f1(pct(s.ms, 50))} ms | ${added >= 0 ? "+" : ""}${f1(added)} ms${rtt ? ` (${(added / rtt).toFixed(1)} round trips)` : ""} | ${f1(pct(a.ms, 99))} ms | ${f1(pct(s.ms, 99))} ms | ${cpuCells} ${waitCells}`,
