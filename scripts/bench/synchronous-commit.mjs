@@ -106,18 +106,20 @@ export async function synchronousCommitSection({
   payments = 100,
 }) {
   const cleanups = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    for (const step of cleanups.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        console.warn("commit bench: a cleanup step failed:", error.message);
+  // One cleanup, however many ask for it: a signal starts it, and the
+  // requests it cuts off fail the run, whose `finally` must wait for the
+  // same cleanup to finish before the error ends the process.
+  let cleaning;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const step of cleanups.reverse()) {
+        try {
+          await step();
+        } catch (error) {
+          console.warn("commit bench: a cleanup step failed:", error.message);
+        }
       }
-    }
-  };
+    })());
   // Interrupted: the clusters are stopped before the bench exits (its own
   // exit hook kills the servers it started).
   const onSignal = (signal) => {
