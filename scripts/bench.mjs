@@ -15,7 +15,9 @@
 // wait for the replica after a person's own write; --writes=200), offline
 // (ten joins taken offline in ten tabs, then online: all sent, no duplicate,
 // the time from `online` to the last one made), failover (the failover
-// drill with an asynchronous standby: what it loses).
+// drill with an asynchronous standby: what it loses), commit (a join and a
+// payment with a synchronous standby beside an asynchronous one, on
+// loopback and across a 20 ms link; --joins=200 --payments=100).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -27,6 +29,7 @@ import { shakyConnection } from "./bench/shaky-connection.mjs";
 import { offlineActions } from "./bench/offline-actions.mjs";
 import { measureLiveStreams } from "./bench/live-streams.mjs";
 import { measureRegions } from "./bench/regions.mjs";
+import { synchronousCommitSection } from "./bench/synchronous-commit.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 
 const args = new Set(process.argv.slice(2));
@@ -1264,6 +1267,23 @@ if (section("regions")) {
     `\nOwn fresh write, ${w.writes} times: bob creates a bet in ams (POST /api/bets) and at once reads /bet/{new id} in syd carrying its fs_lsn cookie. The replica's wait (that read's time less the same read's without fs_lsn just after): p50 ${msOf(w.p50)}, p99 ${msOf(w.p99)} (the read with fs_lsn p50 ${msOf(w.withP50)} / p99 ${msOf(w.withP99)}; without ${msOf(w.withoutP50)} / ${msOf(w.withoutP99)}); ${w.read} answered in syd, ${w.replayed} replayed to ams (409 fly-replay: the replica not there within REPLICA_WAIT_MS)${w.failed ? `, ${w.failed} failed (the first: ${w.firstFailure})` : ""}.`,
   );
 }
+
+if (section("commit"))
+  await synchronousCommitSection({
+    startServer: (name, env) =>
+      startServer(["build/app-server.js"], process.cwd(), env, name),
+    stopServer: (child) =>
+      new Promise((resolve) => {
+        if (!running(child)) return resolve();
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      }),
+    cpuMs,
+    port: PORT + 30,
+    turns: TURNS,
+    joins: opt("joins", 200),
+    payments: opt("payments", 100),
+  });
 
 // What asynchronous replication loses: the failover drill
 // (scripts/failover-drill.mjs) with the primary naming no synchronous

@@ -7,6 +7,8 @@
 // With `delayMs`, every chunk in each direction is held that long (in
 // order: a chunk never overtakes the one before), as a link between two
 // regions holds it: a standby replicating through it trails the primary.
+// It is asked for every chunk, so a link's delay can change while it runs
+// (the bench's `commit` section: 0 ms, then a real link's).
 // A connection whose other side closes or fails is closed too (on a
 // delayed link once what was already on its way has arrived); one that
 // cannot reach its target is closed at once, as a proxy does when the
@@ -89,7 +91,15 @@ function pipe(from, to, delayMs) {
     if (queue.length) timer = setTimeout(drain, queue[0].at - now).unref();
   };
   from.on("data", (chunk) => {
-    const at = Math.max(state.last, Date.now() + delayMs());
+    const now = Date.now();
+    const delay = delayMs();
+    // No delay now and nothing still on its way: straight through, as
+    // loopback (a timer would add a millisecond of its own).
+    if (delay <= 0 && !queue.length && state.last <= now) {
+      if (!to.destroyed) to.write(chunk);
+      return;
+    }
+    const at = Math.max(state.last, now + delay);
     state.last = at;
     queue.push({ at, chunk });
     timer ??= setTimeout(drain, Math.max(0, at - Date.now())).unref();
