@@ -43,8 +43,35 @@ export async function readUploadedFile(
   return file && file.byteLength > 0 ? file : null;
 }
 
+// A body already joined by the idempotency guard (which reads a copy of
+// the request, a `clone()`), by the request it came with: the route reads
+// those bytes instead of joining the same chunks a second time.
+const joinedBodies = new WeakMap<Request, Uint8Array>();
+
+/**
+ * The body of `clone` joined once and kept for `request`, whose own read
+ * (`readUploadedFile`, `readUploadedParts`) then takes the same bytes: a
+ * page's multipart form (four photos, 40 MB) is held once, not twice
+ * (docs/decisions/archive/1120-photo-upload-memory.md).
+ */
+export async function readBodyOnceFor(
+  request: Request,
+  clone: Request,
+): Promise<Uint8Array> {
+  const body = await readBody(clone);
+  joinedBodies.set(request, body);
+  return body;
+}
+
 /** The whole body in one piece: the chunk itself when there is only one. */
 async function readBody(request: Request): Promise<Uint8Array> {
+  const joined = joinedBodies.get(request);
+  if (joined) {
+    joinedBodies.delete(request);
+    // The chunks the clone left queued for this request go now.
+    await request.body?.cancel().catch(() => {});
+    return joined;
+  }
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -130,6 +130,31 @@ describe("the bet page's message form with photos, without JavaScript", () => {
     expect(list.data).toEqual([]);
   });
 
+  it("the same form sent twice (a double tap) makes one message, whatever boundary each copy drew", async () => {
+    const { bet, creator } = await activeBet();
+    const jpeg = await solidImage(400, 300, "jpeg");
+    const key = "photo-repeat-key-0123456789abcdef";
+    const form = (text: string) => {
+      const f = messageForm(text, [{ bytes: jpeg, name: "a.jpg" }]);
+      f.set("idempotencyKey", key);
+      return f;
+    };
+    const first = await creator.client.request("POST", `/bet/${bet.id}`, {
+      body: form("Once only."),
+      headers: html,
+    });
+    expect([302, 303]).toContain(first.status);
+    const again = await creator.client.request("POST", `/bet/${bet.id}`, {
+      body: form("Once only."),
+      headers: html,
+    });
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    const list = await creator.client.get(`/api/bets/${bet.id}/messages`);
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0].photos).toHaveLength(1);
+  });
+
   it("a control character in a multipart field is 400, as in any form", async () => {
     const { bet, creator } = await activeBet();
     const res = await creator.client.request("POST", `/bet/${bet.id}`, {
