@@ -3,7 +3,8 @@
 // page's form, the other side sees it (by itself with JavaScript, on reload
 // without), the approve screen and the referee's page show it above their
 // buttons; a file that is not an image is refused with the text kept; a
-// photo written offline is refused, not kept, with the text kept.
+// photo written offline, or whose send the network loses, is refused, not
+// kept, with the text kept.
 import sharp from "sharp";
 import type { Page } from "@playwright/test";
 import {
@@ -217,4 +218,43 @@ test("a photo written offline is refused, not kept, with the text kept; text alo
   expect(messages.map((m) => [m.body, m.photos.length])).toEqual([
     ["Proof from the tunnel.", 0],
   ]);
+});
+
+test("a send with a photo that the network loses says so and keeps the text", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
+  test.skip(!jsEnabled(testInfo), "without JavaScript the browser says it");
+  const alice = await createPerson("pl");
+  const bet = (await apiPost(baseURL!, alice, "/api/bets", {
+    title: `Lost ${uniqueUsername("t")}`,
+    description: "Whoever is late buys the coffee.",
+    amount: 10,
+    deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    visibility: "private",
+  })) as { id: number };
+  await signIn(context, baseURL!, alice.cookie);
+  await page.goto(`/bet/${bet.id}`);
+  const send = page.getByRole("button", { name: "Send message" });
+  await untilHydrated(send);
+  // Online, but the connection drops under this one send.
+  await page.route(`**/bet/${bet.id}.data*`, (route) =>
+    route.request().method() === "POST" ? route.abort() : route.continue(),
+  );
+  const box = page.getByLabel("Write a message");
+  await box.fill("Proof on a bad line.");
+  await page.getByLabel("Add photos (optional)").setInputFiles(await photo());
+  await send.click();
+  await expect(page.getByText(CANNOT_WAIT)).toBeVisible();
+  await expect(box).toHaveValue("Proof on a bad line.");
+  await expect(
+    page.getByRole("button", { name: /waiting to send/ }),
+  ).toHaveCount(0);
+  // Sent again once the line holds: it goes, photo and all.
+  await page.unroute(`**/bet/${bet.id}.data*`);
+  await send.click();
+  const list = page.getByRole("list", { name: "Messages" });
+  await expect(list.getByText("Proof on a bad line.")).toBeVisible();
+  await expectLoaded(page, `Photo 1 from ${alice.username}`);
 });
