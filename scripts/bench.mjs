@@ -30,6 +30,7 @@ import { offlineActions } from "./bench/offline-actions.mjs";
 import { measureLiveStreams } from "./bench/live-streams.mjs";
 import { measureRegions } from "./bench/regions.mjs";
 import { synchronousCommitSection } from "./bench/synchronous-commit.mjs";
+import { measurePhotoUploads } from "./bench/photo-uploads.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 
 const args = new Set(process.argv.slice(2));
@@ -1298,6 +1299,54 @@ if (section("failover")) {
     { encoding: "utf8", env: { ...process.env, NODE_ENV: undefined } },
   );
   console.info((r.stdout + r.stderr).trim());
+}
+
+// Photos as evidence (docs/product-rules.md#messages): the server's peak RSS
+// with 4 photo uploads of ~10 MB at once, through the /api and the bet
+// page's form (scripts/bench/photo-uploads.mjs). `--only=photos`.
+if (section("photos")) {
+  console.info(
+    "\n## Photo uploads (RSS of the server process, goal ≤ 256 MB)\n",
+  );
+  console.info("| load | RSS before | peak RSS | goal | taken | time |");
+  console.info("|---|---|---|---|---|---|");
+  let photoServers = 0;
+  const rows = await measurePhotoUploads({
+    base: BASE,
+    pid: server.pid,
+    rssBytes,
+    watchRss,
+    rounds: opt("photo-rounds", 3),
+    fresh: async () => {
+      photoServers += 1;
+      const port = PORT + 30 + photoServers;
+      const child = await startServer(
+        ["build/app-server.js"],
+        process.cwd(),
+        {
+          DEMO_MODE: "1",
+          RATE_LIMITS: "off",
+          PORT: String(port),
+          DATABASE_PATH: path.join(dir, `photos-${photoServers}.db`),
+        },
+        `photos-${photoServers}`,
+      );
+      return {
+        base: `http://localhost:${port}`,
+        pid: child.pid,
+        stop: () =>
+          new Promise((resolve) => {
+            if (!running(child)) return resolve();
+            child.once("exit", resolve);
+            child.kill("SIGTERM");
+          }),
+      };
+    },
+  });
+  for (const r of rows)
+    console.info(
+      `| ${r.label} | ${mb(r.before)} | ${mb(r.peak)} | ${ok(r.peak <= 256 * 1024 * 1024)} | ${r.taken} of ${r.sent}${r.other.length ? ` (others: ${r.other.join(" ")})` : ""} | ${r.seconds.toFixed(1)} s |`,
+    );
 }
 
 for (const log of serverLogs) {

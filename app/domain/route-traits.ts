@@ -21,8 +21,10 @@ export type RouteTraits = {
   /** `false`: the page ships no JavaScript (app/root.tsx). */
   hydrate?: false;
   /**
-   * An /api route that also takes `multipart/form-data` (a message with
-   * photos); every other /api write takes JSON only.
+   * A route that also takes `multipart/form-data` (a message with photos):
+   * at the /api door every other write takes JSON only, and its
+   * `bodyLimit` holds for the multipart body alone (its JSON or plain form
+   * gets the default limit).
    */
   multipart?: true;
   /** A body larger than the door's default (an upload). */

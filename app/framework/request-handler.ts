@@ -146,16 +146,27 @@ function streamOf(chunks: Buffer[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** From this declared size on, a body is read into one buffer (an upload). */
+const ONE_PIECE_FROM = 1024 * 1024;
+
 function readBodyWithin(
   req: ExpressRequest,
   limit: number,
 ): Promise<Buffer[] | "too-large" | "aborted"> {
   // A declared length past the limit is refused before a byte is read.
-  if (Number(req.get("Content-Length") ?? "0") > limit)
-    return Promise.resolve("too-large");
+  const declared = Number(req.get("Content-Length") ?? "0");
+  if (declared > limit) return Promise.resolve("too-large");
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // A large declared body (photos) is copied into one buffer of its size
+    // as it arrives: each chunk is let go at once, and a route that joins
+    // the body (`readUploadedParts`) gets that one piece without a second
+    // copy (docs/decisions/archive/1120-photo-upload-memory.md). Its pages
+    // are the kernel's only as the bytes are written: a sender that
+    // declares 40 MB and sends nothing costs address space, not memory.
+    const whole =
+      declared >= ONE_PIECE_FROM ? Buffer.allocUnsafeSlow(declared) : null;
     const finish = (outcome: Buffer[] | "too-large" | "aborted") => {
       req.off("data", onData);
       req.off("end", onEnd);
@@ -171,9 +182,16 @@ function readBodyWithin(
         // is left is dealt with after the answer (server/unread-body.ts).
         req.pause();
         finish("too-large");
-      } else chunks.push(chunk);
+      } else if (whole && size <= whole.byteLength)
+        whole.set(chunk, size - chunk.byteLength);
+      else chunks.push(chunk);
     };
-    const onEnd = () => finish(chunks);
+    const onEnd = () =>
+      finish(
+        whole
+          ? [whole.subarray(0, Math.min(size, whole.byteLength)), ...chunks]
+          : chunks,
+      );
     const onClose = () => {
       if (!req.complete) finish("aborted");
     };

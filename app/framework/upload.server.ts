@@ -1,7 +1,13 @@
 // Parsing an upload. Its size was already held to the route's limit while it
 // streamed in (app/framework/request-handler.ts), before anything parses it.
+import { data } from "react-router";
 import { DomainError } from "~/utils/errors";
-import { UNREADABLE_FORM } from "~/framework/form-data.server";
+import {
+  CONTROL_FORM,
+  readFormData,
+  UNREADABLE_FORM,
+} from "~/framework/form-data.server";
+import { refusedText } from "~/utils/validation";
 import {
   allParts,
   findFilePart,
@@ -37,8 +43,35 @@ export async function readUploadedFile(
   return file && file.byteLength > 0 ? file : null;
 }
 
+// A body already joined by the idempotency guard (which reads a copy of
+// the request, a `clone()`), by the request it came with: the route reads
+// those bytes instead of joining the same chunks a second time.
+const joinedBodies = new WeakMap<Request, Uint8Array>();
+
+/**
+ * The body of `clone` joined once and kept for `request`, whose own read
+ * (`readUploadedFile`, `readUploadedParts`) then takes the same bytes: a
+ * page's multipart form (four photos, 40 MB) is held once, not twice
+ * (docs/decisions/archive/1120-photo-upload-memory.md).
+ */
+export async function readBodyOnceFor(
+  request: Request,
+  clone: Request,
+): Promise<Uint8Array> {
+  const body = await readBody(clone);
+  joinedBodies.set(request, body);
+  return body;
+}
+
 /** The whole body in one piece: the chunk itself when there is only one. */
 async function readBody(request: Request): Promise<Uint8Array> {
+  const joined = joinedBodies.get(request);
+  if (joined) {
+    joinedBodies.delete(request);
+    // The chunks the clone left queued for this request go now.
+    await request.body?.cancel().catch(() => {});
+    return joined;
+  }
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -91,4 +124,30 @@ export async function readUploadedParts(
       files.push({ name: part.name, bytes: part.body });
   }
   return { fields, files };
+}
+
+/**
+ * A page form that may carry files (a message with its photos): its text
+ * fields as the FormData `readFormData` gives, refused as it refuses them
+ * (400 when unreadable or holding a control character), and its non-empty
+ * files read as `readUploadedParts` reads them, one copy of the body. A
+ * form that is not multipart is read by `readFormData` and has no files.
+ */
+export async function readPageForm(request: Request): Promise<{
+  form: FormData;
+  files: UploadedParts["files"];
+}> {
+  if (multipartBoundary(request.headers.get("Content-Type")) === null)
+    return { form: await readFormData(request), files: [] };
+  let parts: UploadedParts;
+  try {
+    parts = await readUploadedParts(request);
+  } catch {
+    throw data(UNREADABLE_FORM, { status: 400, statusText: "Bad Request" });
+  }
+  if (refusedText(parts.fields))
+    throw data(CONTROL_FORM, { status: 400, statusText: "Bad Request" });
+  const form = new FormData();
+  for (const [name, value] of parts.fields) form.append(name, value);
+  return { form, files: parts.files };
 }

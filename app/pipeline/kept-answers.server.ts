@@ -6,6 +6,11 @@ import crypto from "node:crypto";
 import { isDataRequest } from "~/framework/route-pattern";
 import type { KeptAnswer } from "~/models/requests/idempotency-keys.server";
 import { IDEMPOTENCY_FIELD } from "~/domain/idempotency";
+import {
+  allParts,
+  multipartBoundary,
+} from "~/framework/multipart-parser.server";
+import { readBodyOnceFor } from "~/framework/upload.server";
 
 // Never repeated: hop-by-hop, per-answer, and the session cookie (its token
 // is stored nowhere in clear, and the kept answers must not change that).
@@ -45,6 +50,8 @@ export async function readKey(
     const bytes = Buffer.from(await request.clone().arrayBuffer());
     return { key: header, body: [bytes] };
   }
+  if (/^multipart\/form-data/i.test(type))
+    return readMultipartKey(request, header);
   let form: FormData;
   try {
     form = await request.clone().formData();
@@ -56,19 +63,58 @@ export async function readKey(
   if (key === null) return null;
   const body: (string | Buffer)[] = [];
   for (const [name, value] of form) {
-    if (name === IDEMPOTENCY_FIELD) continue;
-    body.push(name);
+    if (name === IDEMPOTENCY_FIELD || typeof value !== "string") continue;
+    body.push(name, value);
+  }
+  return { key, body };
+}
+
+/**
+ * A page's multipart form (a message with its photos, up to 40 MB): joined
+ * once, split into views by the upload's own parser, and those same bytes
+ * handed on to the route (`readBodyOnceFor`), not read by `formData()`,
+ * whose Blob and ArrayBuffer per file held three more copies of every
+ * photo beside the route's own (measured in
+ * docs/decisions/archive/1120-photo-upload-memory.md). A file is identified
+ * by its name, size and SHA-256, so a repeat of the same form matches
+ * whatever boundary the browser drew.
+ */
+async function readMultipartKey(
+  request: Request,
+  header: string | null,
+): Promise<SentKey | null> {
+  const boundary = multipartBoundary(request.headers.get("Content-Type"));
+  if (boundary === null) return null;
+  let parts: ReturnType<typeof allParts>;
+  try {
+    parts = allParts(await readBodyOnceFor(request, request.clone()), boundary);
+  } catch {
+    return null;
+  }
+  if (parts === "failure") return null; // the route refuses it itself
+  const text = (bytes: Uint8Array) => UTF8.decode(bytes);
+  const field = parts.find(
+    (p) => p.name === IDEMPOTENCY_FIELD && p.filename === null,
+  );
+  const key = field ? text(field.body) : header;
+  if (key === null) return null;
+  const body: (string | Buffer)[] = [];
+  for (const part of parts) {
+    if (part.name === IDEMPOTENCY_FIELD) continue;
+    body.push(part.name);
     body.push(
-      typeof value === "string"
-        ? value
-        : Buffer.concat([
-            Buffer.from(`${value.name}:${value.size}:`),
-            Buffer.from(await value.arrayBuffer()),
-          ]),
+      part.filename === null
+        ? text(part.body)
+        : `${part.filename}:${part.body.byteLength}:${crypto
+            .createHash("sha256")
+            .update(part.body)
+            .digest("hex")}`,
     );
   }
   return { key, body };
 }
+
+const UTF8 = new TextDecoder();
 
 // The path as routing reads it: in any case, with or without a trailing slash.
 const routed = (path: string) => path.toLowerCase().replace(/(.)\/+$/, "$1");

@@ -100,11 +100,12 @@ describe("route traits", () => {
     ]);
   });
 
-  it("only a message with its photos takes multipart at the /api door", () => {
+  it("only a message with its photos takes multipart (the /api call and the bet page)", () => {
     const multipart = Object.keys(routes)
       .filter((id) => ownTraits(routes, id).multipart)
-      .map((id) => pathOf(routes, id));
-    expect(multipart).toEqual(["/api/bets/:id/messages"]);
+      .map((id) => pathOf(routes, id))
+      .sort();
+    expect(multipart).toEqual(["/api/bets/:id/messages", "/bet/:id"]);
   });
 
   it("paying, passwords, the email and account data never wait on the device", () => {

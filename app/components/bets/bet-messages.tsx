@@ -4,7 +4,7 @@
 // JavaScript it is sent by a fetcher (no reload), kept on the phone when the
 // network is gone, and a message from the other side arrives by itself
 // (the bet page revalidates on its live event).
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { href, useFetcher } from "react-router";
 import {
   IdempotencyKeyField,
@@ -13,8 +13,13 @@ import {
   useOwnedFormKey,
 } from "~/components/keyed-form";
 import { ErrorList, FormAlert } from "~/components/forms";
-import { unansweredState } from "~/browser/unsent-keys";
-import { MESSAGE_DELETED, MESSAGE_MAX_CHARS } from "~/domain/messages";
+import { unansweredState, useUnsent } from "~/browser/unsent-keys";
+import {
+  MESSAGE_DELETED,
+  MESSAGE_MAX_CHARS,
+  PHOTO_MESSAGES,
+} from "~/domain/messages";
+import { chosenPhotos, MessagePhotosField } from "./message-photos-field";
 
 export type MessageItem = {
   id: number;
@@ -159,6 +164,11 @@ export function BetMessages({
   const shown =
     fetcher.data && fetcher.data.ok === false ? fetcher.data : failure;
   const sending = fetcher.state !== "idle";
+  // Photos are never kept on the phone (docs/product-rules.md#messages): a
+  // message with photos written offline is refused here, its text kept.
+  const [photoCount, setPhotoCount] = useState(0);
+  const [heldOffline, setHeldOffline] = useState(false);
+  const lostWithPhotos = useUnsent(key) && photoCount > 0;
 
   // A message answered (not refused, not kept for later) empties the box.
   useEffect(() => {
@@ -170,11 +180,14 @@ export function BetMessages({
     if (sent === null) return;
     sentKey.current = null;
     const refused = fetcher.data && fetcher.data.ok === false;
-    if (!refused && unansweredState(sent) === undefined)
+    if (!refused && unansweredState(sent) === undefined) {
       formRef.current?.reset();
+      setPhotoCount(0);
+    }
   }, [sending, key, fetcher.data]);
 
   const errors = shown?.fieldErrors?.body;
+  const photoErrors = shown?.fieldErrors?.photo;
   return (
     <section
       id="messages"
@@ -191,8 +204,16 @@ export function BetMessages({
       <fetcher.Form
         ref={formRef}
         method="post"
+        encType="multipart/form-data"
         action={href("/bet/:id", { id: String(betId) })}
         className="space-y-2"
+        onSubmit={(event) => {
+          const offline =
+            typeof navigator !== "undefined" && navigator.onLine === false;
+          const held = offline && chosenPhotos(event.currentTarget).length > 0;
+          setHeldOffline(held);
+          if (held) event.preventDefault();
+        }}
       >
         <IdempotencyKeyField value={key} />
         <input type="hidden" name="intent" value="message" />
@@ -211,7 +232,19 @@ export function BetMessages({
           aria-describedby={errors?.length ? "message-body-error" : undefined}
         />
         <ErrorList id="message-body-error" errors={errors} />
-        {!errors?.length ? (
+        <MessagePhotosField
+          errors={photoErrors}
+          onChoose={(count) => {
+            setPhotoCount(count);
+            setHeldOffline(false);
+          }}
+        />
+        {heldOffline || lostWithPhotos ? (
+          <p role="alert" className="field-error" data-photos-not-kept="">
+            {PHOTO_MESSAGES.cannotWait}
+          </p>
+        ) : null}
+        {!errors?.length && !photoErrors?.length ? (
           <FormAlert title={shown?.title} message={shown?.message} />
         ) : null}
         <button type="submit" className="btn-primary w-full" disabled={sending}>

@@ -23,7 +23,8 @@ import { formFailure } from "~/framework/page.server";
 import { initials } from "~/utils/initials";
 import { formatMoney, splitMinor } from "~/domain/currency";
 import { requireUser } from "~/models/accounts/session.server";
-import { readFormData } from "~/framework/form-data.server";
+import { readPageForm } from "~/framework/upload.server";
+import { MESSAGE_BODY_LIMIT, PHOTO_MESSAGES } from "~/domain/messages";
 import {
   cardFrame,
   GeneralErrorBoundary,
@@ -33,9 +34,16 @@ import { WaitingNotice } from "~/components/waiting-notice";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // Kept for reading offline; its forms wait on the device when the network
-// fails, named by their intent.
+// fails, named by their intent (a message with photos never waits: the
+// browser refuses to keep a chosen file). The message form is multipart
+// (its photos): that body alone may be as large as four photos.
 export const handle: RouteTraits = {
   keptForReading: true,
+  multipart: true,
+  bodyLimit: {
+    bytes: MESSAGE_BODY_LIMIT,
+    message: PHOTO_MESSAGES.bodyTooLarge,
+  },
   offline: {
     label: "Bet",
     namesIntent: true,
@@ -55,12 +63,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
-  const form = await readFormData(request);
+  const { form, files } = await readPageForm(request);
   const intent = form.get("intent");
   if (intent === "nudge" || intent === "refer")
     return fairAction(intent, params.id, user.id);
   if (isMessageIntent(intent))
-    return messageAction(intent, params.id, user.id, form);
+    return messageAction(intent, params.id, user.id, form, files);
   if (intent !== "join") return formFailure(invalid("Unknown action"), "Error");
   return joinFromForm({
     userId: user.id,

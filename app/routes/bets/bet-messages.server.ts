@@ -68,11 +68,17 @@ export async function messageAction(
   rawId: string | undefined,
   userId: number,
   form: FormData,
+  files: { name: string; bytes: Uint8Array }[] = [],
 ) {
   try {
     const betId = betIdOrNotFound(rawId);
     if (intent === "message") {
-      await postMessage({ betId, userId, body: form.get("body") ?? "" });
+      await postMessage({
+        betId,
+        userId,
+        body: form.get("body") ?? "",
+        photos: files.filter((f) => f.name === "photo").map((f) => f.bytes),
+      });
     } else {
       const raw = form.get("messageId");
       const messageId = parseId(typeof raw === "string" ? raw : undefined);
