@@ -20,6 +20,32 @@ const LanguageContext = createContext<PageLanguage>({
   t: (key) => key,
 });
 
+/** A message function over one language's compiled messages. */
+export function translator(language: Language, messages: Messages): Translate {
+  const i18n = setupI18n({
+    locale: language,
+    messages: { [language]: messages },
+  });
+  return (key, values) => i18n._(key, values);
+}
+
+type RootMatch = { id: string; data?: unknown; loaderData?: unknown };
+type RootData = { language?: Language; messages?: Messages } | undefined;
+const metaTranslators = new WeakMap<Messages, Translate>();
+
+/** For a route's `meta`, where no hook runs: the root's language's messages. */
+export function metaT(matches: readonly (RootMatch | undefined)[]): Translate {
+  const match = matches.find((m) => m?.id === "root");
+  const root = (match?.loaderData ?? match?.data) as RootData;
+  if (!root?.messages || !root.language) return (key) => key;
+  let t = metaTranslators.get(root.messages);
+  if (!t) {
+    t = translator(root.language, root.messages);
+    metaTranslators.set(root.messages, t);
+  }
+  return t;
+}
+
 export function I18nProvider({
   language,
   messages,
@@ -29,13 +55,10 @@ export function I18nProvider({
   messages: Messages;
   children: React.ReactNode;
 }) {
-  const value = useMemo<PageLanguage>(() => {
-    const i18n = setupI18n({
-      locale: language,
-      messages: { [language]: messages },
-    });
-    return { language, t: (key, values) => i18n._(key, values) };
-  }, [language, messages]);
+  const value = useMemo<PageLanguage>(
+    () => ({ language, t: translator(language, messages) }),
+    [language, messages],
+  );
   return (
     <LanguageContext.Provider value={value}>
       {children}

@@ -3,7 +3,7 @@
 // browser gets ready messages and no message parser
 // (docs/decisions/1110-messages-with-lingui-core.md).
 import { compileMessage } from "@lingui/message-utils/compileMessage";
-import type { Messages } from "@lingui/core";
+import { setupI18n, type Messages } from "@lingui/core";
 import type { Language } from "~/domain/language";
 import en from "~/locales/en/messages.json";
 import es from "~/locales/es/messages.json";
@@ -37,4 +37,17 @@ export function compiledMessages(language: Language): Messages {
     compiled.set(language, messages);
   }
   return messages;
+}
+
+/**
+ * The server's message function in one language, for words an action
+ * sends (a toast); key and values as `useT()`'s.
+ */
+export function serverT(language: Language) {
+  const i18n = setupI18n({
+    locale: language,
+    messages: { [language]: compiledMessages(language) },
+  });
+  return (key: keyof typeof en, values?: Record<string, string | number>) =>
+    i18n._(key, values);
 }
