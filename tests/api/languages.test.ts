@@ -102,6 +102,14 @@ describe("the page's language, decided on the server", () => {
     expect(away.headers.get("Location")).toBe("/");
   });
 
+  it("a saved English beats a German browser", async () => {
+    const { client } = await register();
+    expect((await client.get("/api/user")).data.language).toBe("en");
+    const home = await page(client, "/", { "Accept-Language": "de-DE" });
+    expect(home.status).toBe(200);
+    expect(htmlLang(home.text)).toBe("en");
+  });
+
   it("a signed-in person's saved language comes before the browser's; the cookie before both", async () => {
     const { client } = await signUp(server.url);
     await client.patch("/api/user/profile", { language: "pt-BR" });

@@ -21,6 +21,7 @@ export const TRANSLATED_PAGES: {
 }[] = [
   { name: "home", path: () => "/" },
   { name: "create bet", path: () => "/create-bet" },
+  { name: "join (the creator's view)", path: (c) => `/join/${c.code}` },
 ];
 
 /** Names, not words: the same in every language. */
