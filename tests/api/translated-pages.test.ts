@@ -21,6 +21,7 @@ export const TRANSLATED_PAGES: {
 }[] = [
   { name: "home", path: () => "/" },
   { name: "create bet", path: () => "/create-bet" },
+  { name: "bet page (pending, its creator)", path: (c) => `/bet/${c.betId}` },
   { name: "join (the creator's view)", path: (c) => `/join/${c.code}` },
 ];
 
@@ -28,6 +29,9 @@ export const TRANSLATED_PAGES: {
 const ALLOWED = new Set<string>([
   "Fairshake",
   "Stripe",
+  "Facebook",
+  "WhatsApp",
+  "Instagram",
   "UTC",
   ...Object.values(LANGUAGE_NAMES),
   ...CURRENCIES,
