@@ -12,7 +12,7 @@ import { LANGUAGE_NAMES } from "~/domain/language";
 
 const server = useServer();
 
-type Context = { betId: number; code: string };
+type Context = { betId: number; code: string; activeId: number };
 
 /** The pages whose every word is translated, signed in as the bet's creator. */
 export const TRANSLATED_PAGES: {
@@ -23,6 +23,11 @@ export const TRANSLATED_PAGES: {
   { name: "create bet", path: () => "/create-bet" },
   { name: "bet page (pending, its creator)", path: (c) => `/bet/${c.betId}` },
   { name: "join (the creator's view)", path: (c) => `/join/${c.code}` },
+  { name: "settle bet", path: (c) => `/settle-bet/${c.activeId}` },
+  {
+    name: "propose a settlement",
+    path: (c) => `/propose-settlement/${c.activeId}`,
+  },
 ];
 
 /** Names, not words: the same in every language. */
@@ -83,6 +88,8 @@ describe("translated pages have no English left", () => {
   let client: Client;
   let ctx: Context;
   let own: string[];
+  let friendName = "";
+  let otherCode = "";
   beforeAll(async () => {
     const signed = await signUp(server.url);
     client = signed.client;
@@ -94,9 +101,28 @@ describe("translated pages have no English left", () => {
       visibility: "public",
     });
     expect(made.status, made.text).toBe(201);
-    ctx = { betId: made.data.id, code: made.data.code };
+    // A second bet someone joined: the settle screens.
+    const other = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    const { client: friend, user: joiner } = await signUp(server.url);
+    const joined = await friend.post(`/api/bets/${other.data.id}/join`);
+    expect(joined.status, joined.text).toBe(200);
+    friendName = joiner.username;
+    otherCode = other.data.code;
+    ctx = {
+      betId: made.data.id,
+      code: made.data.code,
+      activeId: other.data.id,
+    };
     own = [
       signed.user.username,
+      friendName,
+      otherCode,
       made.data.code,
       "Zyxw qvut",
       "Zyxw qvut ponm lkji.",
