@@ -12,7 +12,12 @@ import { LANGUAGE_NAMES } from "~/domain/language";
 
 const server = useServer();
 
-type Context = { betId: number; code: string; activeId: number };
+type Context = {
+  betId: number;
+  code: string;
+  activeId: number;
+  lostId: number;
+};
 
 /** The pages whose every word is translated, signed in as the bet's creator. */
 export const TRANSLATED_PAGES: {
@@ -28,6 +33,7 @@ export const TRANSLATED_PAGES: {
     name: "propose a settlement",
     path: (c) => `/propose-settlement/${c.activeId}`,
   },
+  { name: "payment (the loser's)", path: (c) => `/payment/${c.lostId}` },
 ];
 
 /** Names, not words: the same in every language. */
@@ -37,6 +43,11 @@ const ALLOWED = new Set<string>([
   "Facebook",
   "WhatsApp",
   "Instagram",
+  "Apple Pay",
+  "Google Pay",
+  "PayPal",
+  "Venmo",
+  "Zelle",
   "UTC",
   ...Object.values(LANGUAGE_NAMES),
   ...CURRENCIES,
@@ -90,6 +101,7 @@ describe("translated pages have no English left", () => {
   let own: string[];
   let friendName = "";
   let otherCode = "";
+  let lostCode = "";
   beforeAll(async () => {
     const signed = await signUp(server.url);
     client = signed.client;
@@ -113,16 +125,34 @@ describe("translated pages have no English left", () => {
     const joined = await friend.post(`/api/bets/${other.data.id}/join`);
     expect(joined.status, joined.text).toBe(200);
     friendName = joiner.username;
+    // A third, which the creator concedes: their payment screen.
+    const lost = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    expect((await friend.post(`/api/bets/${lost.data.id}/join`)).status).toBe(
+      200,
+    );
+    const conceded = await client.post(`/api/bets/${lost.data.id}/settle`, {
+      winnerId: joiner.id,
+    });
+    expect(conceded.status, conceded.text).toBe(200);
+    lostCode = lost.data.code;
     otherCode = other.data.code;
     ctx = {
       betId: made.data.id,
       code: made.data.code,
       activeId: other.data.id,
+      lostId: lost.data.id,
     };
     own = [
       signed.user.username,
       friendName,
       otherCode,
+      lostCode,
       made.data.code,
       "Zyxw qvut",
       "Zyxw qvut ponm lkji.",
