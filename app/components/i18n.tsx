@@ -3,7 +3,7 @@
 // server rendered), and components ask `useT()` for a message by key
 // (docs/decisions/1110-messages-with-lingui-core.md).
 import { setupI18n, type Messages } from "@lingui/core";
-import { createContext, useContext, useMemo } from "react";
+import { createContext, Fragment, useContext, useMemo } from "react";
 import type en from "~/locales/en/messages.json";
 import { DEFAULT_LANGUAGE, type Language } from "~/domain/language";
 
@@ -74,4 +74,28 @@ export function useT(): Translate {
 /** The page's language (for `Intl`, amounts, `lang` attributes). */
 export function useLanguage(): Language {
   return useContext(LanguageContext).language;
+}
+
+/**
+ * A message with marked words (`{proposer} proposed <b>{winner}</b>`): each
+ * `<tag>…</tag>` is drawn by `tags[tag]`, so a translation may move it.
+ */
+export function Rich({
+  text,
+  tags,
+}: {
+  text: string;
+  tags: Record<string, (inner: string) => React.ReactNode>;
+}) {
+  const parts: React.ReactNode[] = [];
+  const marked = /<(\w+)>(.*?)<\/\1>/g;
+  let last = 0;
+  for (let m = marked.exec(text); m; m = marked.exec(text)) {
+    parts.push(text.slice(last, m.index));
+    const draw = tags[m[1]!];
+    parts.push(<Fragment key={m.index}>{draw ? draw(m[2]!) : m[2]}</Fragment>);
+    last = marked.lastIndex;
+  }
+  parts.push(text.slice(last));
+  return <>{parts}</>;
 }

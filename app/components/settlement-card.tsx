@@ -4,6 +4,7 @@
 // Winnings for the loser of an unpaid bet, but /bet/{id} shows those itself
 // (`showOutcome={false}`). Feed it `toSettlementCardData` of the settlement
 // view the bet page's loader reads (`betPageFor`).
+import { Rich, useT, type Translate } from "~/components/i18n";
 import { Link, href } from "react-router";
 import { formatDateTime } from "~/utils/dates";
 import { formatMoney, type Currency } from "~/domain/currency";
@@ -120,6 +121,7 @@ export function SettlementCard({
    */
   showOutcome?: boolean;
 }) {
+  const t = useT();
   if (data.settled) {
     if (!showOutcome) return null;
     if (data.outcome === "void")
@@ -129,7 +131,7 @@ export function SettlementCard({
             Called off
           </h2>
           <p className="text-sm text-slate-700">
-            No winner and no payment: {resolutionText(data.resolution)}.
+            No winner and no payment: {resolutionText(data.resolution, t)}.
           </p>
         </section>
       );
@@ -214,16 +216,16 @@ export function SettlementCard({
   );
 }
 
-export function resolutionText(resolution: string | null) {
+export function resolutionText(resolution: string | null, t: Translate) {
   switch (resolution) {
     case "conceded":
-      return "conceded";
+      return t("resolution.conceded");
     case "timeout":
-      return "approved automatically when no answer came in time";
+      return t("resolution.timeout");
     case "referee":
-      return "decided by the referee";
+      return t("resolution.referee");
     default:
-      return "both sides agreed";
+      return t("resolution.agreed");
   }
 }
 
@@ -233,17 +235,20 @@ export function ProposalSentence({
 }: {
   data: Pick<SettlementCardData, "proposerName" | "winnerName" | "outcome">;
 }) {
+  const t = useT();
+  const values = {
+    proposer: data.proposerName ?? "",
+    winner: data.winnerName ?? "",
+  };
   return (
     <p className="text-sm">
-      {data.proposerName} proposed{" "}
-      {data.outcome === "void" ? (
-        <strong>calling it off (no winner, no payment)</strong>
-      ) : (
-        <>
-          <strong>{data.winnerName}</strong> as the winner
-        </>
-      )}
-      .
+      <Rich
+        text={t(
+          data.outcome === "void" ? "card.proposedVoid" : "card.proposedWinner",
+          values,
+        )}
+        tags={{ b: (inner) => <strong>{inner}</strong> }}
+      />
     </p>
   );
 }
@@ -254,11 +259,15 @@ export function RespondByText({
 }: {
   data: Pick<SettlementCardData, "respondBy" | "respondByLabel" | "canRespond">;
 }) {
+  const t = useT();
   if (!data.respondByLabel || !data.respondBy) return null;
-  const when = <time dateTime={data.respondBy}>{data.respondByLabel}</time>;
-  return data.canRespond ? (
-    <>Approved automatically on {when} unless you reject it.</>
-  ) : (
-    <>Approved automatically on {when} unless the other side rejects it.</>
+  const respondBy = data.respondBy;
+  return (
+    <Rich
+      text={t(data.canRespond ? "card.autoYou" : "card.autoOther", {
+        when: data.respondByLabel,
+      })}
+      tags={{ t: (inner) => <time dateTime={respondBy}>{inner}</time> }}
+    />
   );
 }

@@ -17,6 +17,7 @@ type Context = {
   code: string;
   activeId: number;
   lostId: number;
+  proposedId: number;
 };
 
 /** The pages whose every word is translated, signed in as the bet's creator. */
@@ -34,6 +35,10 @@ export const TRANSLATED_PAGES: {
     path: (c) => `/propose-settlement/${c.activeId}`,
   },
   { name: "payment (the loser's)", path: (c) => `/payment/${c.lostId}` },
+  {
+    name: "approve a settlement",
+    path: (c) => `/settlements/${c.proposedId}/approve`,
+  },
 ];
 
 /** Names, not words: the same in every language. */
@@ -102,6 +107,7 @@ describe("translated pages have no English left", () => {
   let friendName = "";
   let otherCode = "";
   let lostCode = "";
+  let proposedCode = "";
   beforeAll(async () => {
     const signed = await signUp(server.url);
     client = signed.client;
@@ -141,18 +147,35 @@ describe("translated pages have no English left", () => {
     });
     expect(conceded.status, conceded.text).toBe(200);
     lostCode = lost.data.code;
+    // A fourth, where the friend proposes themself: the approve screen.
+    const proposed = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    const id = proposed.data.id;
+    expect((await friend.post(`/api/bets/${id}/join`)).status).toBe(200);
+    const proposal = await friend.post(`/api/bets/${id}/propose-settlement`, {
+      winnerId: joiner.id,
+    });
+    expect(proposal.status, proposal.text).toBe(201);
+    proposedCode = proposed.data.code;
     otherCode = other.data.code;
     ctx = {
       betId: made.data.id,
       code: made.data.code,
       activeId: other.data.id,
       lostId: lost.data.id,
+      proposedId: proposed.data.id,
     };
     own = [
       signed.user.username,
       friendName,
       otherCode,
       lostCode,
+      proposedCode,
       made.data.code,
       "Zyxw qvut",
       "Zyxw qvut ponm lkji.",
