@@ -4,7 +4,7 @@
 // Winnings for the loser of an unpaid bet, but /bet/{id} shows those itself
 // (`showOutcome={false}`). Feed it `toSettlementCardData` of the settlement
 // view the bet page's loader reads (`betPageFor`).
-import { Rich, useT, type Translate } from "~/components/i18n";
+import { Rich, useLanguage, useT, type Translate } from "~/components/i18n";
 import { Link, href } from "react-router";
 import { formatDateTime } from "~/utils/dates";
 import { formatMoney, type Currency } from "~/domain/currency";
@@ -62,6 +62,7 @@ export function toSettlementCardData(
   },
   viewerId: number,
   timeZone = "UTC",
+  locale = "en-US",
 ): SettlementCardData {
   const s = view.settlement;
   return {
@@ -72,7 +73,7 @@ export function toSettlementCardData(
     respondBy: s.respondBy ? s.respondBy.toISOString() : null,
     respondByLabel:
       s.respondBy && s.settledAt === null
-        ? formatDateTime(s.respondBy, timeZone)
+        ? formatDateTime(s.respondBy, timeZone, locale)
         : null,
     winnerName: view.winnerName,
     loserName: view.loserName,
@@ -92,13 +93,14 @@ export function toSettlementCardData(
 }
 
 function Approval({ name, approved }: { name: string; approved: boolean }) {
+  const t = useT();
   return (
     <li className="flex items-center justify-between gap-2">
       <span>{name}</span>
       <span
         className={`badge ${approved ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
       >
-        {approved ? "Approved" : "Waiting"}
+        {approved ? t("card.approved") : t("card.waiting")}
       </span>
     </li>
   );
@@ -122,34 +124,40 @@ export function SettlementCard({
   showOutcome?: boolean;
 }) {
   const t = useT();
+  const language = useLanguage();
   if (data.settled) {
     if (!showOutcome) return null;
     if (data.outcome === "void")
       return (
         <section className="card space-y-2" aria-labelledby="winner-heading">
           <h2 id="winner-heading" className="font-semibold">
-            Called off
+            {t("card.calledOff")}
           </h2>
           <p className="text-sm text-slate-700">
-            No winner and no payment: {resolutionText(data.resolution, t)}.
+            {t("card.noWinner", {
+              resolution: resolutionText(data.resolution, t),
+            })}
           </p>
         </section>
       );
     return (
       <section className="card space-y-3" aria-labelledby="winner-heading">
         <h2 id="winner-heading" className="font-semibold">
-          Winner: {data.winnerName}
+          {t("card.winner", { name: data.winnerName ?? "" })}
         </h2>
         <p className="text-sm text-slate-700">
-          {data.winnerName} receives {formatMoney(data.netCents, data.currency)}{" "}
-          after the {formatMoney(data.feeCents, data.currency)} platform fee.
+          {t("card.receives", {
+            name: data.winnerName ?? "",
+            net: formatMoney(data.netCents, data.currency, language),
+            fee: formatMoney(data.feeCents, data.currency, language),
+          })}
         </p>
         <p className="text-sm">
-          Payment:{" "}
+          {t("card.payment")}{" "}
           <span
             className={`badge ${data.paymentCompleted ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
           >
-            {data.paymentCompleted ? "Completed" : "Pending"}
+            {data.paymentCompleted ? t("card.completed") : t("card.pending")}
           </span>
         </p>
         {data.viewerIsLoser && !data.paymentCompleted ? (
@@ -158,14 +166,14 @@ export function SettlementCard({
               to={href("/payment/:id", { id: String(data.betId) })}
               className="btn-primary"
             >
-              Pay Winnings
+              {t("bet.pay")}
             </Link>
             {demoPayment ? (
               <Link
                 to={href("/payment/:id", { id: String(data.betId) })}
                 className="btn-secondary"
               >
-                Demo Payment Process
+                {t("card.demoPayment")}
               </Link>
             ) : null}
           </div>
@@ -176,7 +184,7 @@ export function SettlementCard({
   return (
     <section className="card space-y-3" aria-labelledby="proposal-heading">
       <h2 id="proposal-heading" className="font-semibold">
-        Settlement proposal
+        {t("card.proposal")}
       </h2>
       <ProposalSentence data={data} />
       {data.respondByLabel ? (
@@ -189,7 +197,7 @@ export function SettlementCard({
           {data.notes}
         </blockquote>
       ) : null}
-      <ul className="space-y-1 text-sm" aria-label="Approvals">
+      <ul className="space-y-1 text-sm" aria-label={t("card.approvals")}>
         <Approval name={data.creatorName} approved={data.creatorApproved} />
         <Approval
           name={data.participantName}
@@ -202,13 +210,13 @@ export function SettlementCard({
             to={href("/settlements/:id/approve", { id: String(data.betId) })}
             className="btn-primary"
           >
-            Review and approve
+            {t("card.review")}
           </Link>
           <Link
             to={href("/settlements/:id/reject", { id: String(data.betId) })}
             className="btn-secondary"
           >
-            Reject
+            {t("card.reject")}
           </Link>
         </div>
       ) : null}

@@ -36,6 +36,11 @@ export const TRANSLATED_PAGES: {
   },
   { name: "payment (the loser's)", path: (c) => `/payment/${c.lostId}` },
   {
+    name: "bet page (a live proposal, its creator)",
+    path: (c) => `/bet/${c.proposedId}`,
+  },
+  { name: "bet page (conceded, the loser)", path: (c) => `/bet/${c.lostId}` },
+  {
     name: "approve a settlement",
     path: (c) => `/settlements/${c.proposedId}/approve`,
   },

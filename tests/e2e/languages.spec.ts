@@ -55,6 +55,23 @@ test.describe("languages", () => {
       extraHTTPHeaders: { "Accept-Language": "de-DE,de;q=0.9" },
     });
 
+    test("hydrates in German with no flash of English", async ({
+      signedInPage: page,
+    }, testInfo) => {
+      test.skip(!jsEnabled(testInfo), "hydration needs JavaScript");
+      const mismatches: string[] = [];
+      page.on("console", (m) => {
+        if (/hydrat/i.test(m.text())) mismatches.push(m.text());
+      });
+      await page.goto("/create-bet");
+      const submit = page.getByRole("button", { name: "Wette erstellen" });
+      await untilHydrated(submit);
+      await expect(page.locator("html")).toHaveAttribute("lang", "de");
+      await expect(submit).toBeVisible();
+      await expect(page.getByLabel(/^Einsatz/)).toBeVisible();
+      expect(mismatches).toEqual([]);
+    });
+
     test("gets German pages without picking anything", async ({ page }) => {
       await page.goto("/auth");
       await expect(page.locator("html")).toHaveAttribute("lang", "de");

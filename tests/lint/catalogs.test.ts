@@ -52,6 +52,12 @@ describe("message catalogs", () => {
           placeholdersOf(catalog[key]!).join(),
       );
       expect(differing, `placeholders differ in ${language}`).toEqual([]);
+      // The marked words a page draws (<b>…</b>, <t>…</t>): the same marks.
+      const marks = (m: string) => [...m.matchAll(/<\/?\w+>/g)].sort().join();
+      const marked = Object.keys(english).filter(
+        (key) => marks(english[key]!) !== marks(catalog[key]!),
+      );
+      expect(marked, `marks differ in ${language}`).toEqual([]);
       const empty = Object.keys(catalog).filter((k) => !catalog[k]!.trim());
       expect(empty, `empty in ${language}`).toEqual([]);
     },

@@ -17,7 +17,7 @@ import { formatDateTime } from "~/utils/dates";
 import { formFailure } from "~/framework/page.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { href } from "react-router";
-import type { Language } from "~/domain/language";
+import { intlLocale, type Language } from "~/domain/language";
 import { paymentRecordText } from "~/domain/payment-record-text";
 import { serverT } from "~/framework/catalogs.server";
 
@@ -42,7 +42,11 @@ export async function loadFairState(
           name: bet.refereeName,
           isMe: bet.refereeId === userId,
           referredAt: bet.disputeReferredAt
-            ? formatDateTime(bet.disputeReferredAt, timeZone)
+            ? formatDateTime(
+                bet.disputeReferredAt,
+                timeZone,
+                intlLocale(language),
+              )
             : null,
         }
       : null,
@@ -57,7 +61,11 @@ export async function loadFairState(
     payment:
       unpaid && bet.paymentDueAt
         ? {
-            dueLabel: formatDateTime(bet.paymentDueAt, timeZone),
+            dueLabel: formatDateTime(
+              bet.paymentDueAt,
+              timeZone,
+              intlLocale(language),
+            ),
             overdue: bet.paymentDueAt.getTime() <= now,
           }
         : null,

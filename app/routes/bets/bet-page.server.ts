@@ -5,7 +5,7 @@ import { toSettlementCardData } from "~/components/settlement-card";
 import { mayEditBet, mayJoinBet } from "~/models/bets/bet-policy.server";
 import { shareLinks } from "~/models/bets/share.server";
 import { DEMO_PAYMENT_BET_ID } from "~/models/cross-domain/demo-seed.server";
-import type { Language } from "~/domain/language";
+import { intlLocale, type Language } from "~/domain/language";
 import { serverT } from "~/framework/catalogs.server";
 import {
   formatDateIn,
@@ -31,7 +31,12 @@ export async function betPageData(
   const isParticipant = bet.participants.some((p) => p.id === userId);
   const timeZone = readTimeZone(request);
   const settlement = settlementView
-    ? toSettlementCardData(settlementView, userId, timeZone)
+    ? toSettlementCardData(
+        settlementView,
+        userId,
+        timeZone,
+        intlLocale(language),
+      )
     : null;
   return {
     settlement,
