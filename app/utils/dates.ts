@@ -52,10 +52,16 @@ function formatterFor(
 }
 
 /** "Dec 1" as seen in a time zone. */
-export function formatMonthDay(date: Date | number, timeZone: string): string {
-  return formatterFor(timeZone, { month: "short", day: "numeric" }).format(
-    date,
-  );
+export function formatMonthDay(
+  date: Date | number,
+  timeZone: string,
+  locale = "en-US",
+): string {
+  return formatterFor(
+    timeZone,
+    { month: "short", day: "numeric" },
+    locale,
+  ).format(date);
 }
 
 /** "Nov 26, 3:00 PM" as seen in a time zone: a deadline to act by (`locale`: "de-DE" writes "26. Nov., 15:00"). */

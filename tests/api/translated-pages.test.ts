@@ -34,6 +34,8 @@ export const TRANSLATED_PAGES: {
     name: "propose a settlement",
     path: (c) => `/propose-settlement/${c.activeId}`,
   },
+  { name: "my bets", path: () => "/my-bets" },
+  { name: "my bets, an empty tab", path: () => "/my-bets?tab=joined" },
   { name: "payment (the loser's)", path: (c) => `/payment/${c.lostId}` },
   {
     name: "bet page (a live proposal, its creator)",
