@@ -43,6 +43,10 @@ export const TRANSLATED_PAGES: {
   },
   { name: "bet page (conceded, the loser)", path: (c) => `/bet/${c.lostId}` },
   {
+    name: "reject a settlement",
+    path: (c) => `/settlements/${c.proposedId}/reject`,
+  },
+  {
     name: "approve a settlement",
     path: (c) => `/settlements/${c.proposedId}/approve`,
   },
