@@ -24,6 +24,10 @@ import { newFormKeySeed } from "~/utils/form-key-seed.server";
 import { stylesheetDelivery } from "~/framework/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { I18nProvider } from "~/components/i18n";
+import { SiteFooter } from "~/components/language-picker";
+import { pageLanguage } from "~/framework/language.server";
+import { compiledMessages } from "~/framework/catalogs.server";
 
 // The icon is in the document (a small data: URL, its size in
 // docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md): as a file it was a request the browser started at the
@@ -47,8 +51,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers();
   if (clear) headers.append("Set-Cookie", clear);
   if (styles.setCookie) headers.append("Set-Cookie", styles.setCookie);
+  // Decided here, on the server, for the whole page; the browser hydrates
+  // with these very messages (docs/product-rules.md#languages).
+  const language = pageLanguage(request, user?.language);
   return data(
     {
+      language,
+      messages: compiledMessages(language),
       user: user
         ? { id: user.id, username: user.username, avatarUrl: user.avatarUrl }
         : null,
@@ -76,7 +85,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const hydrates = useHydrates();
   const root = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="en">
+    <html lang={root?.language ?? "en"}>
       <head>
         <meta charSet="utf-8" />
         <meta
@@ -103,7 +112,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         )}
       </head>
       <body className="min-h-dvh">
-        {children}
+        {root ? (
+          <I18nProvider language={root.language} messages={root.messages}>
+            {children}
+          </I18nProvider>
+        ) : (
+          children
+        )}
         {hydrates ? (
           <>
             <script
@@ -126,6 +141,7 @@ export default function App() {
   return (
     <>
       <Outlet />
+      <SiteFooter />
       {hydrates ? <Toaster toast={toast} /> : <StaticToast toast={toast} />}
     </>
   );

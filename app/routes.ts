@@ -57,6 +57,8 @@ export default [
 
   // Resources.
   route("logout", "routes/auth/logout.tsx"),
+  // The language picker's form (docs/product-rules.md#languages).
+  route("language", "routes/language.tsx"),
   route("avatars/:userId", "routes/avatars.ts"),
   route("healthz", "routes/healthz.ts"),
   // The bench's yardstick page is no part of the product: it is in the

@@ -2,6 +2,7 @@ import { Form, Link, NavLink, href, useSubmit } from "react-router";
 import { Logo } from "./logo";
 import { discardKeptBeforeSignOut, OfflineQueue } from "./offline-queue";
 import { initials } from "~/utils/initials";
+import { useT } from "./i18n";
 
 export function AppHeader({
   userId,
@@ -13,10 +14,11 @@ export function AppHeader({
   unread: number;
 }) {
   const submit = useSubmit();
+  const t = useT();
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-3xl items-center justify-between px-4">
-        <Link to="/" aria-label="Fairshake home">
+        <Link to="/" aria-label={t("header.home")}>
           <Logo />
         </Link>
         <div className="flex items-center gap-1">
@@ -25,7 +27,9 @@ export function AppHeader({
             to={href("/notifications")}
             className="relative inline-flex size-11 items-center justify-center rounded-full hover:bg-slate-100"
             aria-label={
-              unread > 0 ? `Notifications, ${unread} unread` : "Notifications"
+              unread > 0
+                ? t("header.notificationsUnread", { unread })
+                : t("header.notifications")
             }
           >
             <BellIcon />
@@ -41,7 +45,7 @@ export function AppHeader({
           <Link
             to={href("/profile")}
             className="inline-flex size-11 items-center justify-center rounded-full"
-            aria-label={`Profile of ${username}`}
+            aria-label={t("header.profileOf", { username })}
           >
             <span className="inline-flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white">
               {initials(username)}
@@ -64,7 +68,7 @@ export function AppHeader({
               type="submit"
               className="inline-flex min-h-11 items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
             >
-              Logout
+              {t("header.logout")}
             </button>
           </Form>
         </div>
@@ -77,24 +81,25 @@ const navItem =
   "flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 text-xs font-medium text-slate-600 aria-[current=page]:text-brand-700";
 
 export function BottomNav() {
+  const t = useT();
   return (
     <nav
-      aria-label="Main"
+      aria-label={t("nav.main")}
       className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]"
     >
       <div className="mx-auto flex max-w-3xl items-stretch">
         <NavLink to="/" end className={navItem}>
           <Icon d="M3 11l9-8 9 8v9a1 1 0 01-1 1h-5v-6H9v6H4a1 1 0 01-1-1z" />
-          Home
+          {t("nav.home")}
         </NavLink>
         <NavLink to={href("/search")} className={navItem}>
           <Icon d="M11 4a7 7 0 105.2 11.7L21 20M11 4a7 7 0 017 7" />
-          Discover
+          {t("nav.discover")}
         </NavLink>
         <Link
           to={href("/create-bet")}
           className="flex flex-1 items-center justify-center"
-          aria-label="Create a bet"
+          aria-label={t("nav.createBet")}
         >
           <span className="inline-flex size-12 items-center justify-center rounded-full bg-brand-600 text-white shadow-md">
             <Icon d="M12 5v14M5 12h14" />
@@ -102,11 +107,11 @@ export function BottomNav() {
         </Link>
         <NavLink to={href("/my-bets")} className={navItem}>
           <Icon d="M4 6h16M4 12h16M4 18h10" />
-          My Bets
+          {t("nav.myBets")}
         </NavLink>
         <NavLink to={href("/notifications")} className={navItem}>
           <Icon d="M4 13h4l2 5 4-12 2 7h4" />
-          Activity
+          {t("nav.activity")}
         </NavLink>
       </div>
     </nav>

@@ -1,3 +1,4 @@
+import { useT } from "~/components/i18n";
 import { href, Link } from "react-router";
 
 /**
@@ -5,16 +6,17 @@ import { href, Link } from "react-router";
  * bet; with no bet to go back to (an id that is not one), the way home.
  */
 export function BackToBet({ betId }: { betId: number | null }) {
+  const t = useT();
   return betId ? (
     <Link
       to={href("/bet/:id", { id: String(betId) })}
       className="btn-secondary"
     >
-      Back to the bet
+      {t("common.backToBet")}
     </Link>
   ) : (
     <Link to={href("/")} className="btn-secondary">
-      Go to Home
+      {t("common.home")}
     </Link>
   );
 }

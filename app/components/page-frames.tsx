@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { Link, href } from "react-router";
 import { Logo } from "~/components/logo";
+import { useT } from "~/components/i18n";
 
 const PUBLIC_WIDTH = { md: "max-w-md", lg: "max-w-lg", xl: "max-w-xl" };
 
@@ -19,10 +20,11 @@ export function PublicPage({
   mainClassName?: string;
   children: ReactNode;
 }) {
+  const t = useT();
   return (
     <div className={`mx-auto min-h-dvh ${PUBLIC_WIDTH[width]} px-4 py-6`}>
       <header className="mb-6">
-        <Link to="/" aria-label="Fairshake home">
+        <Link to="/" aria-label={t("header.home")}>
           <Logo />
         </Link>
       </header>

@@ -12,14 +12,25 @@ import { getSettlementView } from "~/models/settlements/settlement-view.server";
 import { person } from "../../tests/support/factories";
 import { activeBet } from "../../tests/support/factories";
 import { SettlementCard, toSettlementCardData } from "./settlement-card";
+import { I18nProvider } from "./i18n";
+import { compiledMessages } from "~/framework/catalogs.server";
+
+/** In English, as a page in English hands it down from the root. */
+const inEnglish = (child: React.ReactElement) =>
+  createElement(MemoryRouter, null, [
+    createElement(I18nProvider, {
+      key: "i18n",
+      language: "en",
+      messages: compiledMessages("en"),
+      children: child,
+    }),
+  ]);
 
 async function render(betId: number, viewerId: number, extra = {}) {
   const view = await getSettlementView({ betId, userId: viewerId });
   if (!view) return null;
   return renderToStaticMarkup(
-    createElement(
-      MemoryRouter,
-      null,
+    inEnglish(
       createElement(SettlementCard, {
         data: toSettlementCardData(view, viewerId),
         ...extra,
@@ -84,9 +95,7 @@ describe("SettlementCard", () => {
       userId: creator.id,
     }))!;
     const html = renderToStaticMarkup(
-      createElement(
-        MemoryRouter,
-        null,
+      inEnglish(
         createElement(SettlementCard, {
           data: toSettlementCardData(view, creator.id, "America/New_York"),
         }),

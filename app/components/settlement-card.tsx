@@ -4,6 +4,7 @@
 // Winnings for the loser of an unpaid bet, but /bet/{id} shows those itself
 // (`showOutcome={false}`). Feed it `toSettlementCardData` of the settlement
 // view the bet page's loader reads (`betPageFor`).
+import { Rich, useLanguage, useT, type Translate } from "~/components/i18n";
 import { Link, href } from "react-router";
 import { formatDateTime } from "~/utils/dates";
 import { formatMoney, type Currency } from "~/domain/currency";
@@ -61,6 +62,7 @@ export function toSettlementCardData(
   },
   viewerId: number,
   timeZone = "UTC",
+  locale = "en-US",
 ): SettlementCardData {
   const s = view.settlement;
   return {
@@ -71,7 +73,7 @@ export function toSettlementCardData(
     respondBy: s.respondBy ? s.respondBy.toISOString() : null,
     respondByLabel:
       s.respondBy && s.settledAt === null
-        ? formatDateTime(s.respondBy, timeZone)
+        ? formatDateTime(s.respondBy, timeZone, locale)
         : null,
     winnerName: view.winnerName,
     loserName: view.loserName,
@@ -91,13 +93,14 @@ export function toSettlementCardData(
 }
 
 function Approval({ name, approved }: { name: string; approved: boolean }) {
+  const t = useT();
   return (
     <li className="flex items-center justify-between gap-2">
       <span>{name}</span>
       <span
         className={`badge ${approved ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
       >
-        {approved ? "Approved" : "Waiting"}
+        {approved ? t("card.approved") : t("card.waiting")}
       </span>
     </li>
   );
@@ -120,34 +123,41 @@ export function SettlementCard({
    */
   showOutcome?: boolean;
 }) {
+  const t = useT();
+  const language = useLanguage();
   if (data.settled) {
     if (!showOutcome) return null;
     if (data.outcome === "void")
       return (
         <section className="card space-y-2" aria-labelledby="winner-heading">
           <h2 id="winner-heading" className="font-semibold">
-            Called off
+            {t("card.calledOff")}
           </h2>
           <p className="text-sm text-slate-700">
-            No winner and no payment: {resolutionText(data.resolution)}.
+            {t("card.noWinner", {
+              resolution: resolutionText(data.resolution, t),
+            })}
           </p>
         </section>
       );
     return (
       <section className="card space-y-3" aria-labelledby="winner-heading">
         <h2 id="winner-heading" className="font-semibold">
-          Winner: {data.winnerName}
+          {t("card.winner", { name: data.winnerName ?? "" })}
         </h2>
         <p className="text-sm text-slate-700">
-          {data.winnerName} receives {formatMoney(data.netCents, data.currency)}{" "}
-          after the {formatMoney(data.feeCents, data.currency)} platform fee.
+          {t("card.receives", {
+            name: data.winnerName ?? "",
+            net: formatMoney(data.netCents, data.currency, language),
+            fee: formatMoney(data.feeCents, data.currency, language),
+          })}
         </p>
         <p className="text-sm">
-          Payment:{" "}
+          {t("card.payment")}{" "}
           <span
             className={`badge ${data.paymentCompleted ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
           >
-            {data.paymentCompleted ? "Completed" : "Pending"}
+            {data.paymentCompleted ? t("card.completed") : t("card.pending")}
           </span>
         </p>
         {data.viewerIsLoser && !data.paymentCompleted ? (
@@ -156,14 +166,14 @@ export function SettlementCard({
               to={href("/payment/:id", { id: String(data.betId) })}
               className="btn-primary"
             >
-              Pay Winnings
+              {t("bet.pay")}
             </Link>
             {demoPayment ? (
               <Link
                 to={href("/payment/:id", { id: String(data.betId) })}
                 className="btn-secondary"
               >
-                Demo Payment Process
+                {t("card.demoPayment")}
               </Link>
             ) : null}
           </div>
@@ -174,7 +184,7 @@ export function SettlementCard({
   return (
     <section className="card space-y-3" aria-labelledby="proposal-heading">
       <h2 id="proposal-heading" className="font-semibold">
-        Settlement proposal
+        {t("card.proposal")}
       </h2>
       <ProposalSentence data={data} />
       {data.respondByLabel ? (
@@ -187,7 +197,7 @@ export function SettlementCard({
           {data.notes}
         </blockquote>
       ) : null}
-      <ul className="space-y-1 text-sm" aria-label="Approvals">
+      <ul className="space-y-1 text-sm" aria-label={t("card.approvals")}>
         <Approval name={data.creatorName} approved={data.creatorApproved} />
         <Approval
           name={data.participantName}
@@ -200,13 +210,13 @@ export function SettlementCard({
             to={href("/settlements/:id/approve", { id: String(data.betId) })}
             className="btn-primary"
           >
-            Review and approve
+            {t("card.review")}
           </Link>
           <Link
             to={href("/settlements/:id/reject", { id: String(data.betId) })}
             className="btn-secondary"
           >
-            Reject
+            {t("card.reject")}
           </Link>
         </div>
       ) : null}
@@ -214,16 +224,16 @@ export function SettlementCard({
   );
 }
 
-export function resolutionText(resolution: string | null) {
+export function resolutionText(resolution: string | null, t: Translate) {
   switch (resolution) {
     case "conceded":
-      return "conceded";
+      return t("resolution.conceded");
     case "timeout":
-      return "approved automatically when no answer came in time";
+      return t("resolution.timeout");
     case "referee":
-      return "decided by the referee";
+      return t("resolution.referee");
     default:
-      return "both sides agreed";
+      return t("resolution.agreed");
   }
 }
 
@@ -233,17 +243,20 @@ export function ProposalSentence({
 }: {
   data: Pick<SettlementCardData, "proposerName" | "winnerName" | "outcome">;
 }) {
+  const t = useT();
+  const values = {
+    proposer: data.proposerName ?? "",
+    winner: data.winnerName ?? "",
+  };
   return (
     <p className="text-sm">
-      {data.proposerName} proposed{" "}
-      {data.outcome === "void" ? (
-        <strong>calling it off (no winner, no payment)</strong>
-      ) : (
-        <>
-          <strong>{data.winnerName}</strong> as the winner
-        </>
-      )}
-      .
+      <Rich
+        text={t(
+          data.outcome === "void" ? "card.proposedVoid" : "card.proposedWinner",
+          values,
+        )}
+        tags={{ b: (inner) => <strong>{inner}</strong> }}
+      />
     </p>
   );
 }
@@ -254,11 +267,15 @@ export function RespondByText({
 }: {
   data: Pick<SettlementCardData, "respondBy" | "respondByLabel" | "canRespond">;
 }) {
+  const t = useT();
   if (!data.respondByLabel || !data.respondBy) return null;
-  const when = <time dateTime={data.respondBy}>{data.respondByLabel}</time>;
-  return data.canRespond ? (
-    <>Approved automatically on {when} unless you reject it.</>
-  ) : (
-    <>Approved automatically on {when} unless the other side rejects it.</>
+  const respondBy = data.respondBy;
+  return (
+    <Rich
+      text={t(data.canRespond ? "card.autoYou" : "card.autoOther", {
+        when: data.respondByLabel,
+      })}
+      tags={{ t: (inner) => <time dateTime={respondBy}>{inner}</time> }}
+    />
   );
 }

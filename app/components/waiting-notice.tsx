@@ -2,9 +2,11 @@
 // With JavaScript the page updates by itself when they move; without it,
 // nothing changes until a reload, so a plain link reloads this same page.
 import { useLocation } from "react-router";
+import { useT } from "~/components/i18n";
 
 export function WaitingNotice({ children }: { children: React.ReactNode }) {
   const location = useLocation();
+  const t = useT();
   return (
     <p
       role="status"
@@ -12,7 +14,7 @@ export function WaitingNotice({ children }: { children: React.ReactNode }) {
     >
       <span>{children}</span>
       <a href={`${location.pathname}${location.search}`} className="underline">
-        Refresh
+        {t("bet.refresh")}
       </a>
     </p>
   );

@@ -27,7 +27,4 @@ export const PHOTO_MESSAGES = {
   tooMany: "A message carries at most 4 photos.",
   unreadable: "This photo could not be read. Please choose another one.",
   bodyTooLarge: "Four photos of 10 MB at most. Please choose smaller ones.",
-  /** Offline: a chosen file cannot be kept on the device to be sent later. */
-  cannotWait:
-    "Photos can't wait on this phone to be sent. Send this message when you're back online, or remove the photos to send the text now. Your text is kept.",
 } as const;

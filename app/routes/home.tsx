@@ -6,6 +6,7 @@ import { requireUser } from "~/models/accounts/session.server";
 import { winRate } from "~/utils/money";
 import { formatMoney } from "~/domain/currency";
 import type { RouteTraits } from "~/domain/route-traits";
+import { metaT, useLanguage, useT } from "~/components/i18n";
 
 const HOME_LIST_LIMIT = 3;
 
@@ -40,10 +41,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
   const activeCount = d.createdCount + d.joinedCount;
   const more = d.total - d.rows.length;
+  const t = useT();
+  const language = useLanguage();
   return (
     <div className="space-y-4">
       <PullToRefresh />
-      <h1 className="text-2xl font-bold">Hi, {d.username}</h1>
+      <h1 className="text-2xl font-bold">
+        {t("home.hi", { username: d.username })}
+      </h1>
       <section className="card" aria-labelledby="active-heading">
         <details>
           <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2">
@@ -52,29 +57,30 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 id="active-heading"
                 className="block text-sm font-medium text-slate-600"
               >
-                Active Bets
+                {t("home.activeBets")}
               </span>
               <span className="text-3xl font-bold">{activeCount}</span>
             </span>
             <span className="text-right text-xs text-slate-600">
-              {d.createdCount} created · {d.joinedCount} joined
-              <span className="block text-brand-700">Show bets ▾</span>
+              {t("home.createdJoined", {
+                created: d.createdCount,
+                joined: d.joinedCount,
+              })}
+              <span className="block text-brand-700">{t("home.showBets")}</span>
             </span>
           </summary>
           {activeCount === 0 ? (
             <div className="mt-3 space-y-2 text-center">
-              <p className="text-slate-700">
-                You don&apos;t have any active bets
-              </p>
+              <p className="text-slate-700">{t("home.noActive")}</p>
               <Link to={href("/create-bet")} className="btn-primary">
-                Create a Bet
+                {t("home.createABet")}
               </Link>
             </div>
           ) : (
             <div className="mt-3 space-y-2">
               <ul
                 className="divide-y divide-slate-100"
-                aria-label="Active bets"
+                aria-label={t("home.activeBetsList")}
               >
                 {d.rows.map((b) => (
                   <li key={b.id}>
@@ -87,7 +93,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                           <span
                             className={`badge ${b.type === "created" ? "bg-brand-100 text-brand-800" : "bg-sky-100 text-sky-900"}`}
                           >
-                            {b.type === "created" ? "Created" : "Joined"}
+                            {b.type === "created"
+                              ? t("home.created")
+                              : t("home.joined")}
                           </span>
                           <span className="font-mono text-slate-600">
                             {b.code}
@@ -97,11 +105,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                           {b.title}
                         </span>
                         <span className="block text-xs text-slate-600">
-                          with {b.creatorName ?? "Unknown"}
+                          {t("home.with", {
+                            name: b.creatorName ?? t("home.unknown"),
+                          })}
                         </span>
                       </span>
                       <span className="font-semibold">
-                        {formatMoney(b.amountCents, b.currency, "en", {
+                        {formatMoney(b.amountCents, b.currency, language, {
                           whole: true,
                         })}
                       </span>
@@ -114,11 +124,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   to={href("/my-bets")}
                   className="block text-sm font-medium text-brand-700"
                 >
-                  View {more} more bets
+                  {t("home.viewMore", { more })}
                 </Link>
               ) : null}
               <Link to={href("/my-bets")} className="btn-secondary w-full">
-                View All
+                {t("home.viewAll")}
               </Link>
             </div>
           )}
@@ -130,44 +140,46 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             id="record-heading"
             className="text-sm font-medium text-slate-600"
           >
-            Win/Loss Record
+            {t("home.record")}
           </h2>
           <p className="text-3xl font-bold">
             {d.wins} - {d.losses}
           </p>
           <p className="text-sm text-slate-600">
-            Win rate {winRate(d.wins, d.losses)}%
+            {t("home.winRate", { rate: winRate(d.wins, d.losses) })}
           </p>
         </section>
         <section className="card" aria-labelledby="stake-heading">
           <h2 id="stake-heading" className="text-sm font-medium text-slate-600">
-            At Stake
+            {t("home.atStake")}
           </h2>
           {/* One figure per currency: money of two currencies is never added. */}
           {d.atStake.length === 0 ? (
-            <p className="text-3xl font-bold">{formatMoney(0, "USD")}</p>
+            <p className="text-3xl font-bold">
+              {formatMoney(0, "USD", language)}
+            </p>
           ) : (
             d.atStake.map((s) => (
               <p key={s.currency} className="text-3xl font-bold">
-                {formatMoney(s.cents, s.currency)}
+                {formatMoney(s.cents, s.currency, language)}
               </p>
             ))
           )}
           <p className="text-sm text-slate-600">
-            {d.atStakeCount} active {d.atStakeCount === 1 ? "bet" : "bets"}
+            {t("home.activeCount", { count: d.atStakeCount })}
           </p>
         </section>
       </div>
       <section className="card" aria-labelledby="quick-heading">
         <h2 id="quick-heading" className="mb-3 font-semibold">
-          Quick Actions
+          {t("home.quickActions")}
         </h2>
         <div className="grid grid-cols-2 gap-2">
           <Link to={href("/create-bet")} className="btn-primary">
-            Create New Bet
+            {t("home.createNew")}
           </Link>
           <Link to={href("/my-bets")} className="btn-secondary">
-            View All Bets
+            {t("home.viewAllBets")}
           </Link>
         </div>
       </section>
@@ -175,4 +187,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Home · Fairshake" }];
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("home.title") },
+];

@@ -37,29 +37,42 @@ export function isValidTimeZone(tz: unknown): tz is string {
 // Building an Intl.DateTimeFormat costs far more than using one: keep one
 // per time zone and shape (a list page formats dozens of dates).
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterFor(timeZone: string, options: Intl.DateTimeFormatOptions) {
-  const key = `${timeZone}|${JSON.stringify(options)}`;
+function formatterFor(
+  timeZone: string,
+  options: Intl.DateTimeFormatOptions,
+  locale = "en-US",
+) {
+  const key = `${locale}|${timeZone}|${JSON.stringify(options)}`;
   let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone });
     formatters.set(key, formatter);
   }
   return formatter;
 }
 
 /** "Dec 1" as seen in a time zone. */
-export function formatMonthDay(date: Date | number, timeZone: string): string {
-  return formatterFor(timeZone, { month: "short", day: "numeric" }).format(
-    date,
-  );
+export function formatMonthDay(
+  date: Date | number,
+  timeZone: string,
+  locale = "en-US",
+): string {
+  return formatterFor(
+    timeZone,
+    { month: "short", day: "numeric" },
+    locale,
+  ).format(date);
 }
 
-/** "Nov 26, 3:00 PM" as seen in a time zone: a deadline to act by. */
-export function formatDateTime(date: Date | number, timeZone = "UTC"): string {
-  return formatterFor(isValidTimeZone(timeZone) ? timeZone : "UTC", {
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-  }).format(date);
+/** "Nov 26, 3:00 PM" as seen in a time zone: a deadline to act by (`locale`: "de-DE" writes "26. Nov., 15:00"). */
+export function formatDateTime(
+  date: Date | number,
+  timeZone = "UTC",
+  locale = "en-US",
+): string {
+  return formatterFor(
+    isValidTimeZone(timeZone) ? timeZone : "UTC",
+    { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" },
+    locale,
+  ).format(date);
 }

@@ -1,3 +1,4 @@
+import { useLanguage, useT } from "~/components/i18n";
 import { Link, href } from "react-router";
 import { STATUS_CARD, StatusBadge } from "./status-badge";
 import type { BetStatus } from "~/domain/bet";
@@ -19,6 +20,8 @@ export type BetCardData = {
 
 /** A My Bets card (docs/product-rules.md#screens): the whole card opens the bet. */
 export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
+  const t = useT();
+  const language = useLanguage();
   return (
     <li className={`card relative space-y-2 ${STATUS_CARD[bet.status]}`}>
       <div className="flex items-start justify-between gap-2">
@@ -34,21 +37,23 @@ export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
       </div>
       <p className="flex flex-wrap gap-x-3 text-sm text-slate-700">
         <span className="font-semibold">
-          {formatMoney(bet.amountCents, bet.currency ?? "USD", "en", {
+          {formatMoney(bet.amountCents, bet.currency ?? "USD", language, {
             whole: true,
           })}
         </span>
-        <span>{bet.participantCount}/2 participants</span>
+        <span>
+          {t("betCard.participants", { count: bet.participantCount })}
+        </span>
         <span>
           {bet.deadline <= now
-            ? "Deadline passed"
-            : `Ends ${bet.deadlineLabel}`}
+            ? t("betCard.deadlinePassed")
+            : t("betCard.ends", { when: bet.deadlineLabel })}
         </span>
       </p>
       {bet.won === true ? (
-        <p className="font-semibold text-emerald-700">You won this bet!</p>
+        <p className="font-semibold text-emerald-700">{t("betCard.won")}</p>
       ) : bet.won === false ? (
-        <p className="font-semibold text-red-700">You lost this bet</p>
+        <p className="font-semibold text-red-700">{t("betCard.lost")}</p>
       ) : null}
       {bet.canEdit ? (
         <div className="relative z-10 flex gap-2">
@@ -56,13 +61,13 @@ export function BetCard({ bet, now }: { bet: BetCardData; now: number }) {
             to={href("/bet/:id/edit", { id: String(bet.id) })}
             className="btn-secondary"
           >
-            Edit
+            {t("betCard.edit")}
           </Link>
           <Link
             to={`${href("/bet/:id/edit", { id: String(bet.id) })}?confirm=delete`}
             className="btn-secondary text-red-700"
           >
-            Delete
+            {t("betCard.delete")}
           </Link>
         </div>
       ) : null}

@@ -1,6 +1,7 @@
 // The "fair to the end" parts of /bet/{id} (docs/product-rules.md#void, #referee, #getting-paid): a called-off
 // bet, the payment's due date, a dispute with the referee, and the two
 // forms (ask the referee, nudge to pay) that work without JavaScript.
+import { useT } from "~/components/i18n";
 import { Link, href } from "react-router";
 import { KeyedForm } from "~/components/keyed-form";
 
@@ -19,14 +20,13 @@ export type FairData = {
 };
 
 export function BetOutcomeNotices({ data }: { data: FairData }) {
+  const t = useT();
   return (
     <>
       {data.voided ? (
         <section className="card">
-          <h2 className="font-semibold">Called off</h2>
-          <p className="text-sm text-slate-700">
-            No winner and no payment; nobody&apos;s record changed.
-          </p>
+          <h2 className="font-semibold">{t("fair.calledOff")}</h2>
+          <p className="text-sm text-slate-700">{t("fair.calledOffText")}</p>
         </section>
       ) : null}
       {data.payment ? (
@@ -35,8 +35,8 @@ export function BetOutcomeNotices({ data }: { data: FairData }) {
           className={`card text-sm ${data.payment.overdue ? "border-red-300 bg-red-50" : ""}`}
         >
           {data.payment.overdue
-            ? `Payment overdue: it was due ${data.payment.dueLabel}.`
-            : `Payment due by ${data.payment.dueLabel}.`}
+            ? t("fair.overdue", { when: data.payment.dueLabel })
+            : t("fair.due", { when: data.payment.dueLabel })}
         </p>
       ) : null}
     </>
@@ -52,19 +52,22 @@ export function DisputeNotice({
   status: string;
   referee: Referee;
 }) {
+  const t = useT();
   if (!referee?.referredAt || status !== "active") return null;
   return (
-    <section className="card space-y-2" aria-label="Dispute">
+    <section className="card space-y-2" aria-label={t("fair.dispute")}>
       <p className="text-sm">
-        With the referee ({referee.name}) since {referee.referredAt}. You can
-        still agree between yourselves meanwhile.
+        {t("fair.withReferee", {
+          name: referee.name ?? "",
+          when: referee.referredAt,
+        })}
       </p>
       {referee.isMe ? (
         <Link
           to={href("/bet/:id/rule", { id: String(betId) })}
           className="btn-primary"
         >
-          Rule on this bet
+          {t("fair.rule")}
         </Link>
       ) : null}
     </section>
@@ -72,25 +75,26 @@ export function DisputeNotice({
 }
 
 export function FairActions({ data }: { data: FairData }) {
+  const t = useT();
   return (
     <>
       {data.canRefer ? (
-        <KeyedForm method="post" aria-label="Ask the referee">
+        <KeyedForm method="post" aria-label={t("fair.askReferee")}>
           <input type="hidden" name="intent" value="refer" />
           <p className="mb-2 text-sm text-slate-700">
-            Can&apos;t agree? {data.referee?.name} can decide.
+            {t("fair.cantAgree", { name: data.referee?.name ?? "" })}
           </p>
           <button type="submit" className="btn-secondary w-full">
-            Ask the referee
+            {t("fair.askReferee")}
           </button>
         </KeyedForm>
       ) : null}
       {data.nudge ? (
         data.nudge.can ? (
-          <KeyedForm method="post" aria-label="Nudge">
+          <KeyedForm method="post" aria-label={t("fair.nudge")}>
             <input type="hidden" name="intent" value="nudge" />
             <button type="submit" className="btn-secondary w-full">
-              Nudge to pay
+              {t("fair.nudgeToPay")}
             </button>
           </KeyedForm>
         ) : (

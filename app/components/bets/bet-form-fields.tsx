@@ -12,6 +12,7 @@ import {
   type Currency,
 } from "~/domain/currency";
 import type { Language } from "~/domain/language";
+import { useT } from "../i18n";
 import { useHydrated } from "~/components/use-hydrated";
 import { browserTimeZone } from "~/utils/browser-time-zone";
 
@@ -86,13 +87,14 @@ export function BetFormFields({
   const zones = COMMON_TIME_ZONES.includes(defaults.timeZone)
     ? COMMON_TIME_ZONES
     : [defaults.timeZone, ...COMMON_TIME_ZONES];
+  const t = useT();
   const titleMin = mode === "create" ? 2 : 3;
   const descriptionMin = mode === "create" ? 2 : 10;
 
   return (
     <>
       <Field
-        label="Title"
+        label={t("betForm.title")}
         errors={errors.title}
         inputProps={{
           name: "title",
@@ -101,11 +103,11 @@ export function BetFormFields({
           minLength: titleMin,
           maxLength: 100,
           defaultValue: defaults.title,
-          placeholder: "e.g. Lakers win tonight",
+          placeholder: t("betForm.titlePlaceholder"),
         }}
       />
       <TextareaField
-        label="Description"
+        label={t("betForm.description")}
         errors={errors.description}
         textareaProps={{
           name: "description",
@@ -114,14 +116,14 @@ export function BetFormFields({
           minLength: descriptionMin,
           maxLength: 1000,
           defaultValue: defaults.description,
-          placeholder: "What exactly has to happen to win?",
+          placeholder: t("betForm.descriptionPlaceholder"),
         }}
       />
       <div>
         {currencyFixed ? null : (
           <div className="mb-3">
             <label htmlFor="bet-currency" className="label">
-              Currency
+              {t("betForm.currency")}
             </label>
             <select
               id="bet-currency"
@@ -146,7 +148,9 @@ export function BetFormFields({
             way on the server (docs/product-rules.md#amounts-typed-the-local-way), and a
             refused amount comes back exactly as typed. */}
         <Field
-          label={`Wager amount (${currencySymbol(chosen, language)})`}
+          label={t("betForm.amount", {
+            symbol: currencySymbol(chosen, language),
+          })}
           errors={errors.amount}
           inputProps={{
             name: "amount",
@@ -162,11 +166,11 @@ export function BetFormFields({
         <FeePreview amount={amount} currency={chosen} language={language} />
       </div>
       <fieldset className="space-y-3">
-        <legend className="label">Deadline</legend>
+        <legend className="label">{t("betForm.deadline")}</legend>
         <Field
-          label="Deadline date"
+          label={t("betForm.deadlineDate")}
           errors={errors.deadline}
-          hint="Set when the bet will close for new participants"
+          hint={t("betForm.deadlineHint")}
           inputProps={{
             name: "deadlineDate",
             id: "bet-deadline-date",
@@ -193,16 +197,12 @@ export function BetFormFields({
             aria-hidden="true"
             className="relative inline-flex h-6 w-11 shrink-0 rounded-full bg-slate-300 transition-colors peer-checked:bg-brand-600 peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600 after:absolute after:left-0.5 after:top-0.5 after:size-5 after:rounded-full after:bg-white after:transition-transform peer-checked:after:translate-x-5"
           />
-          Include specific time
+          {t("betForm.includeTime")}
         </label>
         <Field
-          label="Deadline time"
+          label={t("betForm.deadlineTime")}
           errors={errors.deadlineTime}
-          hint={
-            hydrated
-              ? undefined
-              : "Used only when 'Include specific time' is on; otherwise 23:59:59."
-          }
+          hint={hydrated ? undefined : t("betForm.timeHint")}
           inputProps={{
             name: "deadlineTime",
             id: "bet-deadline-time",
@@ -218,7 +218,7 @@ export function BetFormFields({
         ) : (
           <div>
             <label htmlFor="bet-time-zone" className="label">
-              Time zone
+              {t("betForm.timeZone")}
             </label>
             <select
               id="bet-time-zone"
@@ -236,7 +236,7 @@ export function BetFormFields({
         )}
       </fieldset>
       <fieldset>
-        <legend className="label">Visibility</legend>
+        <legend className="label">{t("betForm.visibility")}</legend>
         <div className="grid grid-cols-2 gap-2">
           {(["public", "private"] as const).map((v) => (
             <label
@@ -250,18 +250,16 @@ export function BetFormFields({
                 required
                 defaultChecked={defaults.visibility === v}
               />
-              {v === "public" ? "Public" : "Private"}
+              {v === "public" ? t("betForm.public") : t("betForm.private")}
             </label>
           ))}
         </div>
-        <p className="hint">
-          Public bets will appear in the public feed for anyone to join.
-        </p>
+        <p className="hint">{t("betForm.publicHint")}</p>
         <ErrorList errors={errors.visibility} />
       </fieldset>
       <div>
         <label htmlFor="bet-referee" className="label">
-          Referee (optional)
+          {t("betForm.referee")}
         </label>
         <select
           id="bet-referee"
@@ -270,7 +268,7 @@ export function BetFormFields({
           defaultValue={defaults.refereeId ?? ""}
           aria-describedby="bet-referee-hint"
         >
-          <option value="">No referee</option>
+          <option value="">{t("betForm.noReferee")}</option>
           {friends.map((f) => (
             <option key={f.id} value={String(f.id)}>
               {f.username}
@@ -279,8 +277,8 @@ export function BetFormFields({
         </select>
         <p id="bet-referee-hint" className="hint">
           {friends.length
-            ? "A friend who decides if you two cannot agree. Joining accepts them."
-            : "Add friends to pick one as a referee who decides if you two cannot agree."}
+            ? t("betForm.refereeHint")
+            : t("betForm.refereeHintNoFriends")}
         </p>
         <ErrorList errors={errors.refereeId} />
       </div>

@@ -5,6 +5,7 @@
 // network is gone, and a message from the other side arrives by itself
 // (the bet page revalidates on its live event).
 import { useEffect, useRef, useState } from "react";
+import { useT } from "~/components/i18n";
 import { href, useFetcher } from "react-router";
 import {
   IdempotencyKeyField,
@@ -14,11 +15,7 @@ import {
 } from "~/components/keyed-form";
 import { ErrorList, FormAlert } from "~/components/forms";
 import { unansweredState, useUnsent } from "~/browser/unsent-keys";
-import {
-  MESSAGE_DELETED,
-  MESSAGE_MAX_CHARS,
-  PHOTO_MESSAGES,
-} from "~/domain/messages";
+import { MESSAGE_DELETED, MESSAGE_MAX_CHARS } from "~/domain/messages";
 import { chosenPhotos, MessagePhotosField } from "./message-photos-field";
 
 export type MessageItem = {
@@ -58,14 +55,15 @@ export function MessagesList({
   betId: number;
   deletable?: boolean;
 }) {
+  const t = useT();
   if (messages.length === 0)
     return (
       <p className="text-sm text-slate-600" data-testid="no-messages">
-        No messages yet.
+        {t("messages.none")}
       </p>
     );
   return (
-    <ol className="space-y-2" aria-label="Messages">
+    <ol className="space-y-2" aria-label={t("messages.list")}>
       {messages.map((m) => (
         <li
           key={m.id}
@@ -75,7 +73,7 @@ export function MessagesList({
           <p className="flex flex-wrap items-baseline justify-between gap-x-2 text-xs text-slate-600">
             <span className="font-semibold text-slate-800">
               {m.authorName}
-              {m.mine ? " (you)" : ""}
+              {m.mine ? t("messages.you") : ""}
             </span>
             <time dateTime={m.at}>{m.atLabel}</time>
           </p>
@@ -85,14 +83,20 @@ export function MessagesList({
             <p className="whitespace-pre-wrap break-words text-sm">{m.body}</p>
           )}
           {m.photos.length ? (
-            <ul className="mt-2 flex flex-wrap gap-2" aria-label="Photos">
+            <ul
+              className="mt-2 flex flex-wrap gap-2"
+              aria-label={t("messages.photos")}
+            >
               {m.photos.map((p, i) => (
                 <li key={p.id}>
                   {/* The photo on a tap: the full image, served only to the bet's people. */}
                   <a href={p.url} target="_blank" rel="noreferrer">
                     <img
                       src={p.thumbUrl}
-                      alt={`Photo ${i + 1} from ${m.authorName}`}
+                      alt={t("messages.photoAlt", {
+                        n: i + 1,
+                        name: m.authorName,
+                      })}
                       width={Math.min(96, p.width)}
                       height={Math.round(
                         (Math.min(96, p.width) * p.height) / p.width,
@@ -114,7 +118,7 @@ export function MessagesList({
               <input type="hidden" name="intent" value="delete-message" />
               <input type="hidden" name="messageId" value={m.id} />
               <button type="submit" className="text-xs text-red-700 underline">
-                Delete message
+                {t("messages.delete")}
               </button>
             </KeyedForm>
           ) : null}
@@ -135,11 +139,12 @@ export function MessagesCard({
   /** Inside another card: no card of its own. */
   className?: string;
 }) {
+  const t = useT();
   if (messages === null) return null;
   return (
     <section className={className} aria-labelledby="messages-title">
       <h2 id="messages-title" className="font-semibold">
-        Messages
+        {t("messages.heading")}
       </h2>
       <MessagesList messages={messages} betId={betId} />
     </section>
@@ -164,6 +169,7 @@ export function BetMessages({
   const shown =
     fetcher.data && fetcher.data.ok === false ? fetcher.data : failure;
   const sending = fetcher.state !== "idle";
+  const t = useT();
   // Photos are never kept on the phone (docs/product-rules.md#messages): a
   // message with photos written offline is refused here, its text kept.
   const [photoCount, setPhotoCount] = useState(0);
@@ -195,11 +201,9 @@ export function BetMessages({
       aria-labelledby="messages-title"
     >
       <h2 id="messages-title" className="font-semibold">
-        Messages
+        {t("messages.heading")}
       </h2>
-      <p className="text-xs text-slate-600">
-        Only the people on this bet and its referee see these.
-      </p>
+      <p className="text-xs text-slate-600">{t("messages.private")}</p>
       <MessagesList messages={messages} betId={betId} deletable />
       <fetcher.Form
         ref={formRef}
@@ -218,7 +222,7 @@ export function BetMessages({
         <IdempotencyKeyField value={key} />
         <input type="hidden" name="intent" value="message" />
         <label htmlFor="message-body" className="label">
-          Write a message
+          {t("messages.write")}
         </label>
         <textarea
           id="message-body"
@@ -241,14 +245,14 @@ export function BetMessages({
         />
         {heldOffline || lostWithPhotos ? (
           <p role="alert" className="field-error" data-photos-not-kept="">
-            {PHOTO_MESSAGES.cannotWait}
+            {t("messages.photosCannotWait")}
           </p>
         ) : null}
         {!errors?.length && !photoErrors?.length ? (
           <FormAlert title={shown?.title} message={shown?.message} />
         ) : null}
         <button type="submit" className="btn-primary w-full" disabled={sending}>
-          {sending ? "Sending..." : "Send message"}
+          {sending ? t("messages.sending") : t("messages.send")}
         </button>
         <NotSentNotice formKey={key} />
       </fetcher.Form>

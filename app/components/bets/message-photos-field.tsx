@@ -4,22 +4,19 @@
 // checked at once (the server checks again, by the bytes), so a photo too
 // large is not uploaded for nothing.
 import { useState } from "react";
-import {
-  PHOTO_MAX_BYTES,
-  PHOTO_MESSAGES,
-  PHOTOS_PER_MESSAGE,
-} from "~/domain/messages";
+import { useT, type MessageKey } from "~/components/i18n";
+import { PHOTO_MAX_BYTES, PHOTOS_PER_MESSAGE } from "~/domain/messages";
 
 export const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"];
 
-/** What is wrong with the chosen files, or null when they may be sent. */
-export function photoChoiceProblem(files: readonly File[]): string | null {
-  if (files.length > PHOTOS_PER_MESSAGE) return PHOTO_MESSAGES.tooMany;
+/** What is wrong with the chosen files (its message), or null when they may be sent. */
+export function photoChoiceProblem(files: readonly File[]): MessageKey | null {
+  if (files.length > PHOTOS_PER_MESSAGE) return "messages.photoTooMany";
   for (const file of files) {
-    if (file.size > PHOTO_MAX_BYTES) return PHOTO_MESSAGES.tooLarge;
+    if (file.size > PHOTO_MAX_BYTES) return "messages.photoTooLarge";
     // The browser's type comes from the name; the server sniffs the bytes.
     if (file.type && !PHOTO_TYPES.includes(file.type))
-      return PHOTO_MESSAGES.notImage;
+      return "messages.photoNotImage";
   }
   return null;
 }
@@ -40,12 +37,13 @@ export function MessagePhotosField({
   /** How many photos are chosen now (the form's offline rule needs it). */
   onChoose?: (count: number) => void;
 }) {
+  const t = useT();
   const [problem, setProblem] = useState<string | null>(null);
   const shown = problem ? [problem] : (errors ?? []);
   return (
     <div>
       <label htmlFor="message-photos" className="label">
-        Add photos (optional)
+        {t("messages.addPhotos")}
       </label>
       <input
         id="message-photos"
@@ -59,15 +57,15 @@ export function MessagePhotosField({
         onChange={(event) => {
           const input = event.currentTarget;
           const files = Array.from(input.files ?? []);
-          const wrong = photoChoiceProblem(files);
+          const problemKey = photoChoiceProblem(files);
+          const wrong = problemKey && t(problemKey);
           input.setCustomValidity(wrong ?? "");
           setProblem(wrong);
           onChoose?.(files.length);
         }}
       />
       <p id="message-photos-hint" className="hint">
-        Up to 4 photos: JPEG, PNG or WebP, 10 MB each. Location and camera
-        details are removed.
+        {t("messages.photosHint")}
       </p>
       {shown.length ? (
         <ul

@@ -3,9 +3,11 @@
 // and the browser's share sheet; without it the link is selectable text.
 import { useState } from "react";
 import { useHydrated } from "~/components/use-hydrated";
+import { useT } from "~/components/i18n";
 
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const hydrated = useHydrated();
+  const t = useT();
   const [copied, setCopied] = useState(false);
   if (!hydrated) return null;
   return (
@@ -19,7 +21,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         });
       }}
     >
-      {copied ? "Copied!" : label}
+      {copied ? t("bet.copied") : label}
     </button>
   );
 }
@@ -39,24 +41,25 @@ export function SharePanel({
 }) {
   const hydrated = useHydrated();
   const [imageFailed, setImageFailed] = useState(false);
-  const text = `Bet with me on Fairshake: ${title}`;
+  const t = useT();
+  const text = t("share.text", { title });
   const enc = encodeURIComponent;
   const canShare =
     hydrated && typeof navigator !== "undefined" && "share" in navigator;
   return (
     <section className="card space-y-4" aria-labelledby="share-heading">
       <h2 id="share-heading" className="font-semibold">
-        Share this bet
+        {t("share.heading")}
       </h2>
       <div className="overflow-hidden rounded-lg border border-slate-200 bg-slate-100">
         {imageFailed ? (
           <p className="p-6 text-center text-sm text-slate-600">
-            Preview not available
+            {t("share.noPreview")}
           </p>
         ) : (
           <img
             src={imageUrl}
-            alt="Preview not available"
+            alt={t("share.noPreview")}
             width={720}
             height={378}
             // In view on a phone's first screen, often the largest thing
@@ -71,17 +74,17 @@ export function SharePanel({
         <div
           className="size-44 bg-white p-1"
           role="img"
-          aria-label={`QR code of the join link ${joinUrl}`}
+          aria-label={t("share.qr", { url: joinUrl })}
           // The qrcode library's own SVG output: paths only, no user text.
           dangerouslySetInnerHTML={{ __html: qrSvg }}
         />
         <figcaption className="text-xs text-slate-600">
-          Scan to join: {joinUrl}
+          {t("share.scan", { url: joinUrl })}
         </figcaption>
       </figure>
       <details className="rounded-lg border border-slate-200">
         <summary className="flex min-h-11 cursor-pointer items-center px-3 font-medium">
-          Share options
+          {t("share.options")}
         </summary>
         <div className="space-y-2 p-3 pt-0">
           <ul className="grid grid-cols-2 gap-2">
@@ -92,7 +95,7 @@ export function SharePanel({
                 target="_blank"
                 rel="noopener noreferrer"
               >
-                Share on X
+                {t("share.x")}
               </a>
             </li>
             <li>
@@ -130,14 +133,13 @@ export function SharePanel({
                 </button>
               ) : (
                 <p className="flex min-h-11 items-center text-xs text-slate-600">
-                  Instagram: copy the link below and paste it in your story or a
-                  message.
+                  {t("share.instagram")}
                 </p>
               )}
             </li>
           </ul>
           <label htmlFor="share-link" className="label">
-            Share link
+            {t("share.link")}
           </label>
           <input
             id="share-link"
@@ -145,7 +147,7 @@ export function SharePanel({
             readOnly
             value={shareUrl}
           />
-          <CopyButton text={shareUrl} label="Copy link" />
+          <CopyButton text={shareUrl} label={t("share.copyLink")} />
         </div>
       </details>
     </section>

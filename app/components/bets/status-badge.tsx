@@ -1,11 +1,5 @@
 import type { BetStatus } from "~/domain/bet";
-
-export const STATUS_LABEL: Record<BetStatus, string> = {
-  pending: "Pending",
-  active: "Active",
-  settled: "Settled",
-  cancelled: "Cancelled",
-};
+import { useT } from "../i18n";
 
 export const STATUS_TONE: Record<BetStatus, string> = {
   pending: "bg-amber-100 text-amber-900",
@@ -23,9 +17,10 @@ export const STATUS_CARD: Record<BetStatus, string> = {
 };
 
 export function StatusBadge({ status }: { status: BetStatus }) {
+  const t = useT();
   return (
     <span className={`badge ${STATUS_TONE[status]}`}>
-      {STATUS_LABEL[status]}
+      {t(`status.${status}`)}
     </span>
   );
 }

@@ -1,3 +1,4 @@
+import { useLanguage, useT } from "~/components/i18n";
 import { Link, href } from "react-router";
 import { BackToBet } from "~/components/back-to-bet";
 import { formatMoney, type Currency } from "~/domain/currency";
@@ -20,17 +21,16 @@ export function MoneySummary({
   /** The payment screen says "You pay" rather than "Loser pays". */
   youPay?: boolean;
 }) {
-  const money = (minor: number) => formatMoney(minor, currency);
+  const t = useT();
+  const language = useLanguage();
+  const money = (minor: number) => formatMoney(minor, currency, language);
   return (
     <dl className="divide-y divide-slate-100 text-sm">
-      <Row label="Bet amount" value={money(amountCents)} />
+      <Row label={t("money.betAmount")} value={money(amountCents)} />
+      <Row label={t("money.fee")} value={`-${money(feeCents)}`} />
+      <Row label={t("money.winnerReceives")} value={money(netCents)} />
       <Row
-        label="Platform fee (2.5%, taken from the winner's payout)"
-        value={`-${money(feeCents)}`}
-      />
-      <Row label="Winner receives" value={money(netCents)} />
-      <Row
-        label={youPay ? "You pay" : "Loser pays"}
+        label={youPay ? t("money.youPay") : t("money.loserPays")}
         value={money(amountCents)}
         strong
       />
@@ -72,6 +72,7 @@ export function SettlementBlocked({
   betId: number;
   live: boolean;
 }) {
+  const t = useT();
   return (
     <NoticeCard title={title} message={message}>
       {live ? (
@@ -79,7 +80,7 @@ export function SettlementBlocked({
           to={href("/settlements/:id/approve", { id: String(betId) })}
           className="btn-primary"
         >
-          View the proposal
+          {t("settlement.viewProposal")}
         </Link>
       ) : null}
       <BackToBet betId={betId} />

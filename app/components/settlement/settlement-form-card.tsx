@@ -1,3 +1,4 @@
+import { useLanguage } from "~/components/i18n";
 import { FormAlert } from "~/components/forms";
 import { formatMoney, type Currency } from "~/domain/currency";
 
@@ -21,6 +22,7 @@ export function SettlementFormCard({
   failure?: { title?: string; message?: string } | null;
   children: React.ReactNode;
 }) {
+  const language = useLanguage();
   return (
     <section className="card space-y-4" aria-labelledby={id}>
       <div>
@@ -28,7 +30,8 @@ export function SettlementFormCard({
           {title}
         </h1>
         <p className="text-sm text-slate-600">
-          {bet.title} · {formatMoney(bet.amountCents, bet.currency ?? "USD")}
+          {bet.title} ·{" "}
+          {formatMoney(bet.amountCents, bet.currency ?? "USD", language)}
         </p>
       </div>
       <p className="text-sm text-slate-700">{intro}</p>

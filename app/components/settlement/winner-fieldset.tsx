@@ -1,3 +1,4 @@
+import { useT } from "~/components/i18n";
 import { ErrorList } from "~/components/forms";
 
 /**
@@ -15,12 +16,19 @@ export function WinnerFieldset({
   viewerId: number;
   allowVoid?: boolean;
 }) {
+  const t = useT();
+  const role = (r: string) =>
+    r === "creator"
+      ? t("winner.creator")
+      : r === "participant"
+        ? t("winner.participant")
+        : r;
   return (
     <fieldset
       className="space-y-2"
       aria-describedby={errors?.length ? "winner-error" : undefined}
     >
-      <legend className="label">Who won?</legend>
+      <legend className="label">{t("winner.legend")}</legend>
       {people.map((p) => (
         <label
           key={p.id}
@@ -35,8 +43,8 @@ export function WinnerFieldset({
           />
           <span>
             {p.username}
-            {p.id === viewerId ? " (you)" : ""}{" "}
-            <span className="text-sm text-slate-500">({p.role})</span>
+            {p.id === viewerId ? t("winner.you") : ""}{" "}
+            <span className="text-sm text-slate-500">({role(p.role)})</span>
           </span>
         </label>
       ))}
@@ -50,9 +58,9 @@ export function WinnerFieldset({
             className="size-5 accent-brand-600"
           />
           <span>
-            Call it off{" "}
+            {t("winner.void")}{" "}
             <span className="text-sm text-slate-500">
-              (no winner, no money moves)
+              {t("winner.voidHint")}
             </span>
           </span>
         </label>

@@ -2,6 +2,7 @@
 // payment-method flags. Split from user.server.ts, which keeps registration,
 // credentials and the public views.
 import { isCurrency, UNKNOWN_CURRENCY, type Currency } from "~/domain/currency";
+import { isLanguage, UNKNOWN_LANGUAGE, type Language } from "~/domain/language";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "~/db/connections.server";
@@ -89,6 +90,12 @@ export const ProfileUpdateSchema = z.object({
     .refine(isCurrency, UNKNOWN_CURRENCY)
     .transform((c) => c as Currency)
     .optional(),
+  // Pages, emails and pushes in it (docs/product-rules.md#languages).
+  language: z
+    .string({ error: UNKNOWN_LANGUAGE })
+    .refine(isLanguage, UNKNOWN_LANGUAGE)
+    .transform((l) => l as Language)
+    .optional(),
 });
 export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
 
@@ -98,11 +105,17 @@ export type ProfileUpdate = z.infer<typeof ProfileUpdateSchema>;
  */
 export function changedProfileFields(
   user: Pick<User, "username" | "email" | "avatarUrl"> &
-    Partial<Pick<User, "currency">>,
+    Partial<Pick<User, "currency" | "language">>,
   input: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of ["username", "email", "avatarUrl", "currency"] as const) {
+  for (const key of [
+    "username",
+    "email",
+    "avatarUrl",
+    "currency",
+    "language",
+  ] as const) {
     if (!(key in input) || input[key] === undefined) continue;
     let value = input[key];
     if (typeof value === "string") value = value.trim();
@@ -140,6 +153,7 @@ export async function updateProfile({
   if (values.email === current.email) delete values.email;
   if (values.avatarUrl === current.avatarUrl) delete values.avatarUrl;
   if (values.currency === current.currency) delete values.currency;
+  if (values.language === current.language) delete values.language;
   const changed = Object.keys(values);
   if (changed.length === 0) return { user: current, changed };
   if (values.avatarUrl && OWN_AVATAR_PATH.test(values.avatarUrl)) {

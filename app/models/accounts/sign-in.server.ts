@@ -2,6 +2,7 @@
 // /api calls): the per-address limit on attempts and the per-account delay
 // live here, on the act itself, so no spelling of a URL goes around them.
 import { guessCurrency } from "~/domain/currency";
+import { resolveLanguage, type Language } from "~/domain/language";
 import type { User } from "~/db/schema";
 import { DomainError, invalid } from "~/utils/errors";
 import { recordLoginSuccess, takeLoginAttempt } from "./login-throttle.server";
@@ -93,14 +94,18 @@ export async function signUp({
   input,
   clientAddress,
   acceptLanguage,
+  language,
 }: From & {
   input: unknown;
   /** The browser's languages: the first guess of their currency (docs/product-rules.md#currencies). */
   acceptLanguage?: string | null;
+  /** The page's language where they signed up, else the browser's best (docs/product-rules.md#languages). */
+  language?: Language;
 }): Promise<User> {
   await authAttempts.take([clientAddress]);
   const user = await registerUser(input, {
     currency: guessCurrency(acceptLanguage),
+    language: language ?? resolveLanguage({ acceptLanguage }),
   });
   await sendVerificationEmail(user);
   return user;

@@ -1,6 +1,7 @@
 // Users: registration, credentials, public views. The only module that
 // reads or writes password hashes.
 import { DEFAULT_CURRENCY, type Currency } from "~/domain/currency";
+import { DEFAULT_LANGUAGE, type Language } from "~/domain/language";
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Tx } from "~/db/connections.server";
@@ -36,6 +37,8 @@ export function toUserJson(user: User) {
     winCount: user.winCount,
     lossCount: user.lossCount,
     currency: user.currency,
+    // Never saved (an account older than languages): English, as their mail.
+    language: user.language ?? DEFAULT_LANGUAGE,
     paymentMethods: {
       applePayConnected: user.applePayConnected,
       googleWalletConnected: user.googleWalletConnected,
@@ -194,7 +197,10 @@ export const hashPassword = (password: string) =>
 /** Registers a user. Throws 400 with field errors or 409 when taken. */
 export async function registerUser(
   input: unknown,
-  { currency = DEFAULT_CURRENCY }: { currency?: Currency } = {},
+  {
+    currency = DEFAULT_CURRENCY,
+    language = DEFAULT_LANGUAGE,
+  }: { currency?: Currency; language?: Language } = {},
 ): Promise<User> {
   const parsed = RegisterSchema.safeParse(input);
   if (!parsed.success)
@@ -219,6 +225,7 @@ export async function registerUser(
               email,
               passwordHash,
               currency,
+              language,
             })
             .returning(),
         { bookkeeping: true },

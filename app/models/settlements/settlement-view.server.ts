@@ -190,6 +190,7 @@ export function approveScreenView(
   view: SettlementView,
   userId: number,
   timeZone: string,
+  locale = "en-US",
 ) {
   const s = view.settlement;
   return {
@@ -208,7 +209,7 @@ export function approveScreenView(
     respondBy: s.respondBy ? s.respondBy.toISOString() : null,
     respondByLabel:
       s.respondBy && !s.settledAt
-        ? formatDateTime(s.respondBy, timeZone)
+        ? formatDateTime(s.respondBy, timeZone, locale)
         : null,
     settled: s.settledAt !== null,
     paymentCompleted: s.paymentStatus === "completed",

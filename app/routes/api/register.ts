@@ -1,3 +1,4 @@
+import { pageLanguage } from "~/framework/language.server";
 import type { Route } from "./+types/register";
 import { signUp } from "~/models/accounts/sign-in.server";
 import { toUserJson } from "~/models/accounts/user.server";
@@ -15,6 +16,8 @@ export function action({ request, context }: Route.ActionArgs) {
       input: await readJson(request),
       clientAddress: context.get(clientAddressContext),
       acceptLanguage: request.headers.get("Accept-Language"),
+      // The page's language (the picker's cookie, else the browser's).
+      language: pageLanguage(request),
     });
     return Response.json(toUserJson(user), {
       status: 201,

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
 import { Form, Link, redirect, useSearchParams, href } from "react-router";
 import { z } from "zod";
+import { pageLanguage } from "~/framework/language.server";
 import type { Route } from "./+types/auth";
 import {
   ErrorList,
@@ -102,6 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         input: submission.value,
         clientAddress: context.get(clientAddressContext),
         acceptLanguage: request.headers.get("Accept-Language"),
+        language: pageLanguage(request), // the picker's, else the browser's
       });
       return redirectWithToast(
         returnTo,

@@ -1,6 +1,8 @@
 import { Link, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
+import { metaT, useLanguage, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
 import type { Route } from "./+types/bet-detail";
 import { CopyButton, SharePanel } from "~/components/bets/share-panel";
 import { StatusBadge } from "~/components/bets/status-badge";
@@ -58,7 +60,12 @@ export const handle: RouteTraits = {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
-  return betPageData(request, user.id, params.id);
+  return betPageData(
+    request,
+    user.id,
+    params.id,
+    pageLanguage(request, user.language),
+  );
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -88,6 +95,9 @@ export default function BetDetail({
   const { bet, me, isCreator, isParticipant, canEdit, canJoin, links } =
     loaderData;
   const navigation = useNavigation();
+  const t = useT();
+  const language = useLanguage();
+  const money = (minor: number) => formatMoney(minor, bet.currency, language);
   const joining =
     navigation.state !== "idle" &&
     navigation.formData?.get("intent") === "join";
@@ -110,41 +120,43 @@ export default function BetDetail({
           {bet.description}
         </p>
         <dl className="grid grid-cols-2 gap-2 text-sm">
-          <dt className="text-slate-600">Amount</dt>
+          <dt className="text-slate-600">{t("bet.amount")}</dt>
           <dd className="text-right text-lg font-bold">
-            {formatMoney(bet.amountCents, bet.currency)}
+            {money(bet.amountCents)}
           </dd>
           {/* docs/product-rules.md#paying: the fee in the bet's own currency's smallest unit. */}
-          <dt className="text-slate-600">Platform fee (2.5%)</dt>
+          <dt className="text-slate-600">{t("bet.fee")}</dt>
           <dd className="text-right" data-testid="bet-fee">
-            {formatMoney(splitMinor(bet.amountCents).feeMinor, bet.currency)}
+            {money(splitMinor(bet.amountCents).feeMinor)}
           </dd>
-          <dt className="text-slate-600">Winner receives</dt>
+          <dt className="text-slate-600">{t("bet.winnerReceives")}</dt>
           <dd className="text-right" data-testid="bet-payout">
-            {formatMoney(splitMinor(bet.amountCents).netMinor, bet.currency)}
+            {money(splitMinor(bet.amountCents).netMinor)}
           </dd>
-          <dt className="text-slate-600">Deadline</dt>
+          <dt className="text-slate-600">{t("bet.deadline")}</dt>
           <dd className="text-right">
             <time dateTime={bet.deadline}>{bet.deadlineLabel}</time>
           </dd>
-          <dt className="text-slate-600">Created</dt>
+          <dt className="text-slate-600">{t("bet.created")}</dt>
           <dd className="text-right">{bet.created}</dd>
-          <dt className="text-slate-600">Visibility</dt>
-          <dd className="text-right capitalize">{bet.visibility}</dd>
+          <dt className="text-slate-600">{t("bet.visibility")}</dt>
+          <dd className="text-right">
+            {bet.visibility === "public" ? t("bet.public") : t("bet.private")}
+          </dd>
           {loaderData.referee ? (
             <>
-              <dt className="text-slate-600">Referee</dt>
+              <dt className="text-slate-600">{t("bet.referee")}</dt>
               <dd className="text-right">
                 {loaderData.referee.name}
-                {loaderData.referee.isMe ? " (you)" : ""}
+                {loaderData.referee.isMe ? t("bet.refereeYou") : ""}
               </dd>
             </>
           ) : null}
-          <dt className="text-slate-600">Creator pays</dt>
+          <dt className="text-slate-600">{t("bet.creatorPays")}</dt>
           <dd className="text-right text-xs">{loaderData.creatorRecord}</dd>
         </dl>
         <div className="flex items-center gap-2">
-          <ul className="flex -space-x-2" aria-label="Participants">
+          <ul className="flex -space-x-2" aria-label={t("bet.participants")}>
             {bet.participants.map((p) => (
               <li
                 key={p.id}
@@ -157,26 +169,28 @@ export default function BetDetail({
             ))}
           </ul>
           <p className="text-sm text-slate-700">
-            {bet.participants.length}/2 participants
+            {t("bet.participantCount", { count: bet.participants.length })}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2 rounded-lg bg-slate-50 p-3">
-          <span className="text-sm text-slate-600">Bet code</span>
+          <span className="text-sm text-slate-600">{t("bet.code")}</span>
           <output
             className="select-all font-mono text-lg font-bold tracking-widest"
-            aria-label="Bet code"
+            aria-label={t("bet.code")}
           >
             {bet.code}
           </output>
-          <CopyButton text={bet.code} label="Copy code" />
+          <CopyButton text={bet.code} label={t("bet.copyCode")} />
         </div>
       </section>
 
       {winner ? (
         <section className="card border-emerald-300 bg-emerald-50">
-          <h2 className="font-semibold">Winner</h2>
+          <h2 className="font-semibold">{t("bet.winner")}</h2>
           <p className="text-lg">
-            {winner.id === me ? "You won this bet!" : `${winner.username} won`}
+            {winner.id === me
+              ? t("bet.youWon")
+              : t("bet.someoneWon", { name: winner.username })}
           </p>
         </section>
       ) : null}
@@ -184,13 +198,13 @@ export default function BetDetail({
       {isParticipant &&
       bet.status === "pending" &&
       bet.participants.length < 2 ? (
-        <WaitingNotice>Waiting for someone to join.</WaitingNotice>
+        <WaitingNotice>{t("bet.waitingJoin")}</WaitingNotice>
       ) : null}
       {isParticipant &&
       loaderData.settlement &&
       !loaderData.settlement.settled &&
       !loaderData.settlement.canRespond ? (
-        <WaitingNotice>Waiting for the other side&apos;s answer.</WaitingNotice>
+        <WaitingNotice>{t("bet.waitingAnswer")}</WaitingNotice>
       ) : null}
 
       <BetOutcomeNotices data={loaderData} />
@@ -209,7 +223,7 @@ export default function BetDetail({
         <FormAlert title={actionData?.title} message={actionData?.message} />
       )}
 
-      <section className="flex flex-col gap-2" aria-label="Actions">
+      <section className="flex flex-col gap-2" aria-label={t("bet.actions")}>
         {canJoin ? (
           <KeyedForm method="post">
             <input type="hidden" name="intent" value="join" />
@@ -220,8 +234,8 @@ export default function BetDetail({
               disabled={joining}
             >
               {joining
-                ? "Joining..."
-                : `Join Bet for ${formatMoney(bet.amountCents, bet.currency)}`}
+                ? t("bet.joining")
+                : t("bet.joinFor", { amount: money(bet.amountCents) })}
             </button>
           </KeyedForm>
         ) : null}
@@ -231,13 +245,13 @@ export default function BetDetail({
               to={href("/bet/:id/edit", { id: String(bet.id) })}
               className="btn-secondary"
             >
-              Edit Bet
+              {t("bet.edit")}
             </Link>
             <Link
               to={`${href("/bet/:id/edit", { id: String(bet.id) })}?confirm=delete`}
               className="btn-secondary text-red-700"
             >
-              Delete Bet
+              {t("bet.delete")}
             </Link>
           </div>
         ) : null}
@@ -247,7 +261,7 @@ export default function BetDetail({
             to={href("/settle-bet/:id", { id: String(bet.id) })}
             className="btn-primary"
           >
-            Settle Bet
+            {t("bet.settle")}
           </Link>
         ) : null}
         {bet.status === "active" && isParticipant && !loaderData.settlement ? (
@@ -255,7 +269,7 @@ export default function BetDetail({
             to={href("/propose-settlement/:id", { id: String(bet.id) })}
             className="btn-secondary"
           >
-            Propose Settlement
+            {t("bet.propose")}
           </Link>
         ) : null}
         {bet.status === "settled" &&
@@ -266,13 +280,13 @@ export default function BetDetail({
             to={href("/payment/:id", { id: String(bet.id) })}
             className="btn-primary"
           >
-            Pay Winnings
+            {t("bet.pay")}
           </Link>
         ) : null}
         <FairActions data={loaderData} />
         {loaderData.demoPaymentHref ? (
           <Link to={loaderData.demoPaymentHref} className="btn-secondary">
-            Demo Payment Process
+            {t("bet.demoPayment")}
           </Link>
         ) : null}
       </section>
@@ -296,11 +310,11 @@ export default function BetDetail({
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   {
     title: loaderData
-      ? `${loaderData.bet.title} · Fairshake`
-      : "Bet not found · Fairshake",
+      ? metaT(matches)("bet.pageTitle", { title: loaderData.bet.title })
+      : metaT(matches)("bet.titleNotFound"),
   },
 ];
 

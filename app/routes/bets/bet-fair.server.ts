@@ -2,7 +2,6 @@
 // bet, the due date, the dispute, whether the viewer may ask the referee or
 // nudge) and its two form intents, "refer" and "nudge".
 import {
-  describePaymentRecord,
   getPaymentRecord,
   nudgePayment,
   nudgeState,
@@ -18,6 +17,9 @@ import { formatDateTime } from "~/utils/dates";
 import { formFailure } from "~/framework/page.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { href } from "react-router";
+import { intlLocale, type Language } from "~/domain/language";
+import { paymentRecordText } from "~/domain/payment-record-text";
+import { serverT } from "~/framework/catalogs.server";
 
 export async function loadFairState(
   bet: BetView,
@@ -25,6 +27,7 @@ export async function loadFairState(
   settlementView: SettlementView | null,
   timeZone: string,
   now = Date.now(),
+  language: Language = "en",
 ) {
   const unpaid =
     bet.status === "settled" &&
@@ -39,21 +42,30 @@ export async function loadFairState(
           name: bet.refereeName,
           isMe: bet.refereeId === userId,
           referredAt: bet.disputeReferredAt
-            ? formatDateTime(bet.disputeReferredAt, timeZone)
+            ? formatDateTime(
+                bet.disputeReferredAt,
+                timeZone,
+                intlLocale(language),
+              )
             : null,
         }
       : null,
     canRefer:
       (await referralBlockForPage(bet, userId, settlementView !== null)) ===
       null,
-    creatorRecord: describePaymentRecord(
+    creatorRecord: paymentRecordText(
+      serverT(language),
       await getPaymentRecord(bet.creatorId, now),
     ),
     voided: bet.voidedAt !== null,
     payment:
       unpaid && bet.paymentDueAt
         ? {
-            dueLabel: formatDateTime(bet.paymentDueAt, timeZone),
+            dueLabel: formatDateTime(
+              bet.paymentDueAt,
+              timeZone,
+              intlLocale(language),
+            ),
             overdue: bet.paymentDueAt.getTime() <= now,
           }
         : null,

@@ -5,7 +5,12 @@ import { toSettlementCardData } from "~/components/settlement-card";
 import { mayEditBet, mayJoinBet } from "~/models/bets/bet-policy.server";
 import { shareLinks } from "~/models/bets/share.server";
 import { DEMO_PAYMENT_BET_ID } from "~/models/cross-domain/demo-seed.server";
-import { formatDate, relativeTime } from "~/utils/dates";
+import { intlLocale, type Language } from "~/domain/language";
+import { serverT } from "~/framework/catalogs.server";
+import {
+  formatDateIn,
+  relativeTimeIn,
+} from "~/framework/dates-in-language.server";
 import { isDemoMode } from "~/utils/env.server";
 import { qrCodeSvg } from "~/utils/qr-code.server";
 import { readTimeZone } from "~/utils/time-zone.server";
@@ -17,6 +22,7 @@ export async function betPageData(
   request: Request,
   userId: number,
   id: string | undefined,
+  language: Language = "en",
 ) {
   const { bet, settlementView } = await betPageFor(id, userId);
   const links = shareLinks(bet, request);
@@ -25,12 +31,24 @@ export async function betPageData(
   const isParticipant = bet.participants.some((p) => p.id === userId);
   const timeZone = readTimeZone(request);
   const settlement = settlementView
-    ? toSettlementCardData(settlementView, userId, timeZone)
+    ? toSettlementCardData(
+        settlementView,
+        userId,
+        timeZone,
+        intlLocale(language),
+      )
     : null;
   return {
     settlement,
     messages: await loadMessages(bet, userId, timeZone),
-    ...(await loadFairState(bet, userId, settlementView, timeZone)),
+    ...(await loadFairState(
+      bet,
+      userId,
+      settlementView,
+      timeZone,
+      undefined,
+      language,
+    )),
     bet: {
       id: bet.id,
       code: bet.code,
@@ -41,8 +59,11 @@ export async function betPageData(
       status: bet.status,
       visibility: bet.visibility,
       deadline: bet.deadline.toISOString(),
-      deadlineLabel: `${bet.deadline.getTime() <= Date.now() ? "Closed" : "Closes"} ${relativeTime(bet.deadline)}`,
-      created: formatDate(bet.createdAt),
+      deadlineLabel: serverT(language)(
+        bet.deadline.getTime() <= Date.now() ? "bet.closed" : "bet.closes",
+        { when: relativeTimeIn(bet.deadline, language) },
+      ),
+      created: formatDateIn(bet.createdAt, language),
       version: bet.updatedAt.toISOString(),
       winnerId: bet.winnerId,
       creatorName: bet.creatorName,

@@ -1,6 +1,9 @@
 import { Link, useNavigation, href } from "react-router";
 import { KeyedForm } from "~/components/keyed-form";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
+import { metaT, useLanguage, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
 import type { Route } from "./+types/create-bet";
 import { BetFormFields } from "~/components/bets/bet-form-fields";
 import { FormAlert } from "~/components/forms";
@@ -56,18 +59,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   const values = readBetForm(await readFormData(request));
+  const language = pageLanguage(request, user.language);
+  const t = serverT(language);
   try {
     const bet = await createBet({
       creatorId: user.id,
-      // The page's language reads the amount (English until pages have languages).
+      // The page's language reads the amount.
       input: parseBetForm(values, "create", Date.now(), {
-        language: "en",
+        language,
         currency: user.currency,
       }),
     });
     return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
-      title: "Bet created!",
-      description: `Your bet has been created successfully with code ${bet.code}`,
+      title: t("create.toastTitle"),
+      description: t("create.toastText", { code: bet.code }),
     });
   } catch (error) {
     return formFailure(
@@ -96,13 +101,15 @@ export default function CreateBet({
     navigation.state !== "idle" &&
     navigation.formAction === href("/create-bet");
   const defaults = actionData ? actionData.values : loaderData.defaults;
+  const t = useT();
+  const language = useLanguage();
   return (
     <div className="mx-auto max-w-lg">
       <header className="mb-4 flex items-center justify-between">
-        <h1 className="text-2xl font-bold">Create a Bet</h1>
+        <h1 className="text-2xl font-bold">{t("create.heading")}</h1>
         <Link
           to="/"
-          aria-label="Close"
+          aria-label={t("create.close")}
           className="inline-flex size-11 items-center justify-center rounded-full text-2xl text-slate-600 hover:bg-slate-100"
         >
           <span aria-hidden="true">×</span>
@@ -110,7 +117,7 @@ export default function CreateBet({
       </header>
       <KeyedForm
         className="card space-y-4"
-        aria-label="Create a bet"
+        aria-label={t("create.formLabel")}
         key={actionData ? JSON.stringify(actionData.values) : "new"}
       >
         <FormAlert title={actionData?.title} message={actionData?.message} />
@@ -121,15 +128,15 @@ export default function CreateBet({
           todayDate={loaderData.todayDate}
           friends={loaderData.friends}
           currency={loaderData.currency}
-          language="en"
+          language={language}
         />
         <p className="text-sm text-slate-600">
-          A 2.5% fee applies to winnings only.{" "}
+          {t("create.feeNote")}{" "}
           <Link
             to={href("/help/fees")}
             className="font-medium text-brand-700 underline"
           >
-            Learn more about our fees
+            {t("create.feeLink")}
           </Link>
         </p>
         <button
@@ -137,16 +144,16 @@ export default function CreateBet({
           className="btn-primary w-full"
           disabled={submitting}
         >
-          {submitting ? "Creating Bet..." : "Create Bet"}
+          {submitting ? t("create.submitting") : t("create.submit")}
         </button>
         <Link to="/" className="btn-secondary w-full">
-          Go to Home
+          {t("create.home")}
         </Link>
       </KeyedForm>
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Create a Bet · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("create.title") },
 ];

@@ -7,16 +7,24 @@ import { Link, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
 import { PublicPage } from "~/components/page-frames";
+import { metaT, useLanguage, useT, type MessageKey } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
+import { paymentRecordText } from "~/domain/payment-record-text";
 import type { Route } from "./+types/join";
 import { StatusBadge } from "~/components/bets/status-badge";
 import { FormAlert } from "~/components/forms";
 import { openBetByCode } from "~/models/bets/bet-access.server";
-import { joinRefusal } from "~/models/bets/bet-policy.server";
-import { joinFromForm } from "./join-action.server";
 import {
-  describePaymentRecord,
-  getPaymentRecord,
-} from "~/models/payments/dues.server";
+  ALREADY_IN,
+  BET_FULL,
+  JOIN_CANCELLED,
+  JOIN_SETTLED,
+  joinRefusal,
+  REFEREE_CANNOT_JOIN,
+} from "~/models/bets/bet-policy.server";
+import { joinFromForm } from "./join-action.server";
+import { getPaymentRecord } from "~/models/payments/dues.server";
 import { page } from "~/framework/page.server";
 import { formatMoney } from "~/domain/currency";
 import { requireUser } from "~/models/accounts/session.server";
@@ -39,22 +47,41 @@ export const handle: RouteTraits = {
   offline: false,
 };
 
-async function open(code: string, userId: number, clientAddress: string) {
+async function open(
+  code: string,
+  userId: number,
+  clientAddress: string,
+  t: ReturnType<typeof serverT>,
+) {
   return page(async () => openBetByCode({ code, userId, clientAddress }), {
     404: () => ({
-      title: "Bet not found",
-      message: "No bet found with that code. Please check and try again.",
+      title: t("join.notFoundTitle"),
+      message: t("join.notFound"),
     }),
-    429: (failure) => ({ title: "Too many tries", message: failure.message }),
+    429: (failure) => ({
+      title: t("join.tooManyTitle"),
+      message: failure.message,
+    }),
   });
 }
 
+/** The join page's words for each refusal (docs/product-rules.md#joining). */
+const REFUSAL_KEYS = {
+  [ALREADY_IN]: "join.alreadyIn",
+  [REFEREE_CANNOT_JOIN]: "join.referee",
+  [JOIN_CANCELLED]: "join.closed",
+  [JOIN_SETTLED]: "join.closed",
+  [BET_FULL]: "join.full",
+} as const satisfies Record<string, MessageKey>;
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
+  const t = serverT(pageLanguage(request, user.language));
   const bet = await open(
     params.code,
     user.id,
     context.get(clientAddressContext),
+    t,
   );
   const refusal = joinRefusal(bet, user.id);
   return {
@@ -68,25 +95,34 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       status: bet.status,
       count: bet.participants.length,
       creatorName: bet.creatorName,
-      creatorRecord: describePaymentRecord(
+      creatorRecord: paymentRecordText(
+        t,
         await getPaymentRecord(bet.creatorId),
       ),
       refereeName: bet.refereeName,
       version: bet.updatedAt.toISOString(),
     },
     /** Why this person may not join, as the page words it; null: the Join form. */
-    cannotJoin: refusal ? (refusal.shown ?? refusal.message) : null,
+    cannotJoin: refusal
+      ? ((refusal.message in REFUSAL_KEYS
+          ? t(REFUSAL_KEYS[refusal.message as keyof typeof REFUSAL_KEYS])
+          : null) ??
+        refusal.shown ??
+        refusal.message)
+      : null,
   };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
+  const t = serverT(pageLanguage(request, user.language));
   return joinFromForm({
     userId: user.id,
     form,
     findBet: async () =>
-      (await open(params.code, user.id, context.get(clientAddressContext))).id,
+      (await open(params.code, user.id, context.get(clientAddressContext), t))
+        .id,
   });
 }
 
@@ -107,10 +143,12 @@ export default function JoinByCode({
   actionData,
 }: Route.ComponentProps) {
   const { bet, code, cannotJoin } = loaderData;
+  const t = useT();
+  const language = useLanguage();
   return (
     <Shell>
       <p className="text-sm text-slate-600">
-        Bet code{" "}
+        {t("join.code")}{" "}
         <span className="font-mono text-lg font-bold tracking-widest text-slate-900">
           {code}
         </span>
@@ -126,18 +164,24 @@ export default function JoinByCode({
           {bet.description}
         </p>
         <p className="text-2xl font-bold">
-          {formatMoney(bet.amountCents, bet.currency)}
+          {formatMoney(bet.amountCents, bet.currency, language)}
         </p>
         <p className="text-sm text-slate-600">
-          Created by {bet.creatorName ?? "Unknown"} · {bet.count}/2 participants
+          {t("join.createdBy", {
+            name: bet.creatorName ?? t("join.unknown"),
+            count: bet.count,
+          })}
         </p>
         <p className="text-sm text-slate-600">
-          {bet.creatorName ?? "The creator"}: {bet.creatorRecord}
+          {t("join.creatorRecord", {
+            name: bet.creatorName ?? t("join.theCreator"),
+            record: bet.creatorRecord,
+          })}
         </p>
         {bet.refereeName ? (
           <p className="text-sm text-slate-700">
-            Referee: <strong>{bet.refereeName}</strong>. Joining accepts them as
-            the one who decides if you two cannot agree.
+            {t("join.refereeLabel")} <strong>{bet.refereeName}</strong>.{" "}
+            {t("join.refereeText")}
           </p>
         ) : null}
       </section>
@@ -150,7 +194,7 @@ export default function JoinByCode({
         <KeyedForm method="post">
           <input type="hidden" name="version" value={bet.version} />
           <button type="submit" className="btn-primary w-full">
-            Join This Bet
+            {t("join.submit")}
           </button>
         </KeyedForm>
       )}
@@ -158,7 +202,7 @@ export default function JoinByCode({
         to={href("/bet/:id", { id: String(bet.id) })}
         className="btn-secondary w-full"
       >
-        View bet details
+        {t("join.details")}
       </Link>
     </Shell>
   );
@@ -189,10 +233,10 @@ const JOIN_FAILED = {
 };
 const JoinCard = cardFrame("grid grid-cols-2 gap-2");
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   {
     title: loaderData
-      ? `Join “${loaderData.bet.title}” · Fairshake`
-      : "Join a bet · Fairshake",
+      ? metaT(matches)("join.title", { title: loaderData.bet.title })
+      : metaT(matches)("join.titleNone"),
   },
 ];

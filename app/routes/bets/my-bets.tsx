@@ -1,3 +1,6 @@
+import { metaT, useT, type MessageKey } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { intlLocale } from "~/domain/language";
 import { Link, useLocation, useNavigation, href } from "react-router";
 import type { Route } from "./+types/my-bets";
 import { BetCard, type BetCardData } from "~/components/bets/bet-card";
@@ -26,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? await listAllUserBets(user.id, now)
       : await listUserBets(user.id, tab, now);
   const timeZone = readTimeZone(request);
+  const locale = intlLocale(pageLanguage(request, user.language));
   const bets: BetCardData[] = list.map((b) => ({
     id: b.id,
     title: b.title,
@@ -34,41 +38,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status: b.status,
     participantCount: b.participants.length,
     deadline: b.deadline.getTime(),
-    deadlineLabel: formatMonthDay(b.deadline, timeZone),
+    deadlineLabel: formatMonthDay(b.deadline, timeZone, locale),
     won: b.status === "settled" ? b.winnerId === user.id : null,
     canEdit: mayEditBet(b, user.id),
   }));
   return { tab, bets, now };
 }
 
-const EMPTY: Record<Tab, { text: string; action?: React.ReactNode }> = {
-  all: {
-    text: "You don't have any bets yet.",
-    action: (
-      <Link to={href("/create-bet")} className="btn-primary">
-        Create a Bet
-      </Link>
-    ),
-  },
-  created: {
-    text: "You haven't created any bets yet.",
-    action: (
-      <Link to={href("/create-bet")} className="btn-primary">
-        Create a Bet
-      </Link>
-    ),
-  },
-  joined: {
-    text: "You haven't joined any bets yet. Find public bets or enter a bet code to join one.",
-    action: (
-      <Link to={href("/search")} className="btn-primary">
-        Find Bets
-      </Link>
-    ),
-  },
-  completed: {
-    text: "No completed bets yet. Settled bets appear here once they are settled.",
-  },
+/** What an empty tab says, and where it sends you. */
+const EMPTY: Record<Tab, { text: MessageKey; action?: "create" | "find" }> = {
+  all: { text: "myBets.emptyAll", action: "create" },
+  created: { text: "myBets.emptyCreated", action: "create" },
+  joined: { text: "myBets.emptyJoined", action: "find" },
+  completed: { text: "myBets.emptyCompleted" },
 };
 
 export default function MyBets({ loaderData }: Route.ComponentProps) {
@@ -78,43 +60,53 @@ export default function MyBets({ loaderData }: Route.ComponentProps) {
   const loading =
     navigation.state === "loading" &&
     navigation.location.pathname === location.pathname;
+  const t = useT();
+  const empty = EMPTY[tab];
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">My Bets</h1>
+      <h1 className="text-2xl font-bold">{t("myBets.heading")}</h1>
       <LinkTabs
-        label="Bet lists"
+        label={t("myBets.lists")}
         current={tab}
         tabs={[
-          { id: "all", label: "All", to: href("/my-bets") },
+          { id: "all", label: t("myBets.all"), to: href("/my-bets") },
           {
             id: "created",
-            label: "Created",
+            label: t("myBets.created"),
             to: `${href("/my-bets")}?tab=created`,
           },
           {
             id: "joined",
-            label: "Joined",
+            label: t("myBets.joined"),
             to: `${href("/my-bets")}?tab=joined`,
           },
           {
             id: "completed",
-            label: "Completed",
+            label: t("myBets.completed"),
             to: `${href("/my-bets")}?tab=completed`,
           },
         ]}
       />
       {loading ? (
         <p role="status" className="text-sm text-slate-600">
-          Loading bets...
+          {t("myBets.loading")}
         </p>
       ) : null}
       {bets.length === 0 ? (
         <section className="card space-y-3 text-center">
-          <p className="text-slate-700">{EMPTY[tab].text}</p>
-          {EMPTY[tab].action}
+          <p className="text-slate-700">{t(empty.text)}</p>
+          {empty.action === "create" ? (
+            <Link to={href("/create-bet")} className="btn-primary">
+              {t("myBets.createABet")}
+            </Link>
+          ) : empty.action === "find" ? (
+            <Link to={href("/search")} className="btn-primary">
+              {t("myBets.findBets")}
+            </Link>
+          ) : null}
         </section>
       ) : (
-        <ul className="space-y-3" aria-label="Bets">
+        <ul className="space-y-3" aria-label={t("myBets.list")}>
           {bets.map((bet) => (
             <BetCard key={bet.id} bet={bet} now={now} />
           ))}
@@ -124,6 +116,6 @@ export default function MyBets({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "My Bets · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("myBets.pageTitle") },
 ];

@@ -1,3 +1,4 @@
+import { metaT, useT } from "~/components/i18n";
 import { Link, data, redirect, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
@@ -73,18 +74,19 @@ export default function PaymentPage({
 }: Route.ComponentProps) {
   const { bet, betId, refusal, available, unavailable, isDemoMode } =
     loaderData;
+  const t = useT();
   if (!bet) {
     return (
-      <NoticeCard title="Payment" message={refusal ?? undefined}>
+      <NoticeCard title={t("pay.title")} message={refusal ?? undefined}>
         <BackToBet betId={betId} />
       </NoticeCard>
     );
   }
   if (bet.paid) {
     return (
-      <NoticeCard title="Payment" message={refusal ?? undefined}>
+      <NoticeCard title={t("pay.title")} message={refusal ?? undefined}>
         <Link to={href("/financial-history")} className="btn-secondary">
-          Financial history
+          {t("pay.history")}
         </Link>
       </NoticeCard>
     );
@@ -93,10 +95,13 @@ export default function PaymentPage({
     <div className="space-y-4">
       <section className="card" aria-labelledby="summary-heading">
         <h1 id="summary-heading" className="text-xl font-bold">
-          Payment summary
+          {t("pay.summary")}
         </h1>
         <p className="mb-2 text-sm text-slate-600">
-          {bet.title}: you pay {bet.winnerName}.
+          {t("pay.youPayWinner", {
+            title: bet.title,
+            winner: bet.winnerName,
+          })}
         </p>
         <MoneySummary
           amountCents={bet.amountCents}
@@ -108,7 +113,7 @@ export default function PaymentPage({
       </section>
       {isDemoMode ? (
         <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-          Demo — no real charges
+          {t("pay.demo")}
         </p>
       ) : null}
       <FormAlert title={actionData?.title} message={actionData?.message} />
@@ -116,10 +121,10 @@ export default function PaymentPage({
         <KeyedForm
           method="post"
           className="card space-y-3"
-          aria-label="Payment method"
+          aria-label={t("pay.method")}
         >
           <fieldset className="space-y-2">
-            <legend className="label">Payment method</legend>
+            <legend className="label">{t("pay.method")}</legend>
             <label className="flex min-h-11 items-center gap-3 rounded-lg border border-brand-600 bg-brand-50 px-3">
               <input
                 type="radio"
@@ -128,7 +133,7 @@ export default function PaymentPage({
                 defaultChecked
                 className="size-5 accent-brand-600"
               />
-              Card
+              {t("pay.card")}
             </label>
             {COMING_SOON.map((m) => (
               <label
@@ -145,12 +150,14 @@ export default function PaymentPage({
                   />
                   {m.label}
                 </span>
-                <span className="badge bg-slate-100">Coming soon</span>
+                <span className="badge bg-slate-100">
+                  {t("pay.comingSoon")}
+                </span>
               </label>
             ))}
           </fieldset>
           <button type="submit" className="btn-primary w-full">
-            Continue to card payment
+            {t("pay.continue")}
           </button>
         </KeyedForm>
       ) : (
@@ -160,6 +167,6 @@ export default function PaymentPage({
   );
 }
 
-export function meta() {
-  return [{ title: "Payment · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("pay.pageTitle") },
+];

@@ -3,6 +3,8 @@ import { format } from "date-fns";
 import { Form, Link, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
+import { useT } from "~/components/i18n";
+import { LanguagePicker } from "~/components/language-picker";
 import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
 import { ModalDialog } from "~/components/modal-dialog";
@@ -119,6 +121,8 @@ export default function Profile({
           Payment record: {user.paymentRecord}
         </p>
       </section>
+
+      <ProfileLanguage />
 
       {records.length ? (
         <section className="card" aria-labelledby="records-heading">
@@ -262,3 +266,17 @@ function MethodRow({
 export const meta: Route.MetaFunction = () => [
   { title: "Profile · Fairshake" },
 ];
+
+/** The same plain form as the footer's: pages and mail follow it (docs/product-rules.md#languages). */
+function ProfileLanguage() {
+  const t = useT();
+  return (
+    <section className="card space-y-2" aria-labelledby="language-heading">
+      <h2 id="language-heading" className="font-semibold">
+        {t("profile.languageHeading")}
+      </h2>
+      <p className="text-sm text-slate-600">{t("profile.languageHint")}</p>
+      <LanguagePicker />
+    </section>
+  );
+}

@@ -1,3 +1,7 @@
+import { metaT, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
+import { intlLocale } from "~/domain/language";
 import { Link, data, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
@@ -11,7 +15,6 @@ import {
   approveScreenView,
   getSettlementView,
 } from "~/models/settlements/settlement-view.server";
-import { SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
 import {
   ProposalSentence,
   RespondByText,
@@ -40,9 +43,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!view)
     return data({ view: null, betId, messages: null }, { status: 404 });
   const timeZone = readTimeZone(request);
+  const locale = intlLocale(pageLanguage(request, user.language));
   return {
     betId,
-    view: approveScreenView(view, user.id, timeZone),
+    view: approveScreenView(view, user.id, timeZone, locale),
     // What was said, above the buttons (docs/product-rules.md#messages).
     messages: await loadMessages(bet, user.id, timeZone),
   };
@@ -54,15 +58,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     const { settlement } = await approveSettlement({ betId, userId: user.id });
     const loser = settlement.loserId === user.id;
+    const t = serverT(pageLanguage(request, user.language));
     return redirectWithToast(
       loser
         ? href("/payment/:id", { id: String(betId) })
         : href("/settlements/:id/approve", { id: String(betId) }),
       {
-        title: "Settlement approved",
-        description: loser
-          ? "The bet is settled. Please pay the winnings."
-          : "The bet is settled.",
+        title: t("approve.toastTitle"),
+        description: loser ? t("approve.toastPay") : t("approve.toastSettled"),
       },
     );
   } catch (error) {
@@ -80,12 +83,10 @@ export default function ApproveSettlement({
 }: Route.ComponentProps) {
   const { view, betId } = loaderData;
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   if (!view) {
     return (
-      <NoticeCard
-        title={SETTLEMENT_NOT_FOUND}
-        message="There is no settlement proposal for this bet."
-      >
+      <NoticeCard title={t("approve.notFound")} message={t("approve.none")}>
         <BackToBet betId={betId} />
       </NoticeCard>
     );
@@ -94,7 +95,7 @@ export default function ApproveSettlement({
     <div className="space-y-4">
       <section className="card space-y-2" aria-labelledby="settle-heading">
         <h1 id="settle-heading" className="text-xl font-bold">
-          {view.settled ? "Settlement" : "Review settlement"}
+          {view.settled ? t("approve.settlement") : t("approve.review")}
         </h1>
         <p className="font-medium">{view.title}</p>
         <p className="text-sm text-slate-600">{view.description}</p>
@@ -111,14 +112,11 @@ export default function ApproveSettlement({
         ) : null}
       </section>
       {view.outcome === "void" ? (
-        <p className="card text-sm">
-          Calling it off ends the bet with no winner: no money moves and
-          nobody's record changes.
-        </p>
+        <p className="card text-sm">{t("approve.voidExplained")}</p>
       ) : (
         <section className="card" aria-labelledby="money-heading">
           <h2 id="money-heading" className="mb-1 font-semibold">
-            Money
+            {t("approve.money")}
           </h2>
           <MoneySummary
             amountCents={view.amountCents}
@@ -127,14 +125,16 @@ export default function ApproveSettlement({
             netCents={view.netCents}
           />
           <p className="mt-2 text-sm text-slate-600">
-            {view.winnerName} receives the net amount; {view.loserName} pays the
-            bet amount.
+            {t("approve.moneyText", {
+              winner: view.winnerName ?? "",
+              loser: view.loserName ?? "",
+            })}
           </p>
         </section>
       )}
       <section className="card" aria-labelledby="approvals-heading">
         <h2 id="approvals-heading" className="mb-2 font-semibold">
-          Approvals
+          {t("approve.approvals")}
         </h2>
         <ul className="space-y-2 text-sm">
           {view.sides.map((side) => (
@@ -143,19 +143,25 @@ export default function ApproveSettlement({
               className="flex items-center justify-between gap-2"
             >
               <span>
-                {side.role}: {side.name}
-                {side.proposer ? " (proposed)" : ""}
+                {t("approve.side", {
+                  role:
+                    side.role === "Creator"
+                      ? t("approve.creator")
+                      : t("approve.participant"),
+                  name: side.name ?? "",
+                })}
+                {side.proposer ? t("approve.proposed") : ""}
               </span>
               <span
                 className={`badge ${side.approved ? "bg-brand-100 text-brand-800" : "bg-amber-100 text-amber-800"}`}
               >
                 {side.approved
                   ? view.settled
-                    ? "Approved"
+                    ? t("approve.approved")
                     : side.proposer
-                      ? "Approved, waiting for the other side"
-                      : "Approved"
-                  : "Waiting for approval"}
+                      ? t("approve.approvedWaiting")
+                      : t("approve.approved")
+                  : t("approve.waitingApproval")}
               </span>
             </li>
           ))}
@@ -164,26 +170,38 @@ export default function ApproveSettlement({
       <MessagesCard messages={loaderData.messages} betId={betId} />
       <FormAlert title={actionData?.title} message={actionData?.message} />
       {view.canRespond ? (
-        <KeyedForm method="post" className="flex gap-2" aria-label="Approve">
+        <KeyedForm
+          method="post"
+          className="flex gap-2"
+          aria-label={t("approve.formLabel")}
+        >
           <button type="submit" className="btn-primary flex-1" disabled={busy}>
-            {busy ? "Approving..." : "Approve"}
+            {busy ? t("approve.approving") : t("approve.approve")}
           </button>
           <Link
             to={href("/settlements/:id/reject", { id: String(betId) })}
             className="btn-danger"
           >
-            Reject
+            {t("approve.reject")}
           </Link>
         </KeyedForm>
       ) : null}
       {!view.settled && !view.canRespond ? (
-        <WaitingNotice>Waiting for the other side&apos;s answer.</WaitingNotice>
+        <WaitingNotice>{t("bet.waitingAnswer")}</WaitingNotice>
       ) : null}
       {view.settled ? (
         <p role="status" className="card text-sm">
           {view.outcome === "void"
-            ? `Called off (${resolutionText(view.resolution)}): no money moves.`
-            : `Settled (${resolutionText(view.resolution)}): ${view.winnerName} won. ${view.paymentCompleted ? "Payment completed." : "Payment pending."}`}
+            ? t("approve.calledOff", {
+                resolution: resolutionText(view.resolution, t),
+              })
+            : t("approve.settledText", {
+                resolution: resolutionText(view.resolution, t),
+                winner: view.winnerName ?? "",
+                payment: view.paymentCompleted
+                  ? t("approve.paymentCompleted")
+                  : t("approve.paymentPending"),
+              })}
         </p>
       ) : null}
       <div className="flex flex-wrap gap-2">
@@ -192,7 +210,7 @@ export default function ApproveSettlement({
             to={href("/payment/:id", { id: String(betId) })}
             className="btn-primary"
           >
-            Pay Winnings
+            {t("bet.pay")}
           </Link>
         ) : null}
         <BackToBet betId={betId} />
@@ -201,9 +219,9 @@ export default function ApproveSettlement({
   );
 }
 
-export function meta() {
-  return [{ title: "Settlement · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("approve.pageTitle") },
+];
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const failed = () => LOAD_FAILED;

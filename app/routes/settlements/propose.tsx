@@ -1,3 +1,6 @@
+import { metaT, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
 import { Link, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/propose";
@@ -29,6 +32,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
+  const t = serverT(pageLanguage(request, user.language));
   try {
     const { winnerId, outcome, notes } = parseProposalInput(form);
     await proposeSettlement({
@@ -41,9 +45,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirectWithToast(
       href("/settlements/:id/approve", { id: String(betId) }),
       {
-        title: "Settlement proposed",
-        description:
-          "The other side must approve it before the bet is settled.",
+        title: t("settle.toastProposedTitle"),
+        description: t("propose.toast"),
       },
     );
   } catch (error) {
@@ -64,35 +67,36 @@ export default function ProposeSettlement({
 }: Route.ComponentProps) {
   const { bet } = loaderData;
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   return (
     <WinnerChoice
       view={loaderData}
       failure={actionData}
-      title="Propose a settlement"
+      title={t("propose.title")}
       headingId="propose-heading"
-      intro="Your side approves at once; the bet is settled when the other side approves too."
-      formLabel="Propose settlement"
+      intro={t("propose.intro")}
+      formLabel={t("propose.formLabel")}
     >
       <TextareaField
-        label="Notes (optional)"
+        label={t("propose.notes")}
         errors={actionData?.fieldErrors?.settlementNotes}
         textareaProps={{ name: "settlementNotes", maxLength: NOTES_MAX }}
       />
       <div className="flex gap-2">
         <button type="submit" className="btn-primary flex-1" disabled={busy}>
-          {busy ? "Proposing..." : "Propose Settlement"}
+          {busy ? t("propose.proposing") : t("propose.submit")}
         </button>
         <Link
           to={href("/bet/:id", { id: String(bet.id) })}
           className="btn-secondary"
         >
-          Cancel
+          {t("propose.cancel")}
         </Link>
       </div>
     </WinnerChoice>
   );
 }
 
-export function meta() {
-  return [{ title: "Propose a settlement · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("propose.pageTitle") },
+];

@@ -1,3 +1,7 @@
+import { metaT, Rich, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
+import { intlLocale } from "~/domain/language";
 import { Link, data, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
@@ -12,7 +16,7 @@ import {
 } from "~/models/settlements/settlement-rules.server";
 import { parseRejectionInput } from "~/models/settlements/settlement-input.server";
 import { rejectSettlement } from "~/models/settlements/settlement.server";
-import { NOTES_MAX, SETTLEMENT_NOT_FOUND } from "~/domain/settlement-text";
+import { NOTES_MAX } from "~/domain/settlement-text";
 import { formatDateTime } from "~/utils/dates";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { formFailure } from "~/framework/page.server";
@@ -57,7 +61,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       // docs/product-rules.md#answer-windows: the deadline wherever a live proposal is shown.
       respondBy: view.settlement.respondBy?.toISOString() ?? null,
       respondByLabel: view.settlement.respondBy
-        ? formatDateTime(view.settlement.respondBy, readTimeZone(request))
+        ? formatDateTime(
+            view.settlement.respondBy,
+            readTimeZone(request),
+            intlLocale(pageLanguage(request, user.language)),
+          )
         : null,
     },
   };
@@ -70,9 +78,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     const { reason } = parseRejectionInput(form);
     await rejectSettlement({ betId, userId: user.id, reason });
+    const t = serverT(pageLanguage(request, user.language));
     return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
-      title: "Settlement rejected",
-      description: "A new settlement can be proposed.",
+      title: t("reject.toastTitle"),
+      description: t("reject.toast"),
     });
   } catch (error) {
     return formFailure(error, "Failed to reject settlement");
@@ -89,12 +98,10 @@ export default function RejectSettlement({
 }: Route.ComponentProps) {
   const { betId, proposal } = loaderData;
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   if (!proposal) {
     return (
-      <NoticeCard
-        title={SETTLEMENT_NOT_FOUND}
-        message="There is no open settlement proposal for this bet."
-      >
+      <NoticeCard title={t("approve.notFound")} message={t("reject.none")}>
         <BackToBet betId={betId} />
       </NoticeCard>
     );
@@ -103,22 +110,32 @@ export default function RejectSettlement({
     <section className="card space-y-4" aria-labelledby="reject-heading">
       <div>
         <h1 id="reject-heading" className="text-xl font-bold">
-          {proposal.ownProposal
-            ? "Withdraw your proposal"
-            : "Reject settlement"}
+          {proposal.ownProposal ? t("reject.withdraw") : t("reject.title")}
         </h1>
         <p className="text-sm text-slate-600">
-          {proposal.title}: {proposal.proposerName} proposed{" "}
           {proposal.winnerName === null
-            ? "calling it off (no winner)"
-            : `${proposal.winnerName} as the winner`}
-          .
+            ? t("reject.proposedVoid", {
+                title: proposal.title,
+                proposer: proposal.proposerName ?? "",
+              })
+            : t("reject.proposedWinner", {
+                title: proposal.title,
+                proposer: proposal.proposerName ?? "",
+                winner: proposal.winnerName,
+              })}
         </p>
         {proposal.respondBy && !proposal.ownProposal ? (
           <p className="text-sm text-slate-700">
-            Approved automatically on{" "}
-            <time dateTime={proposal.respondBy}>{proposal.respondByLabel}</time>{" "}
-            unless you reject it.
+            <Rich
+              text={t("card.autoYou", { when: proposal.respondByLabel ?? "" })}
+              tags={{
+                t: (inner) => (
+                  <time dateTime={proposal.respondBy ?? undefined}>
+                    {inner}
+                  </time>
+                ),
+              }}
+            />
           </p>
         ) : null}
       </div>
@@ -131,22 +148,22 @@ export default function RejectSettlement({
       <KeyedForm
         method="post"
         className="space-y-4"
-        aria-label="Reject settlement"
+        aria-label={t("reject.title")}
       >
         <TextareaField
-          label="Reason (optional)"
+          label={t("reject.reason")}
           errors={actionData?.fieldErrors?.rejectionReason}
           textareaProps={{ name: "rejectionReason", maxLength: NOTES_MAX }}
         />
         <div className="flex gap-2">
           <button type="submit" className="btn-danger flex-1" disabled={busy}>
-            {busy ? "Rejecting..." : "Reject Settlement"}
+            {busy ? t("reject.rejecting") : t("reject.submit")}
           </button>
           <Link
             to={href("/settlements/:id/approve", { id: String(betId) })}
             className="btn-secondary"
           >
-            Cancel
+            {t("reject.cancel")}
           </Link>
         </div>
       </KeyedForm>
@@ -154,6 +171,6 @@ export default function RejectSettlement({
   );
 }
 
-export function meta() {
-  return [{ title: "Reject settlement · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("reject.pageTitle") },
+];

@@ -1,3 +1,6 @@
+import { metaT, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
 import { useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import type { Route } from "./+types/settle-bet";
@@ -27,6 +30,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
+  const t = serverT(pageLanguage(request, user.language));
   try {
     const { winnerId, outcome } = parseProposalInput({
       winnerId: form.winnerId,
@@ -39,13 +43,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     if (result.kind === "settled") {
       return redirectWithToast(href("/payment/:id", { id: String(betId) }), {
-        title: "Bet settled",
-        description: "You conceded the bet. Please pay the winnings.",
+        title: t("settle.toastSettledTitle"),
+        description: t("settle.toastSettled"),
       });
     }
     return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
-      title: "Settlement proposed",
-      description: "The other participant must approve you as the winner.",
+      title: t("settle.toastProposedTitle"),
+      description: t("settle.toastProposed"),
     });
   } catch (error) {
     return formFailure(
@@ -64,22 +68,23 @@ export default function SettleBet({
   actionData,
 }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   return (
     <WinnerChoice
       view={loaderData}
       failure={actionData}
-      title="Settle bet"
+      title={t("settle.title")}
       headingId="settle-heading"
-      intro="Naming the other participant concedes the bet: it is settled at once and you pay the bet amount. Naming yourself, or calling it off, sends a proposal the other participant must approve."
-      formLabel="Settle bet"
+      intro={t("settle.intro")}
+      formLabel={t("settle.formLabel")}
     >
       <button type="submit" className="btn-primary w-full" disabled={busy}>
-        {busy ? "Settling..." : "Settle Bet"}
+        {busy ? t("settle.settling") : t("settle.submit")}
       </button>
     </WinnerChoice>
   );
 }
 
-export function meta() {
-  return [{ title: "Settle bet · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("settle.pageTitle") },
+];

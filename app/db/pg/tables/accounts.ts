@@ -14,6 +14,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { bytea, createdAt, epochMs } from "../columns";
 import type { Currency } from "../../../domain/currency";
+import type { Language } from "../../../domain/language";
 
 export const users = pgTable(
   "users",
@@ -38,6 +39,11 @@ export const users = pgTable(
     avatarUrl: text("avatar_url"),
     /** A new bet's currency unless they pick another; first guessed at sign-up (docs/product-rules.md#currencies). */
     currency: text("currency").$type<Currency>().notNull().default("USD"),
+    /**
+     * Their pages', emails' and pushes' language, saved at sign-up and at each
+     * pick; null for accounts older than languages (docs/product-rules.md#languages).
+     */
+    language: text("language").$type<Language>(),
     winCount: integer("win_count").notNull().default(0),
     lossCount: integer("loss_count").notNull().default(0),
     applePayConnected: boolean("apple_pay_connected").notNull().default(false),

@@ -1,0 +1,101 @@
+// The page's messages in React: the root hands down its language's compiled
+// catalog (its loader's data, so the browser hydrates with exactly what the
+// server rendered), and components ask `useT()` for a message by key
+// (docs/decisions/1110-messages-with-lingui-core.md).
+import { setupI18n, type Messages } from "@lingui/core";
+import { createContext, Fragment, useContext, useMemo } from "react";
+import type en from "~/locales/en/messages.json";
+import { DEFAULT_LANGUAGE, type Language } from "~/domain/language";
+
+/** Every message's key: the English catalog's (tests hold the others to it). */
+export type MessageKey = keyof typeof en;
+export type MessageValues = Record<string, string | number | Date>;
+export type Translate = (key: MessageKey, values?: MessageValues) => string;
+
+type PageLanguage = { language: Language; t: Translate };
+
+const LanguageContext = createContext<PageLanguage>({
+  language: DEFAULT_LANGUAGE,
+  // Outside a page (a component rendered alone): the key itself.
+  t: (key) => key,
+});
+
+/** A message function over one language's compiled messages. */
+export function translator(language: Language, messages: Messages): Translate {
+  const i18n = setupI18n({
+    locale: language,
+    messages: { [language]: messages },
+  });
+  return (key, values) => i18n._(key, values);
+}
+
+type RootMatch = { id: string; data?: unknown; loaderData?: unknown };
+type RootData = { language?: Language; messages?: Messages } | undefined;
+const metaTranslators = new WeakMap<Messages, Translate>();
+
+/** For a route's `meta`, where no hook runs: the root's language's messages. */
+export function metaT(matches: readonly (RootMatch | undefined)[]): Translate {
+  const match = matches.find((m) => m?.id === "root");
+  const root = (match?.loaderData ?? match?.data) as RootData;
+  if (!root?.messages || !root.language) return (key) => key;
+  let t = metaTranslators.get(root.messages);
+  if (!t) {
+    t = translator(root.language, root.messages);
+    metaTranslators.set(root.messages, t);
+  }
+  return t;
+}
+
+export function I18nProvider({
+  language,
+  messages,
+  children,
+}: {
+  language: Language;
+  messages: Messages;
+  children: React.ReactNode;
+}) {
+  const value = useMemo<PageLanguage>(
+    () => ({ language, t: translator(language, messages) }),
+    [language, messages],
+  );
+  return (
+    <LanguageContext.Provider value={value}>
+      {children}
+    </LanguageContext.Provider>
+  );
+}
+
+/** The page's message function: `t("nav.home")`, `t("x", { count })`. */
+export function useT(): Translate {
+  return useContext(LanguageContext).t;
+}
+
+/** The page's language (for `Intl`, amounts, `lang` attributes). */
+export function useLanguage(): Language {
+  return useContext(LanguageContext).language;
+}
+
+/**
+ * A message with marked words (`{proposer} proposed <b>{winner}</b>`): each
+ * `<tag>…</tag>` is drawn by `tags[tag]`, so a translation may move it.
+ */
+export function Rich({
+  text,
+  tags,
+}: {
+  text: string;
+  tags: Record<string, (inner: string) => React.ReactNode>;
+}) {
+  const parts: React.ReactNode[] = [];
+  const marked = /<(\w+)>(.*?)<\/\1>/g;
+  let last = 0;
+  for (let m = marked.exec(text); m; m = marked.exec(text)) {
+    parts.push(text.slice(last, m.index));
+    const draw = tags[m[1]!];
+    parts.push(<Fragment key={m.index}>{draw ? draw(m[2]!) : m[2]}</Fragment>);
+    last = marked.lastIndex;
+  }
+  parts.push(text.slice(last));
+  return <>{parts}</>;
+}

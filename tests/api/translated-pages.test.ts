@@ -1,0 +1,218 @@
+// English left on a page in another language (docs/product-rules.md#languages):
+// each translated page is rendered in English and in es, de and pt-BR, and
+// any text (or aria-label, placeholder, title, alt) that reads the same in
+// both is English nobody translated, unless it is a name on the allow-list
+// or the test's own data. TRANSLATED_PAGES grows as pages are translated;
+// docs/product-rules.md#languages lists those still in English.
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
+import { Client, signUp } from "../support/server";
+import { CURRENCIES } from "~/domain/currency";
+import { LANGUAGE_NAMES } from "~/domain/language";
+
+const server = useServer();
+
+type Context = {
+  betId: number;
+  code: string;
+  activeId: number;
+  lostId: number;
+  proposedId: number;
+};
+
+/** The pages whose every word is translated, signed in as the bet's creator. */
+export const TRANSLATED_PAGES: {
+  name: string;
+  path: (c: Context) => string;
+}[] = [
+  { name: "home", path: () => "/" },
+  { name: "create bet", path: () => "/create-bet" },
+  { name: "bet page (pending, its creator)", path: (c) => `/bet/${c.betId}` },
+  { name: "join (the creator's view)", path: (c) => `/join/${c.code}` },
+  { name: "settle bet", path: (c) => `/settle-bet/${c.activeId}` },
+  {
+    name: "propose a settlement",
+    path: (c) => `/propose-settlement/${c.activeId}`,
+  },
+  { name: "my bets", path: () => "/my-bets" },
+  { name: "my bets, an empty tab", path: () => "/my-bets?tab=joined" },
+  { name: "payment (the loser's)", path: (c) => `/payment/${c.lostId}` },
+  {
+    name: "bet page (a live proposal, its creator)",
+    path: (c) => `/bet/${c.proposedId}`,
+  },
+  { name: "bet page (conceded, the loser)", path: (c) => `/bet/${c.lostId}` },
+  {
+    name: "reject a settlement",
+    path: (c) => `/settlements/${c.proposedId}/reject`,
+  },
+  {
+    name: "approve a settlement",
+    path: (c) => `/settlements/${c.proposedId}/approve`,
+  },
+];
+
+/** Names, not words: the same in every language. */
+const ALLOWED = new Set<string>([
+  "Fairshake",
+  "Stripe",
+  "Facebook",
+  "WhatsApp",
+  "Instagram",
+  "Apple Pay",
+  "Google Pay",
+  "PayPal",
+  "Venmo",
+  "Zelle",
+  "UTC",
+  ...Object.values(LANGUAGE_NAMES),
+  ...CURRENCIES,
+]);
+const ALLOWED_PATTERNS = [
+  /^[A-Z][a-z]+\/[A-Za-z_ ]+$/, // a time zone: Europe/Berlin
+  /^\P{L}*$/u, // no letters: numbers, money, punctuation
+  /^[A-Z]{1,2}$/, // a person's initials on their avatar
+];
+
+const decode = (text: string) =>
+  text
+    .replace(/&#x27;|&apos;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&nbsp;|&#160;/g, " ")
+    .replace(/&amp;/g, "&");
+
+/** What a person reads on the page: text nodes, the title and labelling attributes. */
+export function wordsOn(html: string): Set<string> {
+  const body = html
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<style[\s\S]*?<\/style>/g, "")
+    .replace(/<!--[\s\S]*?-->/g, "");
+  const words = new Set<string>();
+  const add = (raw: string) => {
+    const text = decode(raw).replace(/\s+/g, " ").trim();
+    if (text) words.add(text);
+  };
+  for (const [, text] of body.matchAll(/>([^<]+)</g)) add(text!);
+  for (const [, , value] of body.matchAll(
+    /\s(aria-label|placeholder|title|alt)="([^"]*)"/g,
+  ))
+    add(value!);
+  return words;
+}
+
+const pick = (client: Client, language: string) =>
+  client.request("POST", "/language", {
+    body: new URLSearchParams({ language, returnTo: "/" }).toString(),
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "text/html",
+    },
+  });
+
+describe("translated pages have no English left", () => {
+  let client: Client;
+  let ctx: Context;
+  let own: string[];
+  let friendName = "";
+  let otherCode = "";
+  let lostCode = "";
+  let proposedCode = "";
+  beforeAll(async () => {
+    const signed = await signUp(server.url);
+    client = signed.client;
+    const made = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    expect(made.status, made.text).toBe(201);
+    // A second bet someone joined: the settle screens.
+    const other = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    const { client: friend, user: joiner } = await signUp(server.url);
+    const joined = await friend.post(`/api/bets/${other.data.id}/join`);
+    expect(joined.status, joined.text).toBe(200);
+    friendName = joiner.username;
+    // A third, which the creator concedes: their payment screen.
+    const lost = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    expect((await friend.post(`/api/bets/${lost.data.id}/join`)).status).toBe(
+      200,
+    );
+    const conceded = await client.post(`/api/bets/${lost.data.id}/settle`, {
+      winnerId: joiner.id,
+    });
+    expect(conceded.status, conceded.text).toBe(200);
+    lostCode = lost.data.code;
+    // A fourth, where the friend proposes themself: the approve screen.
+    const proposed = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    const id = proposed.data.id;
+    expect((await friend.post(`/api/bets/${id}/join`)).status).toBe(200);
+    const proposal = await friend.post(`/api/bets/${id}/propose-settlement`, {
+      winnerId: joiner.id,
+    });
+    expect(proposal.status, proposal.text).toBe(201);
+    proposedCode = proposed.data.code;
+    otherCode = other.data.code;
+    ctx = {
+      betId: made.data.id,
+      code: made.data.code,
+      activeId: other.data.id,
+      lostId: lost.data.id,
+      proposedId: proposed.data.id,
+    };
+    own = [
+      signed.user.username,
+      friendName,
+      otherCode,
+      lostCode,
+      proposedCode,
+      made.data.code,
+      "Zyxw qvut",
+      "Zyxw qvut ponm lkji.",
+    ];
+  });
+
+  const render = async (language: string, path: string) => {
+    expect((await pick(client, language)).status).toBe(302);
+    const res = await client.get(path, { Accept: "text/html" });
+    expect(res.status, `${path} in ${language}`).toBe(200);
+    expect(res.text).toContain(`<html lang="${language}"`);
+    return wordsOn(res.text);
+  };
+
+  for (const page of TRANSLATED_PAGES)
+    it.each(["es", "de", "pt-BR"])(`${page.name} in %s`, async (language) => {
+      const path = page.path(ctx);
+      const english = await render("en", path);
+      const translated = await render(language, path);
+      const left = [...translated].filter(
+        (text) =>
+          english.has(text) &&
+          !ALLOWED.has(text) &&
+          !own.some((o) => text.includes(o)) &&
+          !ALLOWED_PATTERNS.some((p) => p.test(text)),
+      );
+      expect(left, `English left on ${path} in ${language}`).toEqual([]);
+    });
+});
