@@ -200,8 +200,10 @@ describe("anonymous visitors, on every route without a parameter", () => {
         Accept: "text/html",
       });
       if (PUBLIC_PAGES.has(route.path)) expect(res.status).toBe(200);
-      else if (route.path === "/logout")
-        expect(res.status).toBe(302); // a GET only sends you home
+      // Sign-out and the language picker take posts; a GET only sends
+      // anyone home (the picker is public: a visitor picks a language too).
+      else if (route.path === "/logout" || route.path === "/language")
+        expect(res.status).toBe(302);
       else {
         expect(
           route.guarded,

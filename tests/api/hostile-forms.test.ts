@@ -60,6 +60,8 @@ export const FORM_ACTIONS: FormAction[] = [
     readsNoForm: { location: "/auth" },
   },
   { route: "/create-bet", intents: [], fields: BET_FIELDS },
+  // The language picker (footer and profile), public and signed in alike.
+  { route: "/language", intents: [], fields: ["language", "returnTo"] },
   {
     route: "/search",
     // The code search has no intent; the Friends tab's forms do.
