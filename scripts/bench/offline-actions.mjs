@@ -6,23 +6,10 @@
 // Playwright drives Debian's Chromium; the joins are read back over the API.
 import { chromium } from "@playwright/test";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
+import { registerCookie as register } from "../lib/harness.mjs";
 
 const ACTIONS = 10;
 const stamp = Date.now().toString(36);
-
-async function register(base, name) {
-  const res = await fetch(`${base}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      username: name,
-      email: `${name}@example.com`,
-      password: "secret123",
-    }),
-  });
-  if (res.status !== 201) throw new Error(`register: ${res.status}`);
-  return res.headers.getSetCookie()[0].split(";")[0];
-}
 
 async function api(base, cookie, method, path, body) {
   const res = await fetch(base + path, {

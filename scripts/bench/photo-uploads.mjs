@@ -15,22 +15,9 @@
 // started for it, then all the rows again one after another on the bench's
 // own server. Printed: RSS at rest before, the peak, how many were taken.
 import crypto from "node:crypto";
+import { registerCookie as register } from "../lib/harness.mjs";
 
 const MB = 1024 * 1024;
-
-async function register(base, name) {
-  const res = await fetch(`${base}/api/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      username: name,
-      email: `${name}@example.com`,
-      password: "secret123",
-    }),
-  });
-  if (res.status !== 201) throw new Error(`register: ${res.status}`);
-  return res.headers.getSetCookie()[0].split(";")[0];
-}
 
 /** A fresh person and a bet of theirs they may write on. */
 async function talker(base, name) {

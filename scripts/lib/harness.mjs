@@ -110,6 +110,21 @@ export function tomorrow() {
   return new Date(Date.now() + 86_400_000).toISOString();
 }
 
+/** Registers a fresh person (password "secret123") and returns their session cookie ("name=value"). */
+export async function registerCookie(base, username) {
+  const res = await fetch(`${base}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      username,
+      email: `${username}@example.com`,
+      password: "secret123",
+    }),
+  });
+  if (res.status !== 201) throw new Error(`register: ${res.status}`);
+  return res.headers.getSetCookie()[0].split(";")[0];
+}
+
 /**
  * Signs in on the demo seed and returns the session cookie ("name=value"),
  * or null when the server has no /api/login (the bench's bare app).
