@@ -8,6 +8,7 @@ import {
   useLoaderData,
   useMatches,
   useRouteLoaderData,
+  type ShouldRevalidateFunction,
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
@@ -27,7 +28,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { I18nProvider } from "~/components/i18n";
 import { SiteFooter } from "~/components/language-picker";
 import { pageLanguage } from "~/framework/language.server";
-import { compiledMessages } from "~/framework/catalogs.server";
+import { compiledMessages, pageMessages } from "~/framework/catalogs.server";
+import { routeMessageAreas } from "~/framework/route-pattern";
+import type { RouteTraits } from "~/domain/route-traits";
 
 // The icon is in the document (a small data: URL, its size in
 // docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md): as a file it was a request the browser started at the
@@ -37,6 +40,12 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: favicon, type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/icon-192.png" },
 ];
+
+// The words of the layout every page shows (header, menu, footer, banner);
+// each page adds its own areas in its `handle`.
+export const handle = {
+  messages: ["language"],
+} satisfies RouteTraits;
 
 // Every request under the root (pages and the /api alike) passes the
 // pipeline first, in the order app/pipeline/pipeline.server.ts writes down.
@@ -54,10 +63,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Decided here, on the server, for the whole page; the browser hydrates
   // with these very messages (docs/product-rules.md#languages).
   const language = pageLanguage(request, user?.language);
+  const areas = routeMessageAreas(new URL(request.url).pathname);
   return data(
     {
       language,
-      messages: compiledMessages(language),
+      // Only this page's areas: the whole catalog would ride every page's
+      // HTML (docs/decisions/1111-messages-per-page.md).
+      messages: areas
+        ? pageMessages(language, areas)
+        : compiledMessages(language),
       user: user
         ? { id: user.id, username: user.username, avatarUrl: user.avatarUrl }
         : null,
@@ -71,6 +85,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { headers },
   );
 }
+
+/**
+ * The root's data carries the page's messages, so it is loaded again for
+ * another page (a path the messages may not cover), and as React Router
+ * would (after a form, for a new query).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}) => defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 
 /** Routes that export `handle = { hydrate: false }` ship no JavaScript. */
 function useHydrates() {

@@ -4,11 +4,10 @@
 // (docs/decisions/1110-messages-with-lingui-core.md).
 import { setupI18n, type Messages } from "@lingui/core";
 import { createContext, Fragment, useContext, useMemo } from "react";
-import type en from "~/locales/en/messages.json";
+import type { MessageKey } from "~/locales/keys";
 import { DEFAULT_LANGUAGE, type Language } from "~/domain/language";
 
-/** Every message's key: the English catalog's (tests hold the others to it). */
-export type MessageKey = keyof typeof en;
+export type { MessageKey };
 export type MessageValues = Record<string, string | number | Date>;
 export type Translate = (key: MessageKey, values?: MessageValues) => string;
 
@@ -66,7 +65,7 @@ export function I18nProvider({
   );
 }
 
-/** The page's message function: `t("nav.home")`, `t("x", { count })`. */
+/** The page's message function: `t(key)`, `t(key, { count })`. */
 export function useT(): Translate {
   return useContext(LanguageContext).t;
 }

@@ -50,6 +50,13 @@ export type RouteTraits = {
   offline?: OfflineLabel | false;
   /** A signed-in page the service worker keeps, without a query, for reading offline. */
   keptForReading?: true;
+  /**
+   * The message areas (a key's first word: `bet` in bet.title) the
+   * route's own words come from. Unlike the other traits these add up along
+   * a match: the page gets the root's areas, its layouts' and its own, and
+   * no others (tests/lint/message-areas.test.ts finds what each asks for).
+   */
+  messages?: readonly string[];
 };
 
 /**
@@ -63,6 +70,16 @@ export function traitsOf(handles: readonly unknown[]): RouteTraits {
       for (const [name, value] of Object.entries(handle))
         if (value !== undefined) traits[name] = value;
   return traits as RouteTraits;
+}
+
+/** The message areas along a match: every route's, added up. */
+export function messageAreasOf(handles: readonly unknown[]): string[] {
+  const areas = new Set<string>();
+  for (const handle of handles) {
+    const own = (handle as RouteTraits | undefined)?.messages;
+    if (own) for (const area of own) areas.add(area);
+  }
+  return [...areas];
 }
 
 /** The kept action's name in the list, from its form's `intent`. */

@@ -1,22 +1,42 @@
-// The message catalogs (app/locales/<language>/messages.json: ICU messages a
-// translator edits), compiled once at start-up for @lingui/core, so the
-// browser gets ready messages and no message parser
-// (docs/decisions/1110-messages-with-lingui-core.md).
+// The message catalogs (app/locales/<language>/*.json: ICU messages a
+// translator edits, a language's messages split over files by area),
+// compiled once at start-up for @lingui/core, so the browser gets ready
+// messages and no message parser
+// (docs/decisions/1110-messages-with-lingui-core.md). A page gets only the
+// areas its routes name in `handle.messages` (docs/decisions/1111-messages-per-page.md).
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { setupI18n, type Messages } from "@lingui/core";
-import type { Language } from "~/domain/language";
-import en from "~/locales/en/messages.json";
-import es from "~/locales/es/messages.json";
-import de from "~/locales/de/messages.json";
-import ptBR from "~/locales/pt-BR/messages.json";
+import { LANGUAGES, type Language } from "~/domain/language";
+import type { MessageKey } from "~/locales/keys";
+
+const FILES = import.meta.glob<Record<string, string>>("../locales/*/*.json", {
+  eager: true,
+  import: "default",
+});
+
+/** One language's files merged; a key written in two files is a mistake. */
+function catalogOf(language: Language): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const [path, messages] of Object.entries(FILES)) {
+    if (path.split("/").at(-2) !== language) continue;
+    for (const [key, message] of Object.entries(messages)) {
+      if (key in merged)
+        throw new Error(`Message ${key} is written twice in ${language}`);
+      merged[key] = message;
+    }
+  }
+  return merged;
+}
 
 /** Each language's messages as written, key → ICU message. */
-export const CATALOGS: Readonly<Record<Language, Record<string, string>>> = {
-  en,
-  es,
-  de,
-  "pt-BR": ptBR,
-};
+export const CATALOGS: Readonly<Record<Language, Record<string, string>>> =
+  Object.fromEntries(LANGUAGES.map((l) => [l, catalogOf(l)])) as Record<
+    Language,
+    Record<string, string>
+  >;
+
+/** A message's area: its key's first word ("bet" for `bet.title`). */
+export const areaOf = (key: string) => key.slice(0, key.indexOf("."));
 
 function compile(catalog: Record<string, string>): Messages {
   return Object.fromEntries(
@@ -29,12 +49,37 @@ function compile(catalog: Record<string, string>): Messages {
 
 const compiled = new Map<Language, Messages>();
 
-/** One language's messages, compiled (the page carries only its own). */
+/** One language's messages, compiled, every area. */
 export function compiledMessages(language: Language): Messages {
   let messages = compiled.get(language);
   if (!messages) {
     messages = compile(CATALOGS[language]);
     compiled.set(language, messages);
+  }
+  return messages;
+}
+
+const perPage = new Map<string, Messages>();
+
+/**
+ * The messages of the named areas only: what a page carries to the browser
+ * (its routes' `handle.messages`, the layout's included). Kept per set of
+ * areas, so a page's messages are one object, built once.
+ */
+export function pageMessages(
+  language: Language,
+  areas: readonly string[],
+): Messages {
+  const wanted = [...new Set(areas)].sort();
+  const key = `${language} ${wanted.join()}`;
+  let messages = perPage.get(key);
+  if (!messages) {
+    const all = compiledMessages(language);
+    const set = new Set(wanted);
+    messages = Object.fromEntries(
+      Object.entries(all).filter(([k]) => set.has(areaOf(k))),
+    );
+    perPage.set(key, messages);
   }
   return messages;
 }
@@ -48,6 +93,6 @@ export function serverT(language: Language) {
     locale: language,
     messages: { [language]: compiledMessages(language) },
   });
-  return (key: keyof typeof en, values?: Record<string, string | number>) =>
+  return (key: MessageKey, values?: Record<string, string | number>) =>
     i18n._(key, values);
 }

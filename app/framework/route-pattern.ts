@@ -5,7 +5,11 @@
 // route's (app/framework/request-handler.ts), whatever spelling reached it.
 import type { IncomingMessage } from "node:http";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
-import { traitsOf, type RouteTraits } from "~/domain/route-traits";
+import {
+  messageAreasOf,
+  traitsOf,
+  type RouteTraits,
+} from "~/domain/route-traits";
 
 type Node = {
   id: string;
@@ -154,6 +158,15 @@ export function routePattern(pathname: string): string {
  */
 export function routeTraits(pathname: string): RouteTraits {
   return traitsOf(matchPathByShape(pathname).handles);
+}
+
+/**
+ * The message areas the page a path reaches needs (its routes'
+ * `handle.messages`); null while the route table is not known (every area).
+ */
+export function routeMessageAreas(pathname: string): string[] | null {
+  if (!roots) return null;
+  return messageAreasOf(matchPathByShape(pathname).handles);
 }
 
 /** The same answer without the kept shapes (for tests). */

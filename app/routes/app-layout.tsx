@@ -1,3 +1,4 @@
+import type { RouteTraits } from "~/domain/route-traits";
 import { Outlet } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { AppHeader, BottomNav } from "~/components/app-shell";
@@ -8,6 +9,11 @@ import { useLiveUpdates } from "~/browser/live-updates";
 
 // Every screen inside this layout is protected: the guard redirects a
 // visitor to /auth?return_to=… on the server (302).
+
+export const handle: RouteTraits = {
+  messages: ["header", "nav", "verifyBanner"],
+};
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Read first, before any await lets the page's own loader read its data:
   // the stream then sends whatever changed after that data was read. The

@@ -11,7 +11,7 @@ import { metaT, useLanguage, useT } from "~/components/i18n";
 const HOME_LIST_LIMIT = 3;
 
 // Kept for reading offline.
-export const handle: RouteTraits = { keptForReading: true };
+export const handle: RouteTraits = { messages: ["home"], keptForReading: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -9,6 +9,7 @@ import { useServer } from "../support/use-server";
 import { Client, signUp } from "../support/server";
 import { CURRENCIES } from "~/domain/currency";
 import { LANGUAGE_NAMES } from "~/domain/language";
+import { CATALOGS } from "~/framework/catalogs.server";
 
 const server = useServer();
 
@@ -198,8 +199,30 @@ describe("translated pages have no English left", () => {
     const res = await client.get(path, { Accept: "text/html" });
     expect(res.status, `${path} in ${language}`).toBe(200);
     expect(res.text).toContain(`<html lang="${language}"`);
-    return wordsOn(res.text);
+    const words = wordsOn(res.text);
+    // A key shown as itself: its area missing from the page's messages.
+    const keys = [...words].filter((w) => w in CATALOGS.en);
+    expect(keys, `message keys shown on ${path}`).toEqual([]);
+    return words;
   };
+
+  it("a page carries its own areas' messages, not every page's", async () => {
+    expect((await pick(client, "de")).status).toBe(302);
+    const myBets = await client.get("/my-bets", { Accept: "text/html" });
+    // A key in the page's data: a quoted string, escaped inside its script.
+    const keysIn = (html: string, area: string) =>
+      Object.keys(CATALOGS.en).filter(
+        (k) => k.startsWith(`${area}.`) && new RegExp(`"${k}\\\\?"`).test(html),
+      ).length;
+    expect(keysIn(myBets.text, "myBets")).toBeGreaterThan(0);
+    expect(keysIn(myBets.text, "nav")).toBeGreaterThan(0);
+    expect(keysIn(myBets.text, "approve")).toBe(0);
+    expect(keysIn(myBets.text, "create")).toBe(0);
+    // A client navigation to the bet page brings the bet page's.
+    const data = await client.get(`/bet/${ctx.betId}.data`);
+    expect(keysIn(data.text, "bet")).toBeGreaterThan(0);
+    expect(keysIn(data.text, "myBets")).toBe(0);
+  });
 
   for (const page of TRANSLATED_PAGES)
     it.each(["es", "de", "pt-BR"])(`${page.name} in %s`, async (language) => {

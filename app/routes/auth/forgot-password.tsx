@@ -13,7 +13,11 @@ import type { RouteTraits } from "~/domain/route-traits";
 
 // /forgot-password (docs/product-rules.md#accounts): a username or an email; the answer is always
 // the same sentence, matched or not. No JavaScript, like /auth.
-export const handle: RouteTraits = { hydrate: false, offline: false };
+export const handle: RouteTraits = {
+  messages: ["header"],
+  hydrate: false,
+  offline: false,
+};
 
 export function loader() {
   return { requested: RESET_REQUESTED };

@@ -18,7 +18,11 @@ import type { RouteTraits } from "~/domain/route-traits";
 // /reset-password?token=… (docs/product-rules.md#accounts): opening the link only shows the form
 // (a mail scanner that follows it changes nothing); the POST sets the new
 // password, ends every session of the account and signs this browser in.
-export const handle: RouteTraits = { hydrate: false, offline: false };
+export const handle: RouteTraits = {
+  messages: ["header"],
+  hydrate: false,
+  offline: false,
+};
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

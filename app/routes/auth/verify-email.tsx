@@ -15,7 +15,11 @@ import type { RouteTraits } from "~/domain/route-traits";
 // /verify-email?token=… (docs/product-rules.md#accounts): the link from the mail shows a button;
 // confirming is a POST, never a side effect of opening the link (a mail
 // scanner that follows it changes nothing). No JavaScript, like /auth.
-export const handle: RouteTraits = { hydrate: false, offline: false };
+export const handle: RouteTraits = {
+  messages: ["header"],
+  hydrate: false,
+  offline: false,
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

@@ -26,37 +26,15 @@ import { initials } from "~/utils/initials";
 import { formatMoney, splitMinor } from "~/domain/currency";
 import { requireUser } from "~/models/accounts/session.server";
 import { readPageForm } from "~/framework/upload.server";
-import { MESSAGE_BODY_LIMIT, PHOTO_MESSAGES } from "~/domain/messages";
 import {
   cardFrame,
   GeneralErrorBoundary,
   HomeLink,
 } from "~/components/error-boundary";
 import { WaitingNotice } from "~/components/waiting-notice";
-import type { RouteTraits } from "~/domain/route-traits";
+import { BET_PAGE_TRAITS } from "./bet-page-traits";
 
-// Kept for reading offline; its forms wait on the device when the network
-// fails, named by their intent (a message with photos never waits: the
-// browser refuses to keep a chosen file). The message form is multipart
-// (its photos): that body alone may be as large as four photos.
-export const handle: RouteTraits = {
-  keptForReading: true,
-  multipart: true,
-  bodyLimit: {
-    bytes: MESSAGE_BODY_LIMIT,
-    message: PHOTO_MESSAGES.bodyTooLarge,
-  },
-  offline: {
-    label: "Bet",
-    namesIntent: true,
-    intents: {
-      join: "Join a bet",
-      nudge: "Nudge",
-      message: "Send a message",
-      "delete-message": "Delete a message",
-    },
-  },
-};
+export const handle = BET_PAGE_TRAITS;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

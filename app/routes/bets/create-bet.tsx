@@ -22,7 +22,10 @@ import type { RouteTraits } from "~/domain/route-traits";
 const DAY = 86_400_000;
 
 // A bet made while the network is gone waits on the device.
-export const handle: RouteTraits = { offline: { label: "Create a bet" } };
+export const handle: RouteTraits = {
+  messages: ["create", "betForm", "fee"],
+  offline: { label: "Create a bet" },
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -28,7 +28,10 @@ import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // An edit made while the network is gone waits on the device.
-export const handle: RouteTraits = { offline: { label: "Edit a bet" } };
+export const handle: RouteTraits = {
+  messages: ["betForm", "fee"],
+  offline: { label: "Edit a bet" },
+};
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -42,6 +42,7 @@ import type { RouteTraits } from "~/domain/route-traits";
 // miss against the guess limits: a read that writes. Joining from this
 // public page is not kept offline (no JavaScript here).
 export const handle: RouteTraits = {
+  messages: ["join", "header", "record", "status"],
   hydrate: false,
   writesOnGet: true,
   offline: false,

@@ -17,7 +17,10 @@ const TABS = ["all", "created", "joined", "completed"] as const;
 type Tab = (typeof TABS)[number];
 
 // Kept for reading offline.
-export const handle: RouteTraits = { keptForReading: true };
+export const handle: RouteTraits = {
+  messages: ["myBets", "betCard", "status"],
+  keptForReading: true,
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -11,7 +11,7 @@ import { isDemoMode } from "~/utils/env.server";
 // accounts this browser has been signed in to: another person's reset or
 // verification link is never shown (docs/decisions/0970-demo-outbox-per-browser.md). 404 outside demo
 // mode. No JavaScript.
-export const handle = { hydrate: false };
+export const handle = { messages: ["header"], hydrate: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!isDemoMode) throw data("Not found", { status: 404 });

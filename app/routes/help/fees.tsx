@@ -5,7 +5,7 @@ import { LinkTabs } from "~/components/ui/link-tabs";
 import { formatCents, PLATFORM_FEE_BPS, splitPayout } from "~/utils/money";
 
 // Public and JavaScript-free: the calculator is a GET form computed here.
-export const handle = { hydrate: false };
+export const handle = { messages: ["header"], hydrate: false };
 
 const TABS = ["overview", "calculator", "faq"] as const;
 type Tab = (typeof TABS)[number];

@@ -3,7 +3,7 @@ import { PublicPage } from "~/components/page-frames";
 import type { Route } from "./+types/help";
 
 // Help & Support: public and JavaScript-free, like /help/fees.
-export const handle = { hydrate: false };
+export const handle = { messages: ["header"], hydrate: false };
 
 const FAQ = [
   [

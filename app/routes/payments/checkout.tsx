@@ -33,7 +33,7 @@ const StripePayment = lazy(
 );
 
 // Paying never waits on the device.
-export const handle: RouteTraits = { offline: false };
+export const handle: RouteTraits = { messages: ["common"], offline: false };
 
 export const REDIRECT_AFTER_PAYMENT_MS = 2000;
 

@@ -35,7 +35,10 @@ const COMING_SOON = [
 ];
 
 // Paying never waits on the device.
-export const handle: RouteTraits = { offline: false };
+export const handle: RouteTraits = {
+  messages: ["pay", "common", "money", "settlement"],
+  offline: false,
+};
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -19,7 +19,7 @@ const CONFIRM_REQUIRED =
   "Tick the box to confirm that you want to delete your account.";
 
 // Account data (export, closing) never waits on the device.
-export const handle: RouteTraits = { offline: false };
+export const handle: RouteTraits = { messages: ["header"], offline: false };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

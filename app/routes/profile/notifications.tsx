@@ -20,6 +20,7 @@ import type { RouteTraits } from "~/domain/route-traits";
 
 // Settings changed offline wait on the device.
 export const handle: RouteTraits = {
+  messages: ["header"],
   offline: { label: "Notification settings" },
 };
 

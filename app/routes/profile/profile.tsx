@@ -29,7 +29,10 @@ import {
 import type { RouteTraits } from "~/domain/route-traits";
 
 // The email change needs the password: never kept.
-export const handle: RouteTraits = { offline: false };
+export const handle: RouteTraits = {
+  messages: ["profile", "language"],
+  offline: false,
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });

@@ -30,7 +30,7 @@ import { describeUserAgent } from "~/utils/user-agent";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // Passwords, sessions and passkeys never wait on the device.
-export const handle: RouteTraits = { offline: false };
+export const handle: RouteTraits = { messages: ["header"], offline: false };
 
 // /profile/security (docs/product-rules.md#accounts): change the password, see where you are
 // signed in, sign one device or every other one out, and the passkeys

@@ -32,6 +32,16 @@ import { MessagesCard } from "~/components/bets/bet-messages";
 import type { RouteTraits } from "~/domain/route-traits";
 
 export const handle: RouteTraits = {
+  messages: [
+    "approve",
+    "bet",
+    "common",
+    "money",
+    "settlement",
+    "card",
+    "resolution",
+    "messages",
+  ],
   offline: { label: "Approve a settlement" },
 };
 

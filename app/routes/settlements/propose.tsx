@@ -21,6 +21,7 @@ import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 export const handle: RouteTraits = {
+  messages: ["settle", "propose", "money", "settlement", "common", "winner"],
   offline: { label: "Propose a settlement" },
 };
 

@@ -30,6 +30,7 @@ import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 export const handle: RouteTraits = {
+  messages: ["reject", "approve", "card", "common", "messages"],
   offline: { label: "Reject a settlement" },
 };
 

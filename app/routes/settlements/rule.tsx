@@ -26,7 +26,10 @@ import { MessagesCard } from "~/components/bets/bet-messages";
 import { readTimeZone } from "~/utils/time-zone.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
-export const handle: RouteTraits = { offline: { label: "Referee's decision" } };
+export const handle: RouteTraits = {
+  messages: ["common", "winner", "messages"],
+  offline: { label: "Referee's decision" },
+};
 
 // /bet/{id}/rule: the referee's own screen (docs/product-rules.md#referee). Works without
 // JavaScript: native radios and a plain POST.

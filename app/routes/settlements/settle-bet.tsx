@@ -19,6 +19,7 @@ import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 export const handle: RouteTraits = {
+  messages: ["settle", "money", "settlement", "common", "winner"],
   offline: { label: "Settlement", namesIntent: true },
 };
 

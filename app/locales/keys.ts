@@ -1,0 +1,8 @@
+// Every message's key: the English catalogs' (tests/lint/catalogs.test.ts
+// holds the other languages to them), so a misspelt key fails `tsc`. A
+// language's messages may be split over several files of app/locales/<lang>/
+// (app/framework/catalogs.server.ts reads them all); each English file is
+// named here once.
+import type messages from "./en/messages.json";
+
+export type MessageKey = keyof typeof messages;
