@@ -8,7 +8,6 @@ import {
   useLoaderData,
   useMatches,
   useRouteLoaderData,
-  type ShouldRevalidateFunction,
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
@@ -86,16 +85,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-/**
- * The root's data carries the page's messages, so it is loaded again for
- * another page (a path the messages may not cover), and as React Router
- * would (after a form, for a new query).
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  defaultShouldRevalidate,
-}) => defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
+// No `shouldRevalidate`: with single fetch React Router loads every
+// loader again for each navigation, the root's too, and the root's data
+// carries the page's messages, which change from page to page. One that
+// skipped the root would have to keep doing so for a new path
+// (docs/decisions/1111-messages-per-page.md; tests/e2e/languages.spec.ts).
 
 /** Routes that export `handle = { hydrate: false }` ship no JavaScript. */
 function useHydrates() {

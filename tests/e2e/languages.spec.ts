@@ -72,6 +72,30 @@ test.describe("languages", () => {
       expect(mismatches).toEqual([]);
     });
 
+    // A page carries only its own words (its message areas): a client
+    // navigation must bring the next page's with its data.
+    test("a client navigation brings the next page's words", async ({
+      signedInPage: page,
+    }, testInfo) => {
+      test.skip(!jsEnabled(testInfo), "a client navigation needs JavaScript");
+      await page.goto("/");
+      const menu = page.getByRole("navigation", { name: "Hauptmenü" });
+      await untilHydrated(menu.getByRole("link", { name: "Meine Wetten" }));
+      await menu.getByRole("link", { name: "Meine Wetten" }).click();
+      await expect(
+        page.getByRole("heading", { name: "Meine Wetten", level: 1 }),
+      ).toBeVisible();
+      await menu.getByRole("link", { name: "Wette erstellen" }).click();
+      await expect(
+        page.getByRole("heading", { name: "Wette erstellen", level: 1 }),
+      ).toBeVisible();
+      await expect(page.getByLabel(/^Einsatz/)).toBeVisible();
+      // No key shown as itself (`create.heading`) anywhere.
+      expect(await page.locator("main").innerText()).not.toMatch(
+        /\b[a-z][a-zA-Z]+\.[a-z][a-zA-Z]+\b/,
+      );
+    });
+
     test("gets German pages without picking anything", async ({ page }) => {
       await page.goto("/auth");
       await expect(page.locator("html")).toHaveAttribute("lang", "de");
