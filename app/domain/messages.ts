@@ -7,8 +7,6 @@ export const MESSAGE_MAX_CHARS = 1000;
 export const MESSAGES_PER_BET = 500;
 /** The most messages one person writes in a minute, over every bet. */
 export const MESSAGES_PER_MINUTE = 20;
-/** What stays in a deleted message's place. */
-export const MESSAGE_DELETED = "Message deleted";
 
 /** docs/product-rules.md#messages: photos as evidence. */
 export const PHOTOS_PER_MESSAGE = 4;

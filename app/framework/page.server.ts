@@ -20,6 +20,7 @@ import {
   type DomainError,
   type FieldErrors,
 } from "~/utils/errors";
+import { pageWords } from "./page-words.server";
 
 /** A domain error as a page answers it (500: a bug a page words itself, `pageFailureOr`). */
 export type PageFailure = {
@@ -41,18 +42,28 @@ export function pageFailure(thrown: unknown): PageFailure {
   const error = unwrapDomainError(thrown);
   if (!isDomainError(error)) throw thrown;
   const retryAfter = retryAfterOf(error);
+  // The model words it in English; a page shows it in its own language.
   return {
     status: error.status,
     code: error.code,
-    message: error.message,
-    title: error.title,
+    message: pageWords(error.message),
+    title: error.title === undefined ? undefined : pageWords(error.title),
     field: error.field,
-    fieldErrors: error.fieldErrors,
+    fieldErrors: error.fieldErrors && wordsOfFields(error.fieldErrors),
     headers:
       retryAfter === undefined
         ? undefined
         : { "Retry-After": String(retryAfter) },
   };
+}
+
+function wordsOfFields(fieldErrors: FieldErrors): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(fieldErrors).map(([field, messages]) => [
+      field,
+      messages.map(pageWords),
+    ]),
+  );
 }
 
 /**
@@ -113,8 +124,9 @@ export function formReply<Extra extends object = object>(
   const body: FormFailure & Extra = {
     ok: false,
     status: failure.status,
-    title:
+    title: pageWords(
       typeof title === "function" ? title(failure) : (failure.title ?? title),
+    ),
     message: failure.message,
     fieldErrors: failure.fieldErrors ?? {},
     ...(failure.field === undefined ? {} : { field: failure.field }),

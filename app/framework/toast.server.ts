@@ -5,6 +5,7 @@ import { z } from "zod";
 import { isProduction } from "~/utils/env.server";
 import { sessionSecret } from "~/utils/env-start.server";
 import { signedCookie } from "~/framework/signed-cookie.server";
+import { pageWords } from "~/framework/page-words.server";
 
 export const ToastSchema = z.object({
   id: z.string(),
@@ -26,7 +27,17 @@ const toastCookie = signedCookie("fairshake_toast", {
 export async function toastCookieHeader(
   toast: Omit<Toast, "id" | "type"> & { type?: Toast["type"] },
 ) {
-  const value: Toast = { id: crypto.randomUUID(), type: "success", ...toast };
+  // Written in English by a route that has not its own words yet: the
+  // page's language when the catalogs have them (./page-words.server.ts).
+  const value: Toast = {
+    id: crypto.randomUUID(),
+    type: "success",
+    ...toast,
+    title: pageWords(toast.title),
+    ...(toast.description === undefined
+      ? {}
+      : { description: pageWords(toast.description) }),
+  };
   return toastCookie.serialize(value);
 }
 

@@ -11,7 +11,10 @@
 //    Retry-After, not 500 (unavailable.server.ts);
 // 3. session: who the request is from, looked up once when asked
 //    (session.server.ts);
-// 4. the idempotency guard: a keyed write is claimed once, its answer kept
+// 4. page language: the words the server writes into a page's answer (a
+//    refused form, a toast) follow the page's language; the /api stays
+//    English (page-language.server.ts);
+// 5. the idempotency guard: a keyed write is claimed once, its answer kept
 //    and given again to every repeat, the claim's lease renewed while it
 //    runs (idempotency-guard.server.ts, claim-lease.server.ts).
 //
@@ -22,6 +25,7 @@ import { controlTextMiddleware } from "./control-text.server";
 import { idempotencyMiddleware } from "./idempotency-guard.server";
 import { regionMiddleware } from "./regions.server";
 import { sessionMiddleware } from "./session.server";
+import { pageLanguageMiddleware } from "./page-language.server";
 import { unavailableMiddleware } from "./unavailable.server";
 
 export const pipeline: readonly MiddlewareFunction<Response>[] = [
@@ -29,5 +33,6 @@ export const pipeline: readonly MiddlewareFunction<Response>[] = [
   regionMiddleware,
   unavailableMiddleware,
   sessionMiddleware,
+  pageLanguageMiddleware,
   idempotencyMiddleware,
 ];

@@ -15,7 +15,7 @@ import {
 } from "~/components/keyed-form";
 import { ErrorList, FormAlert } from "~/components/forms";
 import { unansweredState, useUnsent } from "~/browser/unsent-keys";
-import { MESSAGE_DELETED, MESSAGE_MAX_CHARS } from "~/domain/messages";
+import { MESSAGE_MAX_CHARS } from "~/domain/messages";
 import { chosenPhotos, MessagePhotosField } from "./message-photos-field";
 
 export type MessageItem = {
@@ -78,7 +78,9 @@ export function MessagesList({
             <time dateTime={m.at}>{m.atLabel}</time>
           </p>
           {m.body === null ? (
-            <p className="text-sm italic text-slate-500">{MESSAGE_DELETED}</p>
+            <p className="text-sm italic text-slate-500">
+              {t("messages.deleted")}
+            </p>
           ) : (
             <p className="whitespace-pre-wrap break-words text-sm">{m.body}</p>
           )}

@@ -31,3 +31,22 @@ export function setUserLookup(
 export function getUser({ context }: RequestArgs): Promise<User | null> {
   return context.get(requestUserContext)();
 }
+
+/**
+ * Tells `seen` who the user is once the request's own lookup has answered,
+ * without asking for one (a request that never asks stays free).
+ */
+export function onUserKnown(
+  context: Readonly<RouterContextProvider>,
+  seen: (user: User | null) => void,
+) {
+  const lookup = context.get(requestUserContext);
+  let watched: Promise<User | null> | undefined;
+  context.set(requestUserContext, () => {
+    if (!watched) {
+      watched = lookup();
+      watched.then(seen, () => {});
+    }
+    return watched;
+  });
+}
