@@ -42,12 +42,20 @@ export function AppHeader({
               </span>
             ) : null}
           </Link>
+          {/* Named by its words, not an aria-label: the initials a person
+              sees would otherwise be missing from the name a voice user
+              says (WCAG 2.5.3, label in name). */}
           <Link
             to={href("/profile")}
             className="inline-flex size-11 items-center justify-center rounded-full"
-            aria-label={t("header.profileOf", { username })}
           >
-            <span className="inline-flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white">
+            <span className="sr-only">
+              {t("header.profileOf", { username })}
+            </span>
+            <span
+              aria-hidden="true"
+              className="inline-flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white"
+            >
               {initials(username)}
             </span>
           </Link>
