@@ -193,6 +193,7 @@ async function admitBody(
   const onClose = () => {
     if (!res.writableFinished) gone.abort();
   };
+  if (req.destroyed || res.destroyed) gone.abort();
   res.on("close", onClose);
   req.on("close", onClose);
   try {
@@ -251,6 +252,8 @@ function readBodyWithin(
   // A declared length past the limit is refused before a byte is read.
   const declared = Number(req.get("Content-Length") ?? "0");
   if (declared > limit) return Promise.resolve("too-large");
+  // Gone while its body waited for its turn: no event would come.
+  if (req.destroyed) return Promise.resolve("aborted");
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -124,7 +124,11 @@ function sendByHand(
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("uploads past the budget wait their turn", () => {
+// Each test decodes real photos one at a time: slow on a busy machine, and
+// one test's uploads still queued would hold up the next.
+const DECODING = { timeout: 120_000 };
+
+describe("uploads past the budget wait their turn", DECODING, () => {
   it("four uploads at once, one photo each, are all taken with their photos", async () => {
     const people = await Promise.all(
       Array.from({ length: 4 }, () => talker(server.url)),
@@ -180,7 +184,7 @@ describe("uploads past the budget wait their turn", () => {
   });
 });
 
-describe("a wait past the limit", () => {
+describe("a wait past the limit", DECODING, () => {
   it("is answered 503 with Retry-After, and the budget is whole again after", async () => {
     const [a, b] = await Promise.all([
       talker(hurried.url),
