@@ -147,5 +147,10 @@ export function collectGarbage(type: "major" | "minor") {
       v8.setFlagsFromString("--no-expose-gc");
     }
   }
-  collect?.({ type, execution: type === "major" ? "async" : "sync" });
+  try {
+    collect?.({ type, execution: type === "major" ? "async" : "sync" });
+  } catch {
+    // Called from a socket's data handler: nothing here may throw.
+    collect = null;
+  }
 }
