@@ -16,6 +16,12 @@ import {
   type ServerBuild,
 } from "react-router";
 import { defaultBodyLimit } from "~/framework/body-limits";
+import { setting } from "~/utils/env.server";
+import {
+  BodyAdmission,
+  collectGarbage,
+  type AdmissionTicket,
+} from "./body-admission";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { sendPlainPage } from "./plain-page";
 import {
@@ -65,28 +71,49 @@ export function createAppHandler({
       // (server/serve.ts), again here whenever development rebuilds.
       if (typeof build === "function") useRouteTable((await build()).routes);
       let body: ReadableStream<Uint8Array> | undefined;
-      if (!BODYLESS.has(req.method)) {
-        const limit = bodyLimitFor(req);
-        const read = await readBodyWithin(req, limit.bytes);
-        if (read === "aborted") return;
-        if (read === "too-large") return refuseTooLarge(req, res, limit);
-        body = streamOf(read);
+      let ticket: AdmissionTicket | undefined;
+      try {
+        if (!BODYLESS.has(req.method)) {
+          const limit = bodyLimitFor(req);
+          const weight = admissionWeight(req, limit.bytes);
+          if (weight > 0) {
+            const admitted = await admitBody(req, res, weight);
+            if (admitted === "gone") return;
+            if (admitted === "busy") return refuseBusy(req, res);
+            ticket = admitted;
+          }
+          const read = await readBodyWithin(req, limit.bytes);
+          if (read === "aborted") return;
+          if (read === "too-large") return refuseTooLarge(req, res, limit);
+          body = streamOf(read);
+        }
+        const controller = new AbortController();
+        res.on("close", () => {
+          if (!res.writableFinished) controller.abort();
+        });
+        const request = new Request(requestUrl(req), {
+          method: req.method,
+          headers: requestHeaders(req),
+          body,
+          signal: controller.signal,
+          ...(body && { duplex: "half" }),
+        });
+        const handle = split?.isApiRoute(requestLeafRoute(req))
+          ? handleApi
+          : handlePages;
+        await sendResponse(
+          res,
+          await handle(request, getLoadContext(req, res)),
+        );
+      } finally {
+        // The route is done with the body (a photo is re-encoded into new
+        // bytes by now): its place goes to the next upload, and its bytes
+        // go back now rather than at some later collection.
+        if (ticket) {
+          ticket.release();
+          collectGarbage("major");
+        }
       }
-      const controller = new AbortController();
-      res.on("close", () => {
-        if (!res.writableFinished) controller.abort();
-      });
-      const request = new Request(requestUrl(req), {
-        method: req.method,
-        headers: requestHeaders(req),
-        body,
-        signal: controller.signal,
-        ...(body && { duplex: "half" }),
-      });
-      const handle = split?.isApiRoute(requestLeafRoute(req))
-        ? handleApi
-        : handlePages;
-      await sendResponse(res, await handle(request, getLoadContext(req, res)));
     } catch (error) {
       next(error);
     }
@@ -125,6 +152,73 @@ function bodyLimitFor(req: ExpressRequest): BodyLimit {
   return own ?? defaultBodyLimit(type);
 }
 
+// --- Admitting a large body (app/framework/body-admission.ts) ----------------
+
+/** From this size on, a body waits for its turn within the upload budget. */
+const ADMITTED_FROM = 1024 * 1024;
+
+let admission: BodyAdmission | undefined;
+function uploadAdmission() {
+  admission ??= new BodyAdmission(
+    setting("UPLOAD_BUDGET_BYTES"),
+    setting("UPLOAD_WAIT_MS"),
+  );
+  return admission;
+}
+
+/**
+ * What a body will hold: its declared length, or for a chunked body its
+ * route's limit (the most it may grow to); 0 for a body too small to wait
+ * for a turn, or declared past its limit (refused before a byte is read).
+ */
+function admissionWeight(req: ExpressRequest, limit: number) {
+  const declared = req.get("Content-Length");
+  const bytes = declared === undefined ? limit : Number(declared);
+  if (!Number.isFinite(bytes) || bytes > limit) return 0;
+  return bytes >= ADMITTED_FROM ? bytes : 0;
+}
+
+/**
+ * Waits for the body's turn. Its socket is not read meanwhile; a sender
+ * that goes away leaves the queue (Node notices a closed connection while
+ * it still reads the socket, that is before the kernel's buffer fills;
+ * past that, when the wait ends and the 503 cannot be written).
+ */
+async function admitBody(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  bytes: number,
+) {
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) gone.abort();
+  };
+  if (req.destroyed || res.destroyed) gone.abort();
+  res.on("close", onClose);
+  req.on("close", onClose);
+  try {
+    return await uploadAdmission().admit(bytes, gone.signal);
+  } finally {
+    res.off("close", onClose);
+    req.off("close", onClose);
+  }
+}
+
+export const UPLOADS_BUSY =
+  "The server is busy with other uploads. Please try again in a moment.";
+
+function refuseBusy(req: ExpressRequest, res: ExpressResponse) {
+  const seconds = Math.max(1, Math.ceil(uploadAdmission().maxWaitMs / 1000));
+  res.status(503).set("Retry-After", String(seconds));
+  if (wantsJson(req)) res.json({ error: UPLOADS_BUSY });
+  else
+    sendPlainPage(res, {
+      title: "Busy",
+      message: UPLOADS_BUSY,
+      back: { href: safeRedirect(pagePath(req.path), "/"), label: "Go back" },
+    });
+}
+
 // --- Reading the body within its limit ---------------------------------------
 
 /**
@@ -148,6 +242,8 @@ function streamOf(chunks: Buffer[]): ReadableStream<Uint8Array> {
 
 /** From this declared size on, a body is read into one buffer (an upload). */
 const ONE_PIECE_FROM = 1024 * 1024;
+/** How many bytes of a one-piece body arrive between collections of its chunks. */
+const COLLECT_CHUNKS_EVERY = 4 * 1024 * 1024;
 
 function readBodyWithin(
   req: ExpressRequest,
@@ -156,9 +252,12 @@ function readBodyWithin(
   // A declared length past the limit is refused before a byte is read.
   const declared = Number(req.get("Content-Length") ?? "0");
   if (declared > limit) return Promise.resolve("too-large");
+  // Gone while its body waited for its turn: no event would come.
+  if (req.destroyed) return Promise.resolve("aborted");
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let collectedAt = 0;
     // A large declared body (photos) is copied into one buffer of its size
     // as it arrives: each chunk is let go at once, and a route that joins
     // the body (`readUploadedParts`) gets that one piece without a second
@@ -182,9 +281,15 @@ function readBodyWithin(
         // is left is dealt with after the answer (server/unread-body.ts).
         req.pause();
         finish("too-large");
-      } else if (whole && size <= whole.byteLength)
+      } else if (whole && size <= whole.byteLength) {
         whole.set(chunk, size - chunk.byteLength);
-      else chunks.push(chunk);
+        // The chunks copied so far are garbage: collected as it arrives,
+        // not held beside the body until V8 would look.
+        if (size - collectedAt >= COLLECT_CHUNKS_EVERY) {
+          collectedAt = size;
+          collectGarbage("minor");
+        }
+      } else chunks.push(chunk);
     };
     const onEnd = () =>
       finish(

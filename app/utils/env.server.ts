@@ -93,6 +93,10 @@ const shape = {
   LIVE_HEARTBEAT_MS: positive(15_000, "milliseconds"),
   LIVE_POLL_MS: positive(250, "milliseconds"),
   IDEMPOTENCY_LEASE_MS: positive(10_000, "milliseconds"),
+  // Large request bodies (photos) held at once, and how long one waits for
+  // its turn before a 503 (app/framework/body-admission.ts).
+  UPLOAD_BUDGET_BYTES: positive(16 * 1024 * 1024, "bytes"),
+  UPLOAD_WAIT_MS: positive(30_000, "milliseconds"),
   PASSWORD_RESET_TTL_S: positive(3_600, "seconds"),
   PASSKEY_CHALLENGE_TTL_S: positive(300, "seconds"),
 
