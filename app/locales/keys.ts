@@ -4,5 +4,8 @@
 // (app/framework/catalogs.server.ts reads them all); each English file is
 // named here once.
 import type messages from "./en/messages.json";
+import type social from "./en/social.json";
 
-export type MessageKey = keyof typeof messages;
+export type MessageKey =
+  | keyof typeof messages
+  | keyof typeof social;
