@@ -5,7 +5,9 @@
 // named here once.
 import type messages from "./en/messages.json";
 import type social from "./en/social.json";
+import type profilePages from "./en/profile-pages.json";
 
 export type MessageKey =
   | keyof typeof messages
-  | keyof typeof social;
+  | keyof typeof social
+  | keyof typeof profilePages;

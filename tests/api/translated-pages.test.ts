@@ -75,6 +75,11 @@ export const TRANSLATED_PAGES: {
   { name: "activity", path: () => "/notifications" },
   { name: "activity, finances", path: () => "/notifications?tab=finances" },
   { name: "financial history", path: () => "/financial-history" },
+  { name: "profile", path: () => "/profile" },
+  { name: "edit profile", path: () => "/profile/edit" },
+  { name: "notification settings", path: () => "/profile/notifications" },
+  { name: "your data", path: () => "/profile/data" },
+  { name: "security", path: () => "/profile/security" },
 ];
 
 /** Names, not words: the same in every language. */
@@ -89,6 +94,9 @@ const ALLOWED = new Set<string>([
   "PayPal",
   "Venmo",
   "Zelle",
+  "Google Wallet",
+  "Node.js", // a browser's name, on the security page's devices
+  "https://", // the picture link's placeholder
   "UTC",
   ...Object.values(LANGUAGE_NAMES),
   ...CURRENCIES,
