@@ -6,8 +6,10 @@
 import type messages from "./en/messages.json";
 import type social from "./en/social.json";
 import type profilePages from "./en/profile-pages.json";
+import type help from "./en/help.json";
 
 export type MessageKey =
   | keyof typeof messages
   | keyof typeof social
-  | keyof typeof profilePages;
+  | keyof typeof profilePages
+  | keyof typeof help;

@@ -80,6 +80,18 @@ export const TRANSLATED_PAGES: {
   { name: "notification settings", path: () => "/profile/notifications" },
   { name: "your data", path: () => "/profile/data" },
   { name: "security", path: () => "/profile/security" },
+  { name: "help", path: () => "/help" },
+  { name: "fees help", path: () => "/help/fees" },
+  { name: "fee calculator", path: () => "/help/fees?tab=calculator" },
+  {
+    name: "fee calculator, in yen",
+    path: () => "/help/fees?tab=calculator&amount=1001&currency=JPY",
+  },
+  {
+    name: "fee calculator, an amount refused",
+    path: () => "/help/fees?tab=calculator&amount=1.5.0",
+  },
+  { name: "fees FAQ", path: () => "/help/fees?tab=faq" },
 ];
 
 /** Names, not words: the same in every language. */
@@ -97,6 +109,7 @@ const ALLOWED = new Set<string>([
   "Google Wallet",
   "Node.js", // a browser's name, on the security page's devices
   "https://", // the picture link's placeholder
+  "support@fairshake.app",
   "UTC",
   ...Object.values(LANGUAGE_NAMES),
   ...CURRENCIES,
