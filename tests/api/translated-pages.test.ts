@@ -30,6 +30,8 @@ type Context = {
 export const TRANSLATED_PAGES: {
   name: string;
   path: (c: Context) => string;
+  /** The page's status when not 200 (the not-found page). */
+  status?: number;
 }[] = [
   { name: "home", path: () => "/" },
   { name: "create bet", path: () => "/create-bet" },
@@ -92,6 +94,14 @@ export const TRANSLATED_PAGES: {
     path: () => "/help/fees?tab=calculator&amount=1.5.0",
   },
   { name: "fees FAQ", path: () => "/help/fees?tab=faq" },
+  { name: "edit bet", path: (c) => `/bet/${c.betId}/edit` },
+  {
+    name: "edit bet, deleting",
+    path: (c) => `/bet/${c.betId}/edit?confirm=delete`,
+  },
+  { name: "the referee's ruling", path: (c) => `/bet/${c.refereedId}/rule` },
+  { name: "checkout (the loser's)", path: (c) => `/checkout/${c.lostId}` },
+  { name: "not found", path: () => "/no-such-page", status: 404 },
 ];
 
 /** Names, not words: the same in every language. */
@@ -307,10 +317,10 @@ describe("translated pages have no English left", () => {
     ];
   });
 
-  const render = async (language: string, path: string) => {
+  const render = async (language: string, path: string, status = 200) => {
     expect((await pick(client, language)).status).toBe(302);
     const res = await client.get(path, { Accept: "text/html" });
-    expect(res.status, `${path} in ${language}`).toBe(200);
+    expect(res.status, `${path} in ${language}`).toBe(status);
     expect(res.text).toContain(`<html lang="${language}"`);
     const words = wordsOn(res.text);
     // A key shown as itself: its area missing from the page's messages.
@@ -340,8 +350,8 @@ describe("translated pages have no English left", () => {
   for (const page of TRANSLATED_PAGES)
     it.each(["es", "de", "pt-BR"])(`${page.name} in %s`, async (language) => {
       const path = page.path(ctx);
-      const english = await render("en", path);
-      const translated = await render(language, path);
+      const english = await render("en", path, page.status);
+      const translated = await render(language, path, page.status);
       const left = [...translated].filter(
         (text) =>
           english.has(text) &&
