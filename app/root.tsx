@@ -43,7 +43,8 @@ export const links: Route.LinksFunction = () => [
 // The words of the layout every page shows (header, menu, footer, banner);
 // each page adds its own areas in its `handle`.
 export const handle = {
-  messages: ["language"],
+  // The footer's picker, and the error pages' words any page may need.
+  messages: ["language", "errors"],
 } satisfies RouteTraits;
 
 // Every request under the root (pages and the /api alike) passes the

@@ -2,33 +2,36 @@
 // thrown response is answered by its status's handler, else the default
 // one; anything else (a bug) by `unexpected`. Routes keep their own words by
 // passing handlers, their own frame and the ways on; never a stack trace
-// (the server logs it).
+// (the server logs it). Its words are the `errors` area, which the root
+// names, so every page has them (docs/product-rules.md#languages).
 import type { ComponentType, ReactNode } from "react";
 import { isRouteErrorResponse, Link, type ErrorResponse } from "react-router";
+import { useT, type Translate } from "~/components/i18n";
 
 export type ErrorCopy = { title: string; message: string };
-export type StatusHandler = (error: ErrorResponse) => ErrorCopy;
+export type StatusHandler = (error: ErrorResponse, t: Translate) => ErrorCopy;
 export type FrameProps = ErrorCopy & { children?: ReactNode };
 
-export const UNEXPECTED: ErrorCopy = {
-  title: "Error",
-  message: "An unexpected error occurred. Please try again.",
-};
+/** A bug's words: a title and a way to try again, never the error itself. */
+export const unexpectedCopy = (t: Translate): ErrorCopy => ({
+  title: t("errors.title"),
+  message: t("errors.unexpected"),
+});
 
 /** The site-wide words: a 404 of its own, else the status and the server's message. */
 export const NOT_FOUND_PAGE: Record<number, StatusHandler> = {
-  404: () => ({
-    title: "404 Page Not Found",
-    message: "The page you are looking for does not exist.",
+  404: (_error, t) => ({
+    title: t("errors.notFoundTitle"),
+    message: t("errors.notFound"),
   }),
 };
 
-export const statusAndMessage: StatusHandler = (error) => ({
-  title: `${error.status} ${error.statusText || "Error"}`,
+export const statusAndMessage: StatusHandler = (error, t) => ({
+  title: t("errors.statusTitle", { status: error.status }),
   message:
     typeof error.data === "string" && error.data
       ? error.data
-      : UNEXPECTED.message,
+      : t("errors.unexpected"),
 });
 
 /**
@@ -78,9 +81,10 @@ export function HomeLink({
 }: {
   className?: string;
 }) {
+  const t = useT();
   return (
     <Link to="/" className={className}>
-      Go to Home
+      {t("errors.home")}
     </Link>
   );
 }
@@ -89,20 +93,22 @@ export function GeneralErrorBoundary({
   error,
   statusHandlers = NOT_FOUND_PAGE,
   defaultStatusHandler = statusAndMessage,
-  unexpected = UNEXPECTED,
+  unexpected,
   Frame = PageFrame,
   children = <HomeLink />,
 }: {
   error: unknown;
   statusHandlers?: Record<number, StatusHandler>;
   defaultStatusHandler?: StatusHandler;
+  /** A bug's words; the site's own when not given. */
   unexpected?: ErrorCopy;
   Frame?: ComponentType<FrameProps>;
   /** The ways on (links); Go to Home when not given. */
   children?: ReactNode;
 }) {
+  const t = useT();
   const copy = isRouteErrorResponse(error)
-    ? (statusHandlers[error.status] ?? defaultStatusHandler)(error)
-    : unexpected;
+    ? (statusHandlers[error.status] ?? defaultStatusHandler)(error, t)
+    : (unexpected ?? unexpectedCopy(t));
   return <Frame {...copy}>{children}</Frame>;
 }

@@ -1,14 +1,11 @@
 import { useEffect, useId, useState } from "react";
+import { useT } from "~/components/i18n";
 
 const MB = 1024 * 1024;
 /** docs/product-rules.md#amounts-and-limits: the generic file picker's default limit. */
 export const FILE_PICKER_DEFAULT_MAX = 5 * MB;
 
 const megabytes = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
-
-export function sizeLimitMessage(maxSize: number) {
-  return `File size exceeds ${megabytes(maxSize)}MB limit.`;
-}
 
 /**
  * A file input with a size check and an image preview when JavaScript runs
@@ -31,6 +28,7 @@ export function FilePicker({
   errors?: string[];
 }) {
   const id = useId();
+  const t = useT();
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(
@@ -64,7 +62,7 @@ export function FilePicker({
             return;
           }
           if (file.size > maxSize) {
-            const message = sizeLimitMessage(maxSize);
+            const message = t("upload.tooLarge", { mb: megabytes(maxSize) });
             input.setCustomValidity(message);
             setError(message);
             return;
@@ -76,7 +74,7 @@ export function FilePicker({
         }}
       />
       <p id={`${id}-hint`} className="hint">
-        {hint ?? `Up to ${megabytes(maxSize)}MB.`}
+        {hint ?? t("upload.upTo", { mb: megabytes(maxSize) })}
       </p>
       {shown.length ? (
         <ul id={`${id}-error`} className="field-error" role="alert">
@@ -88,7 +86,7 @@ export function FilePicker({
       {preview ? (
         <img
           src={preview}
-          alt="Preview of the chosen image"
+          alt={t("upload.preview")}
           className="mt-2 size-24 rounded-full object-cover"
         />
       ) : null}

@@ -9,6 +9,7 @@
 // rendered only while it is open. Without JavaScript nothing opens it: the
 // links that open it with JavaScript go to a page of their own.
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useT } from "~/components/i18n";
 
 export function ModalDialog({
   open,
@@ -29,6 +30,7 @@ export function ModalDialog({
   const pressedOnBackdrop = useRef(false);
   const titleId = useId();
   const descriptionId = useId();
+  const t = useT();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -66,7 +68,7 @@ export function ModalDialog({
             <button
               type="button"
               className="btn-secondary"
-              aria-label="Close"
+              aria-label={t("dialog.close")}
               onClick={onClose}
             >
               ✕

@@ -1,10 +1,10 @@
 // The page frames several routes share, written once so they cannot drift:
 // the public page outside the app shell (join, help, fees, the demo outbox),
 // with the logo home; the signed-out card page (forgot password, reset,
-// confirm email), a public page holding one card; and a profile sub-page
-// (security, notifications, your data), with its way back to the profile.
+// confirm email), a public page holding one card. A profile sub-page has its
+// own frame (app/components/profile/profile-sub-page.tsx).
 import type { ReactNode } from "react";
-import { Link, href } from "react-router";
+import { Link } from "react-router";
 import { Logo } from "~/components/logo";
 import { useT } from "~/components/i18n";
 
@@ -45,25 +45,5 @@ export function PublicCardPage({
       <h1 className="text-2xl font-bold">{title}</h1>
       {children}
     </PublicPage>
-  );
-}
-
-export function ProfileSubPage({
-  title,
-  children,
-}: {
-  title: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="space-y-4">
-      <p>
-        <Link to={href("/profile")} className="text-brand-700 underline">
-          Back to Profile
-        </Link>
-      </p>
-      <h1 className="text-2xl font-bold">{title}</h1>
-      {children}
-    </div>
   );
 }

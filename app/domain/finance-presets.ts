@@ -1,11 +1,11 @@
 // The finance range presets (docs/product-rules.md#screens), kept apart from the date arithmetic
 // so the page's bundle carries only these labels.
 export const PRESETS = [
-  { id: "week", label: "This Week" },
-  { id: "month", label: "This Month" },
-  { id: "quarter", label: "This Quarter" },
-  { id: "year", label: "This Year" },
-  { id: "all", label: "All Time" },
+  { id: "week", label: "finances.week" },
+  { id: "month", label: "finances.month" },
+  { id: "quarter", label: "finances.quarter" },
+  { id: "year", label: "finances.year" },
+  { id: "all", label: "finances.all" },
 ] as const;
 export type Preset = (typeof PRESETS)[number]["id"];
 export const DEFAULT_PRESET: Preset = "month";

@@ -22,7 +22,10 @@ export type FinanceRow = {
   /** In `currency`'s smallest unit. */
   amountCents: number;
   currency: Currency;
+  /** In words, the page's language. */
   status: string;
+  /** The status as data ("completed"): the badge's colour. */
+  tone: string;
   betId: number;
 };
 

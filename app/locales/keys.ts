@@ -4,5 +4,16 @@
 // (app/framework/catalogs.server.ts reads them all); each English file is
 // named here once.
 import type messages from "./en/messages.json";
+import type social from "./en/social.json";
+import type profilePages from "./en/profile-pages.json";
+import type help from "./en/help.json";
+import type errors from "./en/errors.json";
+import type betScreens from "./en/bet-screens.json";
 
-export type MessageKey = keyof typeof messages;
+export type MessageKey =
+  | keyof typeof messages
+  | keyof typeof social
+  | keyof typeof profilePages
+  | keyof typeof help
+  | keyof typeof errors
+  | keyof typeof betScreens;

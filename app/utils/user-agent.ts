@@ -26,12 +26,28 @@ const SYSTEMS: [RegExp, string][] = [
   [/\bLinux\b/, "Linux"],
 ];
 
-export function describeUserAgent(userAgent: string | null | undefined) {
-  if (!userAgent) return "Unknown device";
+/** The words around the names, in a page's language (English by default). */
+export type DeviceWords = {
+  on: (browser: string, system: string) => string;
+  browserOn: (system: string) => string;
+  unknown: string;
+};
+
+const ENGLISH: DeviceWords = {
+  on: (browser, system) => `${browser} on ${system}`,
+  browserOn: (system) => `Browser on ${system}`,
+  unknown: "Unknown device",
+};
+
+export function describeUserAgent(
+  userAgent: string | null | undefined,
+  words: DeviceWords = ENGLISH,
+) {
+  if (!userAgent) return words.unknown;
   const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1];
   const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
+  if (browser && system) return words.on(browser, system);
   if (browser) return browser;
-  if (system) return `Browser on ${system}`;
-  return "Unknown device";
+  if (system) return words.browserOn(system);
+  return words.unknown;
 }

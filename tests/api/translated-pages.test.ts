@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer } from "../support/use-server";
 import { Client, signUp } from "../support/server";
+import { payOverHttp } from "./settle-helpers";
 import { CURRENCIES } from "~/domain/currency";
 import { LANGUAGE_NAMES } from "~/domain/language";
 import { CATALOGS } from "~/framework/catalogs.server";
@@ -19,12 +20,18 @@ type Context = {
   activeId: number;
   lostId: number;
   proposedId: number;
+  /** A bet the creator referees, referred to them. */
+  refereedId: number;
+  /** Part of the friend's name: a friend search that finds them. */
+  friendQuery: string;
 };
 
 /** The pages whose every word is translated, signed in as the bet's creator. */
 export const TRANSLATED_PAGES: {
   name: string;
   path: (c: Context) => string;
+  /** The page's status when not 200 (the not-found page). */
+  status?: number;
 }[] = [
   { name: "home", path: () => "/" },
   { name: "create bet", path: () => "/create-bet" },
@@ -51,6 +58,50 @@ export const TRANSLATED_PAGES: {
     name: "approve a settlement",
     path: (c) => `/settlements/${c.proposedId}/approve`,
   },
+  { name: "discover", path: () => "/search" },
+  { name: "discover, friends", path: () => "/search?tab=friends" },
+  {
+    name: "discover, friend requests",
+    path: () => "/search?tab=friends&sub=requests",
+  },
+  { name: "friends", path: () => "/friends" },
+  { name: "friends, requests", path: () => "/friends?tab=requests" },
+  {
+    name: "friends, a search",
+    path: (c) => `/friends?tab=add&q=${c.friendQuery}`,
+  },
+  {
+    name: "friends, a search that finds nobody",
+    path: () => "/friends?tab=add&q=zzqq",
+  },
+  { name: "activity", path: () => "/notifications" },
+  { name: "activity, finances", path: () => "/notifications?tab=finances" },
+  { name: "financial history", path: () => "/financial-history" },
+  { name: "profile", path: () => "/profile" },
+  { name: "edit profile", path: () => "/profile/edit" },
+  { name: "notification settings", path: () => "/profile/notifications" },
+  { name: "your data", path: () => "/profile/data" },
+  { name: "security", path: () => "/profile/security" },
+  { name: "help", path: () => "/help" },
+  { name: "fees help", path: () => "/help/fees" },
+  { name: "fee calculator", path: () => "/help/fees?tab=calculator" },
+  {
+    name: "fee calculator, in yen",
+    path: () => "/help/fees?tab=calculator&amount=1001&currency=JPY",
+  },
+  {
+    name: "fee calculator, an amount refused",
+    path: () => "/help/fees?tab=calculator&amount=1.5.0",
+  },
+  { name: "fees FAQ", path: () => "/help/fees?tab=faq" },
+  { name: "edit bet", path: (c) => `/bet/${c.betId}/edit` },
+  {
+    name: "edit bet, deleting",
+    path: (c) => `/bet/${c.betId}/edit?confirm=delete`,
+  },
+  { name: "the referee's ruling", path: (c) => `/bet/${c.refereedId}/rule` },
+  { name: "checkout (the loser's)", path: (c) => `/checkout/${c.lostId}` },
+  { name: "not found", path: () => "/no-such-page", status: 404 },
 ];
 
 /** Names, not words: the same in every language. */
@@ -65,6 +116,10 @@ const ALLOWED = new Set<string>([
   "PayPal",
   "Venmo",
   "Zelle",
+  "Google Wallet",
+  "Node.js", // a browser's name, on the security page's devices
+  "https://", // the picture link's placeholder
+  "support@fairshake.app",
   "UTC",
   ...Object.values(LANGUAGE_NAMES),
   ...CURRENCIES,
@@ -73,6 +128,7 @@ const ALLOWED_PATTERNS = [
   /^[A-Z][a-z]+\/[A-Za-z_ ]+$/, // a time zone: Europe/Berlin
   /^\P{L}*$/u, // no letters: numbers, money, punctuation
   /^[A-Z]{1,2}$/, // a person's initials on their avatar
+  /^[A-Z0-9]{6}$/, // a bet code (the code search's example)
 ];
 
 const decode = (text: string) =>
@@ -174,6 +230,59 @@ describe("translated pages have no English left", () => {
     });
     expect(proposal.status, proposal.text).toBe(201);
     proposedCode = proposed.data.code;
+    // A fifth, conceded and paid: a payment in the financial history.
+    const paid = await client.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+    });
+    expect((await friend.post(`/api/bets/${paid.data.id}/join`)).status).toBe(
+      200,
+    );
+    await client.post(`/api/bets/${paid.data.id}/settle`, {
+      winnerId: joiner.id,
+    });
+    await payOverHttp(client, paid.data.id);
+    // The friend becomes a friend and makes a bet the creator referees;
+    // a third person joins, rejects the friend's proposal and refers it.
+    expect(
+      (await friend.post("/api/friends", { friendId: signed.user.id })).status,
+    ).toBe(201);
+    expect(
+      (await client.post("/api/friends/accept", { friendId: joiner.id }))
+        .status,
+    ).toBe(200);
+    const refereed = await friend.post("/api/bets", {
+      title: "Zyxw qvut",
+      description: "Zyxw qvut ponm lkji.",
+      amount: 25,
+      deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      visibility: "public",
+      refereeId: signed.user.id,
+    });
+    expect(refereed.status, refereed.text).toBe(201);
+    const third = await signUp(server.url);
+    const refereedId = refereed.data.id as number;
+    expect(
+      (await third.client.post(`/api/bets/${refereedId}/join`)).status,
+    ).toBe(200);
+    await friend.post(`/api/bets/${refereedId}/propose-settlement`, {
+      winnerId: joiner.id,
+    });
+    expect(
+      (await third.client.post(`/api/settlements/${refereedId}/reject`, {}))
+        .status,
+    ).toBe(204);
+    const referred = await third.client.post(`/api/bets/${refereedId}/refer`);
+    expect(referred.status, referred.text).toBe(200);
+    // Someone else asks to be the creator's friend: a pending request.
+    const asker = await signUp(server.url);
+    expect(
+      (await asker.client.post("/api/friends", { friendId: signed.user.id }))
+        .status,
+    ).toBe(201);
     otherCode = other.data.code;
     ctx = {
       betId: made.data.id,
@@ -181,23 +290,37 @@ describe("translated pages have no English left", () => {
       activeId: other.data.id,
       lostId: lost.data.id,
       proposedId: proposed.data.id,
+      refereedId,
+      friendQuery: friendName,
     };
+    // The public feed (Discover) shows everyone's bets, the demo's too:
+    // their titles and codes are people's words, not the page's.
+    const feed = await client.get("/api/bets");
+    expect(feed.status).toBe(200);
+    const others = (
+      feed.data as { title: string; description: string; code: string }[]
+    ).flatMap((b) => [b.title, b.description, b.code]);
     own = [
+      ...others,
       signed.user.username,
       friendName,
       otherCode,
       lostCode,
       proposedCode,
+      paid.data.code,
+      refereed.data.code,
+      third.user.username,
+      asker.user.username,
       made.data.code,
       "Zyxw qvut",
       "Zyxw qvut ponm lkji.",
     ];
   });
 
-  const render = async (language: string, path: string) => {
+  const render = async (language: string, path: string, status = 200) => {
     expect((await pick(client, language)).status).toBe(302);
     const res = await client.get(path, { Accept: "text/html" });
-    expect(res.status, `${path} in ${language}`).toBe(200);
+    expect(res.status, `${path} in ${language}`).toBe(status);
     expect(res.text).toContain(`<html lang="${language}"`);
     const words = wordsOn(res.text);
     // A key shown as itself: its area missing from the page's messages.
@@ -227,8 +350,8 @@ describe("translated pages have no English left", () => {
   for (const page of TRANSLATED_PAGES)
     it.each(["es", "de", "pt-BR"])(`${page.name} in %s`, async (language) => {
       const path = page.path(ctx);
-      const english = await render("en", path);
-      const translated = await render(language, path);
+      const english = await render("en", path, page.status);
+      const translated = await render(language, path, page.status);
       const left = [...translated].filter(
         (text) =>
           english.has(text) &&

@@ -162,13 +162,15 @@ test("the fee calculator works from presets and the form", async ({
   await expect(page.getByLabel("Fee breakdown")).toContainText("$97.50");
   await page.getByRole("link", { name: "$500" }).click();
   await expect(page.getByLabel("Fee breakdown")).toContainText("$487.50");
-  await page.getByLabel("Bet amount ($)").fill("15");
+  await page.getByLabel("Bet amount", { exact: true }).fill("15");
   await page.getByRole("button", { name: "Calculate" }).click();
   await expect(page.getByLabel("Fee breakdown")).toContainText("-$0.38");
-  await page
-    .getByLabel("Bet amount ($)")
-    .evaluate((i: HTMLInputElement) => (i.min = ""));
-  await page.getByLabel("Bet amount ($)").fill("0");
+  // Any bet currency, the fee rounded half up to its smallest unit.
+  await page.getByLabel("Currency").selectOption("JPY");
+  await page.getByLabel("Bet amount", { exact: true }).fill("1,001");
+  await page.getByRole("button", { name: "Calculate" }).click();
+  await expect(page.getByLabel("Fee breakdown")).toContainText("-¥25");
+  await page.getByLabel("Bet amount", { exact: true }).fill("0");
   await page.getByRole("button", { name: "Calculate" }).click();
   await expect(page.getByText("Please enter a valid bet amount")).toBeVisible();
   expect(

@@ -6,13 +6,21 @@ import { ErrorList } from "~/components/forms";
 import { formatMoney, minorToSignedString } from "~/domain/currency";
 import { PRESETS } from "~/domain/finance-presets";
 import type { Finances } from "~/domain/finances";
+import { useLanguage, useT } from "~/components/i18n";
 
 const STATUS_TONE: Record<string, string> = {
   completed: "bg-brand-100 text-brand-800",
   pending: "bg-amber-100 text-amber-800",
 };
 const FAILED_TONE = "bg-red-100 text-red-800";
-const COLUMNS = ["Date", "Type", "Description", "Amount", "Currency", "Status"];
+const COLUMNS = [
+  "finances.date",
+  "finances.type",
+  "finances.description",
+  "finances.amount",
+  "finances.currency",
+  "finances.status",
+] as const;
 
 export function FinancePanel({
   finances,
@@ -29,6 +37,10 @@ export function FinancePanel({
   refreshed?: boolean;
 }) {
   const { range, summary, rows, today, fieldErrors } = finances;
+  const t = useT();
+  const language = useLanguage();
+  const money = (minor: number, currency: Finances["currency"]) =>
+    formatMoney(minor, currency, language);
   const href = (params: Record<string, string>) =>
     `${path}?${new URLSearchParams({ ...keep, ...params })}`;
   const current: Record<string, string> = range.preset
@@ -41,7 +53,7 @@ export function FinancePanel({
 
   return (
     <div className="space-y-4">
-      <nav aria-label="Date range presets" className="flex flex-wrap gap-2">
+      <nav aria-label={t("finances.presets")} className="flex flex-wrap gap-2">
         {PRESETS.map((p) => (
           <Link
             key={p.id}
@@ -50,7 +62,7 @@ export function FinancePanel({
             className="btn-secondary aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-50"
             preventScrollReset
           >
-            {p.label}
+            {t(p.label)}
           </Link>
         ))}
       </nav>
@@ -58,12 +70,12 @@ export function FinancePanel({
         method="get"
         action={path}
         className="card grid grid-cols-2 items-end gap-3"
-        aria-label="Date range"
+        aria-label={t("finances.range")}
       >
         {hidden}
         <RangeDay
           id="fin-start"
-          label="Start date"
+          label={t("finances.startDate")}
           name="startDate"
           value={range.start}
           max={today}
@@ -71,25 +83,25 @@ export function FinancePanel({
         />
         <RangeDay
           id="fin-end"
-          label="End date"
+          label={t("finances.endDate")}
           name="endDate"
           value={range.end}
           max={today}
           errors={fieldErrors.endDate}
         />
         <button type="submit" className="btn-primary col-span-2">
-          Apply
+          {t("finances.apply")}
         </button>
       </Form>
 
       {!finances.ok ? (
         <div role="alert" className="card space-y-2 border-red-200 bg-red-50">
           <p className="font-semibold text-red-800">
-            {badRange ? "Invalid date range" : "Error loading financial data"}
+            {badRange ? t("finances.badRange") : t("finances.loadError")}
           </p>
           <p className="text-sm text-red-800">{finances.error}</p>
           <Link to={href({})} className="btn-secondary">
-            Try Again
+            {t("finances.tryAgain")}
           </Link>
         </div>
       ) : null}
@@ -103,8 +115,8 @@ export function FinancePanel({
           key={s.currency}
           aria-label={
             finances.summaries.length > 1
-              ? `Summary in ${s.currency}`
-              : "Summary"
+              ? t("finances.summaryIn", { currency: s.currency })
+              : t("finances.summary")
           }
           className="grid grid-cols-2 gap-3"
         >
@@ -112,21 +124,21 @@ export function FinancePanel({
             <h2 className="col-span-2 font-semibold">{s.currency}</h2>
           ) : null}
           <SummaryCard
-            label="Winnings"
-            value={formatMoney(s.winningsCents, s.currency)}
+            label={t("finances.winnings")}
+            value={money(s.winningsCents, s.currency)}
           />
           <SummaryCard
-            label="Losses"
-            value={formatMoney(s.lossesCents, s.currency)}
+            label={t("finances.losses")}
+            value={money(s.lossesCents, s.currency)}
           />
           <SummaryCard
-            label="Platform Fees"
-            value={formatMoney(s.feesCents, s.currency)}
+            label={t("finances.fees")}
+            value={money(s.feesCents, s.currency)}
           />
           <SummaryCard
-            label="Net Profit"
-            value={`${s.netProfitCents < 0 ? "-" : ""}${formatMoney(Math.abs(s.netProfitCents), s.currency)}`}
-            note={`Win rate ${s.winRate}%`}
+            label={t("finances.net")}
+            value={`${s.netProfitCents < 0 ? "-" : ""}${money(Math.abs(s.netProfitCents), s.currency)}`}
+            note={t("finances.winRate", { rate: s.winRate })}
           />
         </section>
       ))}
@@ -138,13 +150,13 @@ export function FinancePanel({
           preventScrollReset
           replace
         >
-          Refresh Data
+          {t("finances.refresh")}
         </Link>
         <a href={finances.csvHref} className="btn-secondary" download>
-          Export CSV
+          {t("finances.csv")}
         </a>
         <p role="status" className="text-sm text-brand-700">
-          {refreshed ? "Refreshed" : ""}
+          {refreshed ? t("finances.refreshed") : ""}
         </p>
       </div>
 
@@ -153,16 +165,13 @@ export function FinancePanel({
         aria-labelledby="tx-heading"
       >
         <h2 id="tx-heading" className="px-4 pt-4 font-semibold">
-          Transactions
+          {t("finances.transactions")}
         </h2>
         <p className="px-4 text-xs text-slate-600">
-          {range.start} to {range.end}. Transactions may take up to 24 hours to
-          appear.
+          {t("finances.rangeNote", { start: range.start, end: range.end })}
         </p>
         {rows.length === 0 ? (
-          <p className="p-4 text-sm text-slate-600">
-            No transactions in this period.
-          </p>
+          <p className="p-4 text-sm text-slate-600">{t("finances.none")}</p>
         ) : (
           <table className="mt-2 w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs uppercase text-slate-600">
@@ -171,9 +180,9 @@ export function FinancePanel({
                   <th
                     key={c}
                     scope="col"
-                    className={`px-3 py-2${c === "Amount" ? " text-right" : ""}`}
+                    className={`px-3 py-2${c === "finances.amount" ? " text-right" : ""}`}
                   >
-                    {c}
+                    {t(c)}
                   </th>
                 ))}
               </tr>
@@ -182,7 +191,7 @@ export function FinancePanel({
               {rows.map((r) => (
                 <tr key={r.id}>
                   <td className="whitespace-nowrap px-3 py-2">{r.date}</td>
-                  <td className="px-3 py-2 capitalize">{r.type}</td>
+                  <td className="px-3 py-2">{r.type}</td>
                   <td className="px-3 py-2">{r.description}</td>
                   <td
                     className={`whitespace-nowrap px-3 py-2 text-right font-medium ${r.amountCents < 0 ? "text-red-700" : "text-brand-700"}`}
@@ -192,7 +201,7 @@ export function FinancePanel({
                   <td className="px-3 py-2">{r.currency}</td>
                   <td className="px-3 py-2">
                     <span
-                      className={`badge ${STATUS_TONE[r.status] ?? FAILED_TONE}`}
+                      className={`badge ${STATUS_TONE[r.tone] ?? FAILED_TONE}`}
                     >
                       {r.status}
                     </span>

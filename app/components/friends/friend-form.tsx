@@ -1,10 +1,11 @@
 import { useLocation, useNavigation } from "react-router";
 import { KeyedForm } from "~/components/keyed-form";
+import { useT } from "~/components/i18n";
 
 const PENDING = {
-  send: "Sending...",
-  accept: "Accepting...",
-  decline: "Declining...",
+  send: "friends.sending",
+  accept: "friends.accepting",
+  decline: "friends.declining",
 } as const;
 
 /**
@@ -25,6 +26,7 @@ export function FriendForm({
   ariaLabel?: string;
 }) {
   const location = useLocation();
+  const t = useT();
   const navigation = useNavigation();
   const pending =
     navigation.state !== "idle" &&
@@ -45,7 +47,7 @@ export function FriendForm({
         aria-label={ariaLabel}
         disabled={pending}
       >
-        {pending ? PENDING[intent] : label}
+        {pending ? t(PENDING[intent]) : label}
       </button>
     </KeyedForm>
   );

@@ -12,16 +12,17 @@ import { FriendList } from "./friend-list";
 import { RequestList } from "./request-list";
 import { UserSearch } from "./user-search";
 import { href } from "react-router";
+import { useT, type MessageKey } from "~/components/i18n";
 
 export type FriendsPanelLinks = {
   /** The URL of each sub-tab. */
   tabHref: (tab: FriendsTab) => string;
   /** The label of the search tab: 'Add' on /friends, 'Find' on /search. */
-  findLabel: string;
+  findLabel: MessageKey;
   /** Where the search form submits and which tab parameters it keeps. */
   searchAction: string;
   searchHidden: Record<string, string>;
-  shortHint: string;
+  shortHint: MessageKey;
 };
 
 export function FriendsPanel({
@@ -33,30 +34,39 @@ export function FriendsPanel({
   links: FriendsPanelLinks;
   failure?: FriendsActionFailure | null;
 }) {
+  const t = useT();
   return (
     <div className="space-y-4">
       <LinkTabs
-        label="Friends sections"
+        label={t("friends.sections")}
         current={view.tab}
         tabs={[
-          { id: "friends", label: "Friends", to: links.tabHref("friends") },
+          {
+            id: "friends",
+            label: t("friends.tabFriends"),
+            to: links.tabHref("friends"),
+          },
           {
             id: "requests",
             label: (
               <>
-                Requests
+                {t("friends.tabRequests")}
                 {view.requestCount > 0 ? (
                   <span className="badge ml-1 bg-red-600 text-white">
                     <span className="sr-only">(</span>
                     {view.requestCount}
-                    <span className="sr-only"> pending)</span>
+                    <span className="sr-only"> {t("friends.pending")})</span>
                   </span>
                 ) : null}
               </>
             ),
             to: links.tabHref("requests"),
           },
-          { id: "find", label: links.findLabel, to: links.tabHref("find") },
+          {
+            id: "find",
+            label: t(links.findLabel),
+            to: links.tabHref("find"),
+          },
         ]}
       />
       {failure ? (
@@ -77,7 +87,7 @@ export function FriendsPanel({
           q={view.search.q}
           results={view.search.results}
           tooShort={view.search.tooShort}
-          shortHint={links.shortHint}
+          shortHint={t(links.shortHint)}
         />
       )}
     </div>
@@ -90,8 +100,8 @@ export const SEARCH_FRIENDS_LINKS: FriendsPanelLinks = {
     tab === "friends"
       ? `${href("/search")}?tab=friends`
       : `${href("/search")}?tab=friends&sub=${tab}`,
-  findLabel: "Find",
+  findLabel: "friends.find",
   searchAction: href("/search"),
   searchHidden: { tab: "friends", sub: "find" },
-  shortHint: "Please enter at least 2 characters to search for friends.",
+  shortHint: "friends.shortHintDiscover",
 };

@@ -1,4 +1,5 @@
 import { UserAvatar } from "~/components/user-avatar";
+import { useT } from "~/components/i18n";
 
 /**
  * A person as the friends screens show one (a friend, a request, a search
@@ -19,13 +20,17 @@ export function PersonHeading({
   recordText?: string | null;
   children?: React.ReactNode;
 }) {
+  const t = useT();
   return (
     <div className="flex items-center gap-3">
       <UserAvatar username={person.username} avatarUrl={person.avatarUrl} />
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold">{person.username}</p>
         <p className="text-sm text-slate-600">
-          {person.winCount} wins · {person.lossCount} losses
+          {t("friends.winsLosses", {
+            wins: person.winCount,
+            losses: person.lossCount,
+          })}
         </p>
         {recordText ? (
           <p className="text-sm text-slate-600">{recordText}</p>

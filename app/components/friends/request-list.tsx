@@ -1,6 +1,7 @@
 import type { RequestEntry } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
 import { PersonHeading } from "./person-heading";
+import { useT } from "~/components/i18n";
 
 export function RequestList({
   requests,
@@ -9,20 +10,21 @@ export function RequestList({
   requests: RequestEntry[];
   error: string | null;
 }) {
+  const t = useT();
   if (error)
     return (
       <p role="alert" className="text-red-700">
-        Error loading requests: {error}
+        {t("friends.requestsLoadError", { error })}
       </p>
     );
   if (requests.length === 0)
     return (
       <p className="card text-center text-slate-700">
-        No pending friend requests.
+        {t("friends.noRequests")}
       </p>
     );
   return (
-    <ul aria-label="Friend requests" className="space-y-2">
+    <ul aria-label={t("friends.requestList")} className="space-y-2">
       {requests.map(({ id, friend }) => (
         <li key={id} className="card space-y-3">
           <PersonHeading person={friend} />
@@ -30,14 +32,16 @@ export function RequestList({
             <FriendForm
               intent="accept"
               friendId={friend.id}
-              label="Accept"
-              ariaLabel={`Accept ${friend.username}`}
+              label={t("friends.accept")}
+              ariaLabel={t("friends.acceptName", { username: friend.username })}
             />
             <FriendForm
               intent="decline"
               friendId={friend.id}
-              label="Decline"
-              ariaLabel={`Decline ${friend.username}`}
+              label={t("friends.decline")}
+              ariaLabel={t("friends.declineName", {
+                username: friend.username,
+              })}
               secondary
             />
           </div>

@@ -3,6 +3,7 @@ import { USERNAME_MAX } from "~/domain/user";
 import { PersonHeading } from "./person-heading";
 import type { SearchResult } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
+import { useT } from "~/components/i18n";
 
 /**
  * The friend search: a GET form (the query lives in the URL) and its
@@ -25,6 +26,7 @@ export function UserSearch({
   shortHint: string;
 }) {
   const navigation = useNavigation();
+  const t = useT();
   const searching =
     navigation.state === "loading" &&
     navigation.location?.search.includes("q=");
@@ -35,14 +37,14 @@ export function UserSearch({
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         <label htmlFor="friend-search" className="sr-only">
-          Search by username
+          {t("friends.searchLabel")}
         </label>
         <input
           id="friend-search"
           name="q"
           type="search"
           className="input"
-          placeholder="Search by username"
+          placeholder={t("friends.searchLabel")}
           defaultValue={q}
           maxLength={USERNAME_MAX}
           autoCapitalize="none"
@@ -51,7 +53,7 @@ export function UserSearch({
           aria-describedby={tooShort ? "friend-search-error" : undefined}
         />
         <button type="submit" className="btn-primary">
-          {searching ? "Searching..." : "Search"}
+          {searching ? t("friends.searching") : t("friends.search")}
         </button>
       </Form>
       {tooShort ? (
@@ -60,15 +62,15 @@ export function UserSearch({
           role="alert"
           className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800"
         >
-          <p className="font-semibold">Search query too short</p>
+          <p className="font-semibold">{t("friends.tooShort")}</p>
           <p>{shortHint}</p>
         </div>
       ) : null}
       {results && results.length === 0 ? (
-        <p className="text-slate-700">No users found matching "{q}"</p>
+        <p className="text-slate-700">{t("friends.noMatch", { q })}</p>
       ) : null}
       {results && results.length > 0 ? (
-        <ul aria-label="Search results" className="space-y-2">
+        <ul aria-label={t("friends.results")} className="space-y-2">
           {results.map((user) => (
             <li key={user.id} className="card space-y-3">
               <PersonHeading person={user} recordText={user.recordText} />
@@ -82,27 +84,34 @@ export function UserSearch({
 }
 
 function Relation({ user }: { user: SearchResult }) {
+  const t = useT();
   if (user.relation === "friend")
-    return <span className="badge bg-brand-100 text-brand-800">Friends</span>;
+    return (
+      <span className="badge bg-brand-100 text-brand-800">
+        {t("friends.areFriends")}
+      </span>
+    );
   if (user.relation === "sent")
     return (
-      <span className="badge bg-slate-200 text-slate-800">Request sent</span>
+      <span className="badge bg-slate-200 text-slate-800">
+        {t("friends.requestSent")}
+      </span>
     );
   if (user.relation === "received")
     return (
       <FriendForm
         intent="accept"
         friendId={user.id}
-        label="Accept request"
-        ariaLabel={`Accept ${user.username}`}
+        label={t("friends.acceptRequest")}
+        ariaLabel={t("friends.acceptName", { username: user.username })}
       />
     );
   return (
     <FriendForm
       intent="send"
       friendId={user.id}
-      label="Add friend"
-      ariaLabel={`Add ${user.username} as a friend`}
+      label={t("friends.addFriend")}
+      ariaLabel={t("friends.addName", { username: user.username })}
     />
   );
 }

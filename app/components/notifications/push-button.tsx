@@ -1,3 +1,4 @@
+import { useT } from "~/components/i18n";
 import { useEffect, useState } from "react";
 
 // "Turn on notifications" (docs/product-rules.md#notifications): permission is asked only after a tap,
@@ -26,6 +27,7 @@ const postJson = (url: string, method: string, body: unknown) =>
 
 export function PushButton() {
   const [state, setState] = useState<State>("loading");
+  const t = useT();
 
   useEffect(() => {
     if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
@@ -82,31 +84,27 @@ export function PushButton() {
   }
 
   const note: Partial<Record<State, string>> = {
-    loading: "Push notifications need JavaScript in this browser.",
-    unsupported:
-      "This browser cannot show push notifications. On an iPhone, add Fairshake to your home screen first.",
-    denied:
-      "Notifications are blocked for this site. Allow them in your browser's settings, then try again.",
-    failed: "That did not work. Please try again.",
+    loading: t("push.needsJs"),
+    unsupported: t("push.unsupported"),
+    denied: t("push.denied"),
+    failed: t("push.failed"),
   };
   return (
     <div className="space-y-2" aria-live="polite">
       {state === "on" ? (
         <>
-          <p className="text-slate-700">
-            Push notifications are on in this browser.
-          </p>
+          <p className="text-slate-700">{t("push.on")}</p>
           <button type="button" className="btn-secondary" onClick={turnOff}>
-            Turn off notifications
+            {t("push.turnOff")}
           </button>
         </>
       ) : state === "off" || state === "denied" || state === "failed" ? (
         <button type="button" className="btn-primary" onClick={turnOn}>
-          Turn on notifications
+          {t("push.turnOn")}
         </button>
       ) : state === "working" ? (
         <button type="button" className="btn-primary" disabled>
-          Working...
+          {t("push.working")}
         </button>
       ) : null}
       {note[state] ? (

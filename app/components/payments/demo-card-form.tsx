@@ -3,6 +3,7 @@ import { KeyedForm } from "~/components/keyed-form";
 import { Field } from "~/components/forms";
 import { formatMoney, type Currency } from "~/domain/currency";
 import { useHydrated } from "~/components/use-hydrated";
+import { useLanguage, useT } from "~/components/i18n";
 
 // docs/product-rules.md#paying: our own card form, test cards only, autocomplete off; it posts
 // to its own route and works without JavaScript.
@@ -17,21 +18,23 @@ export function DemoCardForm({
 }) {
   const busy = useNavigation().state === "submitting";
   const hydrated = useHydrated();
+  const t = useT();
+  const language = useLanguage();
+  const amount = formatMoney(amountCents, currency, language);
   return (
     <KeyedForm
       method="post"
       className="card space-y-4"
-      aria-label="Card payment"
+      aria-label={t("checkout.cardPayment")}
       autoComplete="off"
     >
       <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-        Demo — no real charges. Use the test card 4242 4242 4242 4242, any
-        future expiry and any CVC.
+        {t("checkout.demoNote", { card: "4242 4242 4242 4242" })}
       </p>
       {/* Present only when JavaScript runs: the server then answers with data for the confetti. */}
       {hydrated ? <input type="hidden" name="js" value="1" /> : null}
       <Field
-        label="Card number"
+        label={t("checkout.cardNumber")}
         errors={fieldErrors?.cardNumber}
         inputProps={{
           name: "cardNumber",
@@ -44,19 +47,19 @@ export function DemoCardForm({
       />
       <div className="grid grid-cols-2 gap-3">
         <Field
-          label="Expiry"
+          label={t("checkout.expiry")}
           errors={fieldErrors?.expiry}
-          hint="MM/YY"
+          hint={t("checkout.expiryForm")}
           inputProps={{
             name: "expiry",
             autoComplete: "off",
-            placeholder: "MM/YY",
+            placeholder: t("checkout.expiryForm"),
             required: true,
             maxLength: 7,
           }}
         />
         <Field
-          label="CVC"
+          label={t("checkout.cvc")}
           errors={fieldErrors?.cvc}
           inputProps={{
             name: "cvc",
@@ -69,7 +72,7 @@ export function DemoCardForm({
         />
       </div>
       <button type="submit" className="btn-primary w-full" disabled={busy}>
-        {busy ? "Processing..." : `Pay ${formatMoney(amountCents, currency)}`}
+        {busy ? t("checkout.processing") : t("checkout.pay", { amount })}
       </button>
     </KeyedForm>
   );

@@ -22,6 +22,7 @@ import {
   PAYMENT_WENT_WRONG,
 } from "~/domain/payment";
 import { formatMoney, type Currency } from "~/domain/currency";
+import { useLanguage, useT } from "~/components/i18n";
 
 let stripePromise: Promise<Stripe | null> | null = null;
 
@@ -70,6 +71,8 @@ function PayWithElement({
   const submit = useSubmit();
   const [error, setError] = useState<{ title: string; message: string }>();
   const [busy, setBusy] = useState(false);
+  const t = useT();
+  const language = useLanguage();
 
   async function pay(event: React.FormEvent) {
     event.preventDefault();
@@ -128,7 +131,11 @@ function PayWithElement({
   }
 
   return (
-    <form onSubmit={pay} className="card space-y-4" aria-label="Card payment">
+    <form
+      onSubmit={pay}
+      className="card space-y-4"
+      aria-label={t("checkout.cardPayment")}
+    >
       <PaymentElement />
       <FormAlert title={error?.title} message={error?.message} />
       <button
@@ -136,7 +143,11 @@ function PayWithElement({
         className="btn-primary w-full"
         disabled={!stripe || busy}
       >
-        {busy ? "Processing..." : `Pay ${formatMoney(amountCents, currency)}`}
+        {busy
+          ? t("checkout.processing")
+          : t("checkout.pay", {
+              amount: formatMoney(amountCents, currency, language),
+            })}
       </button>
     </form>
   );

@@ -12,6 +12,7 @@ import {
 } from "~/components/keyed-form";
 import { ErrorList, Field } from "~/components/forms";
 import { FilePicker } from "~/components/file-picker";
+import { useT, type MessageKey } from "~/components/i18n";
 
 export const EDIT_PROFILE_ACTION = href("/profile/edit");
 const AVATAR_MAX = 2 * 1024 * 1024;
@@ -31,11 +32,12 @@ export type ProfileFormResult = {
   };
 };
 
-const FIELD_LABELS: Record<string, string> = {
-  username: "Username",
-  email: "Email",
-  currentPassword: "Current password",
-  avatarUrl: "Avatar URL",
+const FIELD_LABELS: Record<string, MessageKey> = {
+  username: "editProfile.username",
+  email: "editProfile.email",
+  currentPassword: "editProfile.currentPassword",
+  avatarUrl: "editProfile.avatarUrl",
+  currency: "editProfile.currency",
 };
 
 export function EditProfileForms({
@@ -64,6 +66,7 @@ export function EditProfileForms({
     key: `upload-avatar-${dialogSession}`,
   });
   const navigation = useNavigation();
+  const t = useT();
   const detailsKey = useOwnedFormKey(inDialog ? details : navigation);
   const uploadKey = useOwnedFormKey(inDialog ? upload : navigation);
   const DetailsForm = inDialog ? details.Form : Form;
@@ -109,13 +112,13 @@ export function EditProfileForms({
         method="post"
         action={EDIT_PROFILE_ACTION}
         className="space-y-4"
-        aria-label="Profile details"
+        aria-label={t("editProfile.details")}
         key={JSON.stringify(values)}
       >
         <IdempotencyKeyField value={detailsKey} />
         {detailsResult ? <Failure result={detailsResult} /> : null}
         <Field
-          label="Username"
+          label={t("editProfile.username")}
           errors={errors.username}
           inputProps={{
             name: "username",
@@ -128,7 +131,7 @@ export function EditProfileForms({
           }}
         />
         <Field
-          label="Email"
+          label={t("editProfile.email")}
           errors={errors.email}
           inputProps={{
             name: "email",
@@ -139,8 +142,8 @@ export function EditProfileForms({
           }}
         />
         <Field
-          label="Current password"
-          hint="Needed only to change your email."
+          label={t("editProfile.currentPassword")}
+          hint={t("editProfile.currentPasswordHint")}
           errors={errors.currentPassword}
           inputProps={{
             name: "currentPassword",
@@ -149,8 +152,8 @@ export function EditProfileForms({
           }}
         />
         <Field
-          label="Avatar URL"
-          hint="A link to a picture (https://…), or leave empty for your initials."
+          label={t("editProfile.avatarUrl")}
+          hint={t("editProfile.avatarUrlHint")}
           errors={errors.avatarUrl}
           inputProps={{
             name: "avatarUrl",
@@ -163,7 +166,7 @@ export function EditProfileForms({
         {values.currency ? (
           <div>
             <label htmlFor="profile-currency" className="label">
-              Currency for new bets
+              {t("editProfile.currency")}
             </label>
             <select
               id="profile-currency"
@@ -181,7 +184,9 @@ export function EditProfileForms({
           </div>
         ) : null}
         <button type="submit" className="btn-primary w-full">
-          {pendingIntent === "profile" ? "Saving..." : "Save changes"}
+          {pendingIntent === "profile"
+            ? t("editProfile.saving")
+            : t("editProfile.save")}
         </button>
         <NotSentNotice formKey={detailsKey} />
       </DetailsForm>
@@ -191,19 +196,21 @@ export function EditProfileForms({
         action={EDIT_PROFILE_ACTION}
         encType="multipart/form-data"
         className="space-y-3 border-t border-slate-200 pt-4"
-        aria-label="Upload a picture"
+        aria-label={t("editProfile.upload")}
       >
         <IdempotencyKeyField value={uploadKey} />
         {uploadResult ? <Failure result={uploadResult} /> : null}
         <FilePicker
           name="avatar"
-          label="Upload a picture"
+          label={t("editProfile.upload")}
           accept="image/png,image/jpeg,image/webp,image/gif"
           maxSize={AVATAR_MAX}
-          hint="PNG, JPEG, WebP or GIF, up to 2MB. It is cropped to a square."
+          hint={t("editProfile.uploadHint")}
         />
         <button type="submit" className="btn-secondary w-full">
-          {pendingIntent === "avatar" ? "Uploading..." : "Upload picture"}
+          {pendingIntent === "avatar"
+            ? t("editProfile.uploading")
+            : t("editProfile.uploadSubmit")}
         </button>
         <NotSentNotice formKey={uploadKey} />
       </UploadForm>
@@ -212,6 +219,7 @@ export function EditProfileForms({
 }
 
 function Failure({ result }: { result: ProfileFormResult }) {
+  const t = useT();
   const entries = Object.entries(result.fieldErrors);
   return (
     <div
@@ -224,7 +232,7 @@ function Failure({ result }: { result: ProfileFormResult }) {
           {entries.map(([field, messages]) =>
             messages.map((m) => (
               <li key={field + m}>
-                {FIELD_LABELS[field] ?? field}: {m}
+                {FIELD_LABELS[field] ? t(FIELD_LABELS[field]) : field}: {m}
               </li>
             )),
           )}

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { useRevalidator } from "react-router";
 import { KeyedForm } from "~/components/keyed-form";
 import { MAX_PASSKEYS, PASSKEY_NAME_MAX } from "~/domain/passkeys";
+import { useT } from "~/components/i18n";
 
 export type PasskeyRow = {
   id: number;
@@ -15,23 +16,29 @@ export type PasskeyRow = {
 };
 
 export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
+  const t = useT();
   return (
     <section className="card space-y-3" aria-labelledby="passkeys-heading">
       <h2 id="passkeys-heading" className="text-lg font-semibold">
-        Passkeys
+        {t("passkeys.heading")}
       </h2>
-      <p className="hint">
-        Sign in with your fingerprint, face or screen lock instead of your
-        password. At most {MAX_PASSKEYS}.
-      </p>
+      <p className="hint">{t("passkeys.intro", { max: MAX_PASSKEYS })}</p>
       {passkeys.length > 0 ? (
-        <ul className="divide-y divide-slate-200" aria-label="Your passkeys">
+        <ul
+          className="divide-y divide-slate-200"
+          aria-label={t("passkeys.list")}
+        >
           {passkeys.map((p) => (
             <li key={p.id} className="space-y-2 py-3">
               <div className="text-sm">
                 <p className="font-medium break-words">{p.name}</p>
                 <p className="text-slate-600">
-                  Made {p.createdAt} · last used {p.lastUsedAt ?? "never"}
+                  {p.lastUsedAt
+                    ? t("passkeys.used", {
+                        made: p.createdAt,
+                        last: p.lastUsedAt,
+                      })
+                    : t("passkeys.neverUsed", { made: p.createdAt })}
                 </p>
               </div>
               <div className="flex flex-wrap items-end gap-2">
@@ -42,7 +49,9 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
                   <input type="hidden" name="intent" value="rename-passkey" />
                   <input type="hidden" name="passkeyId" value={p.id} />
                   <label className="min-w-0 flex-1 text-sm">
-                    <span className="sr-only">Name of {p.name}</span>
+                    <span className="sr-only">
+                      {t("passkeys.nameOf", { name: p.name })}
+                    </span>
                     <input
                       name="name"
                       defaultValue={p.name}
@@ -54,9 +63,9 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
                   <button
                     type="submit"
                     className="btn-secondary"
-                    aria-label={`Rename ${p.name}`}
+                    aria-label={t("passkeys.renameName", { name: p.name })}
                   >
-                    Rename
+                    {t("passkeys.rename")}
                   </button>
                 </KeyedForm>
                 <KeyedForm method="post">
@@ -65,9 +74,9 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
                   <button
                     type="submit"
                     className="btn-danger"
-                    aria-label={`Remove ${p.name}`}
+                    aria-label={t("passkeys.removeName", { name: p.name })}
                   >
-                    Remove
+                    {t("passkeys.remove")}
                   </button>
                 </KeyedForm>
               </div>
@@ -75,7 +84,7 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyRow[] }) {
           ))}
         </ul>
       ) : (
-        <p className="hint">You have no passkeys yet.</p>
+        <p className="hint">{t("passkeys.none")}</p>
       )}
       {passkeys.length < MAX_PASSKEYS ? <AddPasskey /> : null}
     </section>
@@ -87,6 +96,7 @@ function AddPasskey() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const revalidator = useRevalidator();
+  const t = useT();
   useEffect(() => {
     setSupported(typeof window.PublicKeyCredential === "function");
   }, []);
@@ -110,7 +120,7 @@ function AddPasskey() {
         error?: string;
         options?: unknown;
       } | null;
-      if (!res.ok) throw new Error(json?.error ?? "Something went wrong.");
+      if (!res.ok) throw new Error(json?.error ?? t("passkeys.wentWrong"));
       return json;
     };
     try {
@@ -130,16 +140,16 @@ function AddPasskey() {
         name: String(data.get("name") ?? ""),
       });
       form.reset();
-      setMessage("Passkey added.");
+      setMessage(t("passkeys.added"));
       await revalidator.revalidate();
     } catch (error) {
       const name = (error as { name?: string }).name;
       setMessage(
         name === "NotAllowedError" || name === "AbortError"
-          ? "Adding the passkey was cancelled."
+          ? t("passkeys.cancelled")
           : error instanceof Error
             ? error.message
-            : "Something went wrong.",
+            : t("passkeys.wentWrong"),
       );
     } finally {
       setBusy(false);
@@ -149,38 +159,36 @@ function AddPasskey() {
   return (
     <form
       className="space-y-3"
-      aria-label="Add a passkey"
+      aria-label={t("passkeys.add")}
       onSubmit={(event) => {
         event.preventDefault();
         void add(event.currentTarget);
       }}
     >
       <label className="block text-sm">
-        <span className="font-medium">Name (optional)</span>
+        <span className="font-medium">{t("passkeys.name")}</span>
         <input
           name="name"
           maxLength={PASSKEY_NAME_MAX}
-          placeholder="My phone"
+          placeholder={t("passkeys.namePlaceholder")}
           className="input mt-1 w-full"
         />
       </label>
       <label className="block text-sm">
-        <span className="font-medium">Password</span>
+        <span className="font-medium">{t("passkeys.password")}</span>
         <input
           name="password"
           type="password"
           autoComplete="current-password"
           className="input mt-1 w-full"
         />
-        <span className="hint block">
-          Not needed within 10 minutes of signing in.
-        </span>
+        <span className="hint block">{t("passkeys.passwordHint")}</span>
       </label>
       <p role="status" className="text-sm">
         {message}
       </p>
       <button type="submit" className="btn-primary w-full" disabled={busy}>
-        Add a passkey
+        {t("passkeys.add")}
       </button>
     </form>
   );

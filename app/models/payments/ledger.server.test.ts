@@ -97,6 +97,7 @@ describe("the ledger", () => {
           id: 1,
           type: "payment",
           description: '=cmd|" /C calc"!A0',
+          title: "calc",
           amountCents: -100,
           currency: "USD",
           status: "completed",

@@ -80,6 +80,8 @@ export type Transaction = {
   id: number;
   type: "payment" | "payout" | "fee";
   description: string;
+  /** The bet's title (for a page that writes the description its own way). */
+  title: string;
   /** In `currency`'s smallest unit. */
   amountCents: number;
   currency: Currency;
@@ -121,6 +123,7 @@ export async function listTransactions({
     id: entry.id,
     type: entry.kind,
     description: DESCRIBE[entry.kind](title),
+    title,
     amountCents: entry.amountCents,
     currency: entry.currency,
     status: "completed" as const,

@@ -13,7 +13,6 @@ import {
 } from "~/components/bets/bet-fair-panel";
 import { SettlementCard } from "~/components/settlement-card";
 import { FormAlert } from "~/components/forms";
-import { BET_NOT_FOUND } from "~/domain/bet";
 import { fairAction } from "./bet-fair.server";
 import { joinFromForm } from "./join-action.server";
 import { isMessageIntent, messageAction } from "./bet-messages.server";
@@ -297,30 +296,29 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
 ];
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const failed = () => LOAD_FAILED;
+  const t = useT();
+  const failed = {
+    title: t("errors.title"),
+    message: t("errors.betLoadFailed"),
+  };
   return (
     <GeneralErrorBoundary
       error={error}
       statusHandlers={{
         404: () => ({
-          title: "Bet not found",
-          message: BET_NOT_FOUND,
+          title: t("errors.betNotFoundTitle"),
+          message: t("errors.betNotFound"),
         }),
       }}
-      defaultStatusHandler={failed}
-      unexpected={LOAD_FAILED}
+      defaultStatusHandler={() => failed}
+      unexpected={failed}
       Frame={BetCard}
     >
       <HomeLink />
       <Link to={href("/my-bets")} className="btn-secondary">
-        My Bets
+        {t("nav.myBets")}
       </Link>
     </GeneralErrorBoundary>
   );
 }
-
-const LOAD_FAILED = {
-  title: "Error",
-  message: "Failed to load bet details. Please try again.",
-};
 const BetCard = cardFrame("flex justify-center gap-2");

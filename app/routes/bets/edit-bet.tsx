@@ -26,10 +26,13 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import { metaT, useLanguage, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
 
 // An edit made while the network is gone waits on the device.
 export const handle: RouteTraits = {
-  messages: ["betForm", "fee"],
+  messages: ["betForm", "fee", "editBet"],
   offline: { label: "Edit a bet" },
 };
 
@@ -74,15 +77,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const betId = parseId(params.id) ?? 0;
   const form = await readFormData(request);
   const intent = form.get("intent");
+  const language = pageLanguage(request, user.language);
+  const t = serverT(language);
   if (intent === "delete") {
     try {
       await deleteBet({ betId, userId: user.id });
       return redirectWithToast(href("/my-bets"), {
-        title: "Bet deleted",
-        description: "Your bet has been deleted.",
+        title: t("editBet.deletedTitle"),
+        description: t("editBet.deleted"),
       });
     } catch (error) {
-      return formFailure(error, () => "Error deleting bet", { values: null });
+      return formFailure(error, () => t("editBet.deleteFailed"), {
+        values: null,
+      });
     }
   }
   const values = readBetForm(form);
@@ -91,16 +98,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       betId,
       userId: user.id,
       input: parseBetForm(values, "edit", Date.now(), {
-        language: "en",
+        // The page's language reads the amount.
+        language,
         currency: await betCurrency(betId),
       }),
     });
     return redirectWithToast(href("/bet/:id", { id: String(bet.id) }), {
-      title: "Bet updated",
-      description: "Your changes have been saved.",
+      title: t("editBet.updatedTitle"),
+      description: t("editBet.updated"),
     });
   } catch (error) {
-    return formFailure(error, "Error updating bet", { values });
+    return formFailure(error, t("editBet.updateFailed"), { values });
   }
 }
 
@@ -118,17 +126,19 @@ export default function EditBet({
     navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const confirming = params.get("confirm") === "delete";
   const defaults = actionData?.values ?? loaderData.defaults;
+  const t = useT();
+  const language = useLanguage();
   return (
     <div className="mx-auto max-w-lg space-y-4">
       <header className="flex items-center gap-2">
         <Link
           to={href("/my-bets")}
           className="btn-secondary"
-          aria-label="Back to My Bets"
+          aria-label={t("editBet.backLabel")}
         >
-          ← Back
+          {t("editBet.back")}
         </Link>
-        <h1 className="text-2xl font-bold">Edit Bet</h1>
+        <h1 className="text-2xl font-bold">{t("editBet.heading")}</h1>
       </header>
       <FormAlert title={actionData?.title} message={actionData?.message} />
       {confirming ? (
@@ -137,23 +147,24 @@ export default function EditBet({
           aria-labelledby="confirm-heading"
         >
           <h2 id="confirm-heading" className="font-semibold">
-            Delete this bet?
+            {t("editBet.confirmHeading")}
           </h2>
           <p className="text-sm text-slate-700">
-            &ldquo;{loaderData.title}&rdquo; will be deleted for good. Nobody
-            has joined it yet.
+            {t("editBet.confirmText", { title: loaderData.title })}
           </p>
           <KeyedForm method="post" className="grid grid-cols-2 gap-2">
             <input type="hidden" name="intent" value="delete" />
             <Link to="?" className="btn-secondary" replace>
-              Cancel
+              {t("editBet.cancel")}
             </Link>
             <button
               type="submit"
               className="btn-danger"
               disabled={pendingIntent === "delete"}
             >
-              {pendingIntent === "delete" ? "Deleting..." : "Yes, delete bet"}
+              {pendingIntent === "delete"
+                ? t("editBet.deleting")
+                : t("editBet.confirmDelete")}
             </button>
           </KeyedForm>
         </section>
@@ -161,7 +172,7 @@ export default function EditBet({
       <KeyedForm
         method="post"
         className="card space-y-4"
-        aria-label="Edit bet"
+        aria-label={t("editBet.formLabel")}
         key={actionData?.values ? JSON.stringify(actionData.values) : "bet"}
       >
         <input type="hidden" name="intent" value="update" />
@@ -172,25 +183,25 @@ export default function EditBet({
           todayDate={loaderData.todayDate}
           friends={loaderData.friends}
           currency={loaderData.currency}
-          language="en"
+          language={language}
         />
         <button
           type="submit"
           className="btn-primary w-full"
           disabled={pendingIntent === "update"}
         >
-          {pendingIntent === "update" ? "Saving..." : "Save Changes"}
+          {pendingIntent === "update" ? t("editBet.saving") : t("editBet.save")}
         </button>
       </KeyedForm>
       {confirming ? null : (
         <Link to="?confirm=delete" className="btn-danger w-full">
-          Delete Bet
+          {t("editBet.delete")}
         </Link>
       )}
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Edit Bet · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("editBet.pageTitle") },
 ];

@@ -17,7 +17,10 @@ import { LinkTabs } from "~/components/ui/link-tabs";
 import { listPublicBets } from "~/models/bets/bet-lists.server";
 import { normalizeCode } from "~/models/bets/bet-input.server";
 import { openBetByCode } from "~/models/bets/bet-access.server";
-import { formatDate } from "~/utils/dates";
+import { formatDateIn } from "~/framework/dates-in-language.server";
+import { metaT, useLanguage, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
 import { DomainError } from "~/utils/errors";
 
 const CODE_LENGTH = 6;
@@ -40,14 +43,17 @@ import { clientAddressContext } from "~/framework/request-context.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // Searching offline has nothing to wait for.
-export const handle: RouteTraits = { offline: false };
+export const handle: RouteTraits = {
+  messages: ["discover", "friends"],
+  offline: false,
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const params = new URL(request.url).searchParams;
   const tab = params.get("tab") === "friends" ? "friends" : "bets";
   if (tab === "friends") {
-    const { view, status } = await loadFriendsView(request, user.id, {
+    const { view, status } = await loadFriendsView(request, user, {
       tab: friendsSubTab(params),
       q: params.get("q"),
     });
@@ -56,6 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { status },
     );
   }
+  const language = pageLanguage(request, user.language);
   try {
     const publicBets = (await listPublicBets()).map((b) => ({
       id: b.id,
@@ -64,7 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       description: b.description,
       amountCents: b.amountCents,
       currency: b.currency,
-      created: formatDate(b.createdAt),
+      created: formatDateIn(b.createdAt, language),
     }));
     return { tab, publicBets, feedError: false, friends: null };
   } catch (error) {
@@ -77,28 +84,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
   if (isFriendForm(form))
-    return friendsAction(
-      request,
-      user.id,
-      `${href("/search")}?tab=friends`,
-      form,
-    );
+    return friendsAction(request, user, `${href("/search")}?tab=friends`, form);
+  const t = serverT(pageLanguage(request, user.language));
   const raw = form.get("code");
   const code = normalizeCode(typeof raw === "string" ? raw : "");
   const fail = (status: 400 | 404 | 429, title: string, message: string) =>
     formFailure(new DomainError(status, message), () => title, { code });
   if (code === "")
-    return fail(
-      400,
-      "Please enter a bet code",
-      "You need to enter a 6-character bet code to search",
-    );
+    return fail(400, t("discover.noCodeTitle"), t("discover.noCode"));
   if (code.length !== CODE_LENGTH)
-    return fail(
-      400,
-      "Invalid bet code",
-      "Bet codes must be exactly 6 characters",
-    );
+    return fail(400, t("discover.badCodeTitle"), t("discover.badCode"));
   try {
     const bet = await openBetByCode({
       code,
@@ -109,12 +104,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     const failure = pageFailure(error);
     if (failure.status === 429)
-      return fail(429, "Too many tries", failure.message);
-    return fail(
-      404,
-      "Bet not found",
-      "No bet found with that code. Please check and try again.",
-    );
+      return fail(429, t("discover.tooManyTitle"), failure.message);
+    return fail(404, t("discover.notFoundTitle"), t("discover.notFound"));
   }
 }
 
@@ -129,17 +120,18 @@ export default function Search({
   const { tab } = loaderData;
   const codeFailure =
     actionData && "code" in actionData ? actionData : undefined;
+  const t = useT();
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Discover</h1>
+      <h1 className="text-2xl font-bold">{t("discover.heading")}</h1>
       <LinkTabs
-        label="Discover sections"
+        label={t("discover.sections")}
         current={tab}
         tabs={[
-          { id: "bets", label: "Find Bets", to: href("/search") },
+          { id: "bets", label: t("discover.findBets"), to: href("/search") },
           {
             id: "friends",
-            label: "Friends",
+            label: t("discover.friends"),
             to: `${href("/search")}?tab=friends`,
           },
         ]}
@@ -177,17 +169,18 @@ function CodeSearch({
 }) {
   const [code, setCode] = useState(failure?.code ?? "");
   const navigation = useNavigation();
+  const t = useT();
   const searching =
     navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <section className="card space-y-3" aria-labelledby="find-heading">
       <h2 id="find-heading" className="font-semibold">
-        Find a bet by code
+        {t("discover.byCode")}
       </h2>
       <FormAlert title={failure?.title} message={failure?.message} />
       <Form method="post" className="flex gap-2">
         <label htmlFor="bet-code" className="sr-only">
-          Bet code
+          {t("discover.code")}
         </label>
         <input
           id="bet-code"
@@ -202,7 +195,7 @@ function CodeSearch({
           onChange={(e) => setCode(e.currentTarget.value.toUpperCase())}
         />
         <button type="submit" className="btn-primary" disabled={searching}>
-          Find
+          {t("discover.find")}
         </button>
       </Form>
     </section>
@@ -225,27 +218,27 @@ function PublicBets({
   error: boolean;
 }) {
   const [params] = useSearchParams();
+  const t = useT();
+  const language = useLanguage();
   return (
     <section className="space-y-3" aria-labelledby="public-heading">
       <h2 id="public-heading" className="font-semibold">
-        Public Bets
+        {t("discover.publicHeading")}
       </h2>
       {error ? (
         <div className="card space-y-2" role="alert">
-          <p>Error loading public bets</p>
+          <p>{t("discover.feedError")}</p>
           <Link
-            to={`${href("/search")}?${params}.toString()}`}
+            to={`${href("/search")}?${params.toString()}`}
             className="btn-secondary"
           >
-            Try Again
+            {t("discover.tryAgain")}
           </Link>
         </div>
       ) : bets.length === 0 ? (
-        <p className="card text-slate-700">
-          No public bets right now. Create one and share it!
-        </p>
+        <p className="card text-slate-700">{t("discover.empty")}</p>
       ) : (
-        <ul className="space-y-3" aria-label="Public bets">
+        <ul className="space-y-3" aria-label={t("discover.publicList")}>
           {bets.map((b) => (
             <li key={b.id} className="card relative space-y-1">
               <div className="flex items-start justify-between gap-2">
@@ -258,7 +251,7 @@ function PublicBets({
                   </Link>
                 </h3>
                 <span className="font-semibold">
-                  {formatMoney(b.amountCents, b.currency, "en", {
+                  {formatMoney(b.amountCents, b.currency, language, {
                     whole: true,
                   })}
                 </span>
@@ -280,6 +273,6 @@ function PublicBets({
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Discover · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("discover.pageTitle") },
 ];

@@ -20,10 +20,10 @@ import {
   parseFriendId,
   parseSearchQuery,
 } from "~/models/social/friend-input.server";
-import {
-  describePaymentRecord,
-  getPaymentRecords,
-} from "~/models/payments/dues.server";
+import { getPaymentRecords } from "~/models/payments/dues.server";
+import { paymentRecordText } from "~/domain/payment-record-text";
+import { serverT } from "~/framework/catalogs.server";
+import { pageLanguage } from "~/framework/language.server";
 import { getPublicUser } from "~/models/accounts/user.server";
 import { DomainError, invalid } from "~/utils/errors";
 import { formFailure, pageFailure } from "~/framework/page.server";
@@ -33,13 +33,21 @@ import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
 
 /** docs/product-rules.md#getting-paid: each row says how its person pays their lost bets. */
-async function withRecordText<T>(rows: T[], idOf: (row: T) => number) {
+async function withRecordText<T>(
+  rows: T[],
+  idOf: (row: T) => number,
+  t: ReturnType<typeof serverT>,
+) {
   const records = await getPaymentRecords(rows.map(idOf));
   return rows.map((row) => ({
     ...row,
-    recordText: describePaymentRecord(records.get(idOf(row))!),
+    recordText: paymentRecordText(t, records.get(idOf(row))!),
   }));
 }
+
+type Reader = { id: number; language: string | null };
+const tFor = (request: Request, user: Reader) =>
+  serverT(pageLanguage(request, user.language));
 
 /** /search's Friends sub-tab from `?sub=` (friends | requests | find). */
 export function friendsSubTab(params: URLSearchParams): FriendsTab {
@@ -56,8 +64,8 @@ function messageOf(error: unknown) {
  * (the page still renders, with the product's 'Search query too short').
  */
 export async function loadFriendsView(
-  _request: Request,
-  userId: number,
+  request: Request,
+  user: Reader,
   params: { tab: FriendsTab; q: string | null },
 ): Promise<{ view: FriendsView; status: number }> {
   const view: FriendsView = {
@@ -70,12 +78,15 @@ export async function loadFriendsView(
     search: { q: params.q ?? "", results: null, tooShort: false },
   };
   let status = 200;
+  const userId = user.id;
+  const t = tFor(request, user);
   try {
     view.requestCount = await countIncomingRequests(userId);
     if (params.tab === "friends")
       view.friends = await withRecordText(
         await listFriends(userId),
         (e) => e.friend.id,
+        t,
       );
   } catch (error) {
     console.error(error);
@@ -94,6 +105,7 @@ export async function loadFriendsView(
       view.search.results = await withRecordText(
         await searchUsers({ userId, query: parseSearchQuery(params.q) }),
         (u) => u.id,
+        t,
       );
     } catch (error) {
       if (pageFailure(error).status !== 400) throw error;
@@ -105,18 +117,9 @@ export async function loadFriendsView(
 }
 
 const INTENTS = {
-  send: {
-    ok: "Friend request sent",
-    fail: "Failed to send friend request",
-  },
-  accept: {
-    ok: "Friend request accepted",
-    fail: "Failed to accept friend request",
-  },
-  decline: {
-    ok: "Friend request declined",
-    fail: "Failed to decline friend request",
-  },
+  send: { ok: "friends.toastSent", fail: "friends.sendFailed" },
+  accept: { ok: "friends.toastAccepted", fail: "friends.acceptFailed" },
+  decline: { ok: "friends.toastDeclined", fail: "friends.declineFailed" },
 } as const;
 
 /** Whether a posted form is one of the friend forms (for a page with other forms too). */
@@ -133,15 +136,19 @@ export function isFriendForm(form: FormData) {
  */
 export async function friendsAction(
   request: Request,
-  userId: number,
+  user: Reader,
   fallback = href("/friends"),
   form?: FormData,
 ) {
   form ??= await readFormData(request);
+  const userId = user.id;
+  const t = tFor(request, user);
   const intent = String(form.get("intent") ?? "");
   const returnTo = safeRedirect(form.get("return_to"), fallback);
   if (!Object.hasOwn(INTENTS, intent)) {
-    return formFailure(invalid("Unknown action"), "Error", { intent });
+    return formFailure(invalid("Unknown action"), t("friends.error"), {
+      intent,
+    });
   }
   const texts = INTENTS[intent as keyof typeof INTENTS];
   try {
@@ -151,16 +158,20 @@ export async function friendsAction(
     let description: string;
     if (intent === "send") {
       await sendFriendRequest({ userId, friendId });
-      description = `${other.username} will see your request.`;
+      description = t("friends.toastSentText", { username: other.username });
     } else if (intent === "accept") {
       await acceptFriendRequest({ userId, requesterId: friendId });
-      description = `You and ${other.username} are now friends.`;
+      description = t("friends.toastAcceptedText", {
+        username: other.username,
+      });
     } else {
       await declineFriendRequest({ userId, requesterId: friendId });
-      description = `You declined ${other.username}'s request.`;
+      description = t("friends.toastDeclinedText", {
+        username: other.username,
+      });
     }
-    return redirectWithToast(returnTo, { title: texts.ok, description });
+    return redirectWithToast(returnTo, { title: t(texts.ok), description });
   } catch (error) {
-    return formFailure(error, () => texts.fail, { intent });
+    return formFailure(error, () => t(texts.fail), { intent });
   }
 }

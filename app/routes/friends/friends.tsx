@@ -6,6 +6,7 @@ import { requireUser } from "~/models/accounts/session.server";
 import { friendsAction, loadFriendsView } from "./friends-view.server";
 import type { FriendsActionFailure, FriendsTab } from "~/domain/friends";
 import type { RouteTraits } from "~/domain/route-traits";
+import { metaT, useT } from "~/components/i18n";
 
 // /friends: tabs Friends, Requests and Add; the state is in the URL.
 const TAB_PARAM: Record<string, FriendsTab> = {
@@ -16,6 +17,7 @@ const TAB_PARAM: Record<string, FriendsTab> = {
 
 // Friend requests and answers wait on the device, named by their intent.
 export const handle: RouteTraits = {
+  messages: ["friends"],
   offline: { label: "Friends", namesIntent: true },
 };
 
@@ -23,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const params = new URL(request.url).searchParams;
   const tab = TAB_PARAM[params.get("tab") ?? ""] ?? "friends";
-  const { view, status } = await loadFriendsView(request, user.id, {
+  const { view, status } = await loadFriendsView(request, user, {
     tab,
     q: params.get("q"),
   });
@@ -32,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
-  return friendsAction(request, user.id, href("/friends"));
+  return friendsAction(request, user, href("/friends"));
 }
 
 const tabHref = (tab: FriendsTab) =>
@@ -50,24 +52,25 @@ export default function Friends({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
+  const t = useT();
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Friends</h1>
+      <h1 className="text-2xl font-bold">{t("friends.heading")}</h1>
       <FriendsPanel
         view={loaderData.view}
         failure={actionData as FriendsActionFailure | undefined}
         links={{
           tabHref,
-          findLabel: "Add",
+          findLabel: "friends.add",
           searchAction: href("/friends"),
           searchHidden: { tab: "add" },
-          shortHint: "Please enter at least 2 characters to search.",
+          shortHint: "friends.shortHint",
         }}
       />
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Friends · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("friends.pageTitle") },
 ];

@@ -11,14 +11,20 @@ import {
   listActivity,
   markAllActivityRead,
 } from "~/models/social/activity.server";
-import { relativeTime } from "~/utils/dates";
+import { relativeTimeIn } from "~/framework/dates-in-language.server";
+import { pageLanguage } from "~/framework/language.server";
+import { metaT, useT } from "~/components/i18n";
 import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // Kept for reading offline; marking read is not kept.
-export const handle: RouteTraits = { keptForReading: true, offline: false };
+export const handle: RouteTraits = {
+  messages: ["activity", "finances"],
+  keptForReading: true,
+  offline: false,
+};
 
 // /notifications: tabs Activity (default) and Finances, as links (docs/product-rules.md#forms-and-messages).
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -36,6 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       { status },
     );
   }
+  const language = pageLanguage(request, user.language);
   return {
     tab,
     finances: null,
@@ -45,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       id: e.id,
       message: e.message,
       read: e.read,
-      when: relativeTime(e.createdAt),
+      when: relativeTimeIn(e.createdAt, language),
       at: e.createdAt.toISOString(),
       href: activityHref(e),
     })),
@@ -71,17 +78,22 @@ export const clientAction = (args: Route.ClientActionArgs) =>
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { tab } = loaderData;
+  const t = useT();
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Activity</h1>
+      <h1 className="text-2xl font-bold">{t("activity.heading")}</h1>
       <LinkTabs
-        label="Activity sections"
+        label={t("activity.sections")}
         current={tab}
         tabs={[
-          { id: "activity", label: "Activity", to: href("/notifications") },
+          {
+            id: "activity",
+            label: t("activity.tabActivity"),
+            to: href("/notifications"),
+          },
           {
             id: "finances",
-            label: "Finances",
+            label: t("activity.tabFinances"),
             to: `${href("/notifications")}?tab=finances`,
           },
         ]}
@@ -100,7 +112,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
             to={href("/financial-history")}
             className="btn-secondary w-full"
           >
-            Open full financial history
+            {t("activity.fullHistory")}
           </Link>
         </>
       ) : null}
@@ -112,6 +124,7 @@ type Event = Route.ComponentProps["loaderData"]["events"][number];
 
 function ActivityFeed({ events, unread }: { events: Event[]; unread: number }) {
   const fetcher = useFetcher();
+  const t = useT();
   // With JavaScript, opening the tab marks everything read by a POST.
   useEffect(() => {
     if (unread > 0 && fetcher.state === "idle" && !fetcher.data)
@@ -124,20 +137,17 @@ function ActivityFeed({ events, unread }: { events: Event[]; unread: number }) {
   if (events.length === 0)
     return (
       <div className="card text-center">
-        <p className="font-semibold">No activity yet</p>
-        <p className="text-sm text-slate-600">
-          When someone joins your bet, proposes a winner, pays you or sends a
-          friend request, it shows here.
-        </p>
+        <p className="font-semibold">{t("activity.none")}</p>
+        <p className="text-sm text-slate-600">{t("activity.noneHint")}</p>
       </div>
     );
   return (
-    <section aria-label="Activity feed" className="space-y-3">
+    <section aria-label={t("activity.feed")} className="space-y-3">
       {unread > 0 ? (
         <KeyedForm method="post" className="flex justify-end">
           <input type="hidden" name="intent" value="mark-read" />
           <button type="submit" className="btn-secondary">
-            Mark all as read
+            {t("activity.markRead")}
           </button>
         </KeyedForm>
       ) : null}
@@ -163,7 +173,9 @@ function ActivityFeed({ events, unread }: { events: Event[]; unread: number }) {
               </p>
             </div>
             {e.read ? null : (
-              <span className="badge bg-brand-100 text-brand-800">New</span>
+              <span className="badge bg-brand-100 text-brand-800">
+                {t("activity.new")}
+              </span>
             )}
           </li>
         ))}
@@ -172,6 +184,6 @@ function ActivityFeed({ events, unread }: { events: Event[]; unread: number }) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Activity · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("activity.pageTitle") },
 ];

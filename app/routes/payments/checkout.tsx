@@ -8,11 +8,7 @@ import { FormAlert } from "~/components/forms";
 import { Confetti } from "~/components/payments/confetti";
 import { DemoCardForm } from "~/components/payments/demo-card-form";
 import { NoticeCard } from "~/components/notice-card";
-import {
-  PAYMENT_INIT_FAILED_TITLE,
-  PAYMENT_WENT_WRONG,
-  paymentFailureTitle,
-} from "~/domain/payment";
+import { PAYMENT_WENT_WRONG, paymentFailureTitle } from "~/domain/payment";
 import { payBet, paymentOptions } from "~/models/payments/pay-bet.server";
 import {
   PAYMENTS_UNAVAILABLE_CODE,
@@ -27,13 +23,19 @@ import { getPayable, loadPayable } from "./load.server";
 import { readFormData } from "~/framework/form-data.server";
 import { useHydrated } from "~/components/use-hydrated";
 import type { RouteTraits } from "~/domain/route-traits";
+import { metaT, useLanguage, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
 
 const StripePayment = lazy(
   () => import("~/components/payments/stripe-payment"),
 );
 
 // Paying never waits on the device.
-export const handle: RouteTraits = { messages: ["common"], offline: false };
+export const handle: RouteTraits = {
+  messages: ["common", "checkout", "nav"],
+  offline: false,
+};
 
 export const REDIRECT_AFTER_PAYMENT_MS = 2000;
 
@@ -72,9 +74,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return checkoutFailure(error);
   }
   const { bet } = payable;
+  const language = pageLanguage(request, user.language);
+  const t = serverT(language);
   const toast = {
-    title: "Payment successful",
-    description: `You paid ${formatMoney(bet.amountCents, bet.currency)} to ${bet.winnerName}.`,
+    title: t("checkout.successTitle"),
+    description: t("checkout.success", {
+      amount: formatMoney(bet.amountCents, bet.currency, language),
+      winner: bet.winnerName,
+    }),
   };
   // With JavaScript the page celebrates, then moves on after 2 s; without,
   // the server redirects at once (docs/product-rules.md#forms-and-messages).
@@ -110,6 +117,8 @@ export default function Checkout({
   const navigate = useNavigate();
   const paid = actionData !== undefined && "paid" in actionData;
   const hydrated = useHydrated();
+  const t = useT();
+  const language = useLanguage();
   useEffect(() => {
     if (!paid) return;
     const timer = setTimeout(
@@ -124,11 +133,11 @@ export default function Checkout({
       <>
         <Confetti />
         <NoticeCard
-          title="Payment successful"
-          message="Taking you to My Bets..."
+          title={t("checkout.successTitle")}
+          message={t("checkout.takingYou")}
         >
           <Link to={href("/my-bets")} className="btn-primary">
-            My Bets
+            {t("nav.myBets")}
           </Link>
         </NoticeCard>
       </>
@@ -137,7 +146,7 @@ export default function Checkout({
   if (!bet || bet.paid) {
     return (
       <NoticeCard
-        title={PAYMENT_INIT_FAILED_TITLE}
+        title={t("checkout.initFailed")}
         message={refusal ?? undefined}
       >
         <BackToBet betId={betId} />
@@ -149,11 +158,14 @@ export default function Checkout({
     <div className="space-y-4">
       <section className="card" aria-labelledby="checkout-heading">
         <h1 id="checkout-heading" className="text-xl font-bold">
-          Checkout
+          {t("checkout.heading")}
         </h1>
         <p className="text-sm text-slate-600">
-          {bet.title}: you pay {bet.winnerName}{" "}
-          {formatMoney(bet.amountCents, bet.currency)}.
+          {t("checkout.youPay", {
+            title: bet.title,
+            winner: bet.winnerName,
+            amount: formatMoney(bet.amountCents, bet.currency, language),
+          })}
         </p>
       </section>
       <FormAlert title={failure?.title} message={failure?.message} />
@@ -165,7 +177,7 @@ export default function Checkout({
         />
       ) : provider === "stripe" && publishableKey ? (
         hydrated ? (
-          <Suspense fallback={<p>Loading payment form...</p>}>
+          <Suspense fallback={<p>{t("checkout.loading")}</p>}>
             <StripePayment
               publishableKey={publishableKey}
               betId={betId}
@@ -174,10 +186,16 @@ export default function Checkout({
             />
           </Suspense>
         ) : (
-          <KeyedForm method="post" className="card" aria-label="Card payment">
+          <KeyedForm
+            method="post"
+            className="card"
+            aria-label={t("checkout.cardPayment")}
+          >
             <input type="hidden" name="intent" value="stripe-checkout" />
             <button type="submit" className="btn-primary w-full">
-              Pay {formatMoney(bet.amountCents, bet.currency)}
+              {t("checkout.pay", {
+                amount: formatMoney(bet.amountCents, bet.currency, language),
+              })}
             </button>
           </KeyedForm>
         )
@@ -188,12 +206,12 @@ export default function Checkout({
         to={href("/payment/:id", { id: String(betId) })}
         className="btn-secondary"
       >
-        Back
+        {t("checkout.back")}
       </Link>
     </div>
   );
 }
 
-export function meta() {
-  return [{ title: "Checkout · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("checkout.pageTitle") },
+];

@@ -3,6 +3,10 @@ import type { Route } from "./+types/financial-history";
 import { FinancePanel } from "~/components/finance/finance-panel";
 import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/accounts/session.server";
+import { metaT, useT } from "~/components/i18n";
+import type { RouteTraits } from "~/domain/route-traits";
+
+export const handle: RouteTraits = { messages: ["finances"] };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -12,9 +16,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function FinancialHistory({ loaderData }: Route.ComponentProps) {
+  const t = useT();
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Financial history</h1>
+      <h1 className="text-2xl font-bold">{t("finances.heading")}</h1>
       <FinancePanel
         finances={loaderData.finances}
         path={href("/financial-history")}
@@ -24,6 +29,6 @@ export default function FinancialHistory({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return [{ title: "Financial history · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("finances.pageTitle") },
+];

@@ -1,7 +1,7 @@
 import { Link, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
-import { ProfileSubPage } from "~/components/page-frames";
+import { ProfileSubPage } from "~/components/profile/profile-sub-page";
 import type { Route } from "./+types/data";
 import { FormAlert, PasswordField } from "~/components/forms";
 import { closeAccount, listOpenBets } from "~/models/accounts/account.server";
@@ -11,15 +11,19 @@ import { readFormData } from "~/framework/form-data.server";
 import { formFailure } from "~/framework/page.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import { metaT, useT } from "~/components/i18n";
+import { serverT } from "~/framework/catalogs.server";
+import { pageLanguage } from "~/framework/language.server";
 
 // /profile/data (docs/product-rules.md#your-data): download everything of yours as JSON (a plain
 // link to GET /api/user/export), and close the account. Both work without
 // JavaScript.
-const CONFIRM_REQUIRED =
-  "Tick the box to confirm that you want to delete your account.";
 
 // Account data (export, closing) never waits on the device.
-export const handle: RouteTraits = { messages: ["header"], offline: false };
+export const handle: RouteTraits = {
+  messages: ["header", "subPage", "myData"],
+  offline: false,
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
@@ -29,26 +33,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
+  const t = serverT(pageLanguage(request, user.language));
   try {
     if (form.get("intent") !== "delete-account")
       throw invalid("Unknown action.");
-    if (form.get("confirm") !== "yes")
-      throw invalid(CONFIRM_REQUIRED, { confirm: [CONFIRM_REQUIRED] });
+    if (form.get("confirm") !== "yes") {
+      const confirm = t("myData.confirmRequired");
+      throw invalid(confirm, { confirm: [confirm] });
+    }
     const password = form.get("password");
     await closeAccount({
       userId: user.id,
       input: { password: typeof password === "string" ? password : undefined },
     });
   } catch (error) {
-    return formFailure(error, "Your account was not deleted");
+    return formFailure(error, t("myData.notDeleted"));
   }
   // Signed out, to the visitor's front door (as Sign Out does).
   return redirectWithToast(
     href("/auth"),
     {
-      title: "Your account has been deleted",
-      description:
-        "Your bets stay in the other side's history as 'Deleted user'.",
+      title: t("myData.deletedTitle"),
+      description: t("myData.deleted"),
     },
     { headers: { "Set-Cookie": await endSession(request) } },
   );
@@ -64,20 +70,16 @@ export default function YourData({
 }: Route.ComponentProps) {
   const { openBets } = loaderData;
   const deleting = useNavigation().state === "submitting";
+  const t = useT();
   return (
-    <ProfileSubPage title="Your data">
+    <ProfileSubPage title={t("myData.heading")}>
       <section className="card space-y-2" aria-labelledby="export-heading">
         <h2 id="export-heading" className="text-lg font-semibold">
-          Download your data
+          {t("myData.downloadHeading")}
         </h2>
-        <p className="text-sm text-slate-600">
-          One JSON file with your profile, bets, settlements, payments, ledger
-          entries, friends, activity, notification settings and signed-in
-          devices. It holds no one else&apos;s email address and no passwords or
-          keys.
-        </p>
+        <p className="text-sm text-slate-600">{t("myData.downloadText")}</p>
         <a href="/api/user/export" download className="btn-primary w-full">
-          Download my data
+          {t("myData.download")}
         </a>
       </section>
 
@@ -86,17 +88,12 @@ export default function YourData({
         aria-labelledby="delete-heading"
       >
         <h2 id="delete-heading" className="text-lg font-semibold">
-          Delete your account
+          {t("myData.deleteHeading")}
         </h2>
-        <p className="text-sm text-slate-600">
-          Your name, email, picture, password, friends, devices and settings are
-          removed at once, and this cannot be undone. Bets, settlements and
-          payments stay, because they are the other side&apos;s history too:
-          there you appear as &lsquo;Deleted user&rsquo;.
-        </p>
+        <p className="text-sm text-slate-600">{t("myData.deleteText")}</p>
         {openBets.length > 0 ? (
           <div className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-            <p>Finish, cancel or pay your open bets first. Still open:</p>
+            <p>{t("myData.openBets")}</p>
             <ul className="mt-1 list-disc pl-5">
               {openBets.map((bet) => (
                 <li key={bet.id}>
@@ -115,7 +112,7 @@ export default function YourData({
         <KeyedForm method="post" className="space-y-3">
           <input type="hidden" name="intent" value="delete-account" />
           <PasswordField
-            label="Your password"
+            label={t("myData.password")}
             name="password"
             errors={actionData?.fieldErrors?.password}
           />
@@ -128,9 +125,7 @@ export default function YourData({
                 required
                 className="mt-0.5 h-5 w-5"
               />
-              <span>
-                I understand that my account will be deleted for good.
-              </span>
+              <span>{t("myData.understand")}</span>
             </label>
             {actionData?.fieldErrors?.confirm ? (
               <p className="field-error">{actionData.fieldErrors.confirm[0]}</p>
@@ -141,7 +136,7 @@ export default function YourData({
             className="btn-danger w-full"
             disabled={deleting}
           >
-            {deleting ? "Deleting..." : "Delete my account"}
+            {deleting ? t("myData.deleting") : t("myData.delete")}
           </button>
         </KeyedForm>
       </section>
@@ -149,6 +144,6 @@ export default function YourData({
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Your data — Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("myData.pageTitle") },
 ];

@@ -20,12 +20,16 @@ import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import { metaT, useT } from "~/components/i18n";
+import { serverT } from "~/framework/catalogs.server";
+import { pageLanguage } from "~/framework/language.server";
 import { readUploadedFile } from "~/framework/upload.server";
 import { readFormData } from "~/framework/form-data.server";
 
 // The server reads an upload within this limit before the action runs; an
 // edit made while the network is gone waits on the device (a photo never).
 export const handle: RouteTraits = {
+  messages: ["editProfile", "upload"],
   offline: { label: "Edit profile" },
   bodyLimit: { bytes: AVATAR_BODY_LIMIT, message: AVATAR_MESSAGES.tooLarge },
 };
@@ -37,12 +41,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { user: profileFormUser(user) };
 }
 
-const UPDATED = {
-  title: "Profile updated",
-  description: "Your profile has been updated successfully.",
-};
+const updated = (t: ReturnType<typeof serverT>) => ({
+  title: t("editProfile.toastTitle"),
+  description: t("editProfile.toast"),
+});
 
 function failure(
+  t: ReturnType<typeof serverT>,
   form: ProfileFormResult["form"],
   error: unknown,
   values?: ProfileFormResult["values"],
@@ -51,8 +56,8 @@ function failure(
     error,
     (refusal) =>
       refusal.status === 400 && refusal.fieldErrors
-        ? "Validation Error"
-        : "Profile update failed",
+        ? t("editProfile.invalid")
+        : t("editProfile.failed"),
     { form, values },
   );
 }
@@ -60,21 +65,27 @@ function failure(
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const type = request.headers.get("Content-Type") ?? "";
+  const t = serverT(pageLanguage(request, user.language));
 
   if (type.toLowerCase().startsWith("multipart/form-data")) {
     try {
       const bytes = await readUploadedFile(request, "avatar");
       if (!bytes)
-        return failure("avatar", new DomainError(400, AVATAR_MESSAGES.missing));
+        return failure(
+          t,
+          "avatar",
+          new DomainError(400, AVATAR_MESSAGES.missing),
+        );
       if (bytes.byteLength > AVATAR_MAX_BYTES)
         return failure(
+          t,
           "avatar",
           new DomainError(413, AVATAR_MESSAGES.tooLarge),
         );
       await saveAvatar({ userId: user.id, bytes });
-      return redirectWithToast(href("/profile"), UPDATED);
+      return redirectWithToast(href("/profile"), updated(t));
     } catch (error) {
-      return failure("avatar", error);
+      return failure(t, "avatar", error);
     }
   }
 
@@ -94,9 +105,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     // No change just closes the dialog (docs/product-rules.md#forms-and-messages).
     if (changed.length === 0) return redirect(href("/profile"));
-    return redirectWithToast(href("/profile"), UPDATED);
+    return redirectWithToast(href("/profile"), updated(t));
   } catch (error) {
-    return failure("profile", error, values);
+    return failure(t, "profile", error, values);
   }
 }
 
@@ -108,12 +119,13 @@ export default function EditProfile({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
+  const t = useT();
   return (
     <div className="mx-auto max-w-md space-y-4">
       <Link to={href("/profile")} className="btn-secondary">
-        ← Back to profile
+        {t("editProfile.back")}
       </Link>
-      <h1 className="text-2xl font-bold">Edit Profile</h1>
+      <h1 className="text-2xl font-bold">{t("editProfile.heading")}</h1>
       <EditProfileForms
         user={loaderData.user}
         result={actionData as ProfileFormResult | undefined}
@@ -122,6 +134,6 @@ export default function EditProfile({
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Edit Profile · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("editProfile.pageTitle") },
 ];

@@ -1,9 +1,12 @@
 import { useCallback, useState } from "react";
-import { format } from "date-fns";
 import { Form, Link, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
-import { useT } from "~/components/i18n";
+import { metaT, useT } from "~/components/i18n";
+import { serverT } from "~/framework/catalogs.server";
+import { pageLanguage } from "~/framework/language.server";
+import { intlLocale } from "~/domain/language";
+import { paymentRecordText } from "~/domain/payment-record-text";
 import { LanguagePicker } from "~/components/language-picker";
 import type { Route } from "./+types/profile";
 import { EditProfileForms } from "~/components/profile/edit-profile-forms";
@@ -22,29 +25,42 @@ import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { invalid } from "~/utils/errors";
 import { readFormData } from "~/framework/form-data.server";
-import {
-  describePaymentRecord,
-  getPaymentRecord,
-} from "~/models/payments/dues.server";
+import { getPaymentRecord } from "~/models/payments/dues.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // The email change needs the password: never kept.
 export const handle: RouteTraits = {
-  messages: ["profile", "language"],
+  messages: [
+    "profile",
+    "language",
+    "account",
+    "record",
+    "editProfile",
+    "upload",
+    "dialog",
+  ],
   offline: false,
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
+  const language = pageLanguage(request, user.language);
+  const t = serverT(language);
   return {
     user: {
       ...profileFormUser(user),
-      memberSince: format(user.createdAt, "MMMM yyyy"),
+      memberSince: new Intl.DateTimeFormat(intlLocale(language), {
+        month: "long",
+        year: "numeric",
+      }).format(user.createdAt),
       wins: user.winCount,
       losses: user.lossCount,
-      paymentRecord: describePaymentRecord(await getPaymentRecord(user.id)),
+      paymentRecord: paymentRecordText(t, await getPaymentRecord(user.id)),
     },
-    methods: paymentMethodsOf(user),
+    // Names stay names; a card is a word.
+    methods: paymentMethodsOf(user).map((m) =>
+      m.method === "card" ? { ...m, label: t("account.card") } : m,
+    ),
     records: (await listFriends(user.id))
       .filter((f) => f.headToHead.wins + f.headToHead.losses > 0)
       .map((f) => ({ username: f.friend.username, ...f.headToHead })),
@@ -54,19 +70,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const form = await readFormData(request);
+  const t = serverT(pageLanguage(request, user.language));
   if (form.get("intent") !== "payment-method")
-    return formFailure(invalid("Unknown action"), "Error");
+    return formFailure(invalid("Unknown action"), t("account.error"));
   try {
     const method = String(form.get("method") ?? "");
     const connected = form.get("connected") === "true";
     await setPaymentMethod({ userId: user.id, input: { method, connected } });
-    const label = PAYMENT_METHOD_LABELS[method as PaymentMethod];
+    const label =
+      method === "card"
+        ? t("account.card")
+        : PAYMENT_METHOD_LABELS[method as PaymentMethod];
     return redirectWithToast(href("/profile"), {
-      title: "Payment method updated",
-      description: `${label} ${connected ? "connected" : "disconnected"}.`,
+      title: t("account.methodToastTitle"),
+      description: connected
+        ? t("account.methodConnected", { method: label })
+        : t("account.methodDisconnected", { method: label }),
     });
   } catch (error) {
-    return formFailure(error, "Failed to update payment method");
+    return formFailure(error, t("account.methodFailed"));
   }
 }
 
@@ -89,16 +111,17 @@ export default function Profile({
   const total = user.wins + user.losses;
   const connected = methods.filter((m) => m.connected);
   const available = methods.filter((m) => !m.connected);
+  const t = useT();
   return (
     <div className="space-y-4">
-      <Link to="/" className="btn-secondary" aria-label="Back to home">
-        ← Back
+      <Link to="/" className="btn-secondary" aria-label={t("account.backHome")}>
+        {t("account.back")}
       </Link>
       <section className="card flex flex-col items-center gap-2 text-center">
         {/* A link to the edit page; with JavaScript it opens the dialog. */}
         <Link
           to={href("/profile/edit")}
-          aria-label="Edit Profile"
+          aria-label={t("editProfile.heading")}
           className="rounded-full"
           onClick={(event) => {
             event.preventDefault();
@@ -113,15 +136,15 @@ export default function Profile({
         </Link>
         <h1 className="text-2xl font-bold">{user.username}</h1>
         <p className="text-sm text-slate-600">
-          Member since {user.memberSince}
+          {t("account.memberSince", { date: user.memberSince })}
         </p>
         <dl className="mt-2 grid w-full grid-cols-3 gap-2">
-          <Stat label="Total Bets" value={total} />
-          <Stat label="Wins" value={user.wins} />
-          <Stat label="Losses" value={user.losses} />
+          <Stat label={t("account.totalBets")} value={total} />
+          <Stat label={t("account.wins")} value={user.wins} />
+          <Stat label={t("account.losses")} value={user.losses} />
         </dl>
         <p className="text-sm text-slate-700">
-          Payment record: {user.paymentRecord}
+          {t("account.paymentRecord", { record: user.paymentRecord })}
         </p>
       </section>
 
@@ -130,7 +153,7 @@ export default function Profile({
       {records.length ? (
         <section className="card" aria-labelledby="records-heading">
           <h2 id="records-heading" className="mb-2 font-semibold">
-            Your record with friends
+            {t("account.friendRecords")}
           </h2>
           <ul className="divide-y divide-slate-100">
             {records.map((r) => (
@@ -147,7 +170,7 @@ export default function Profile({
 
       <section className="card" aria-labelledby="methods-heading">
         <h2 id="methods-heading" className="mb-2 font-semibold">
-          Payment methods
+          {t("account.methods")}
         </h2>
         {actionData && "message" in actionData ? (
           <p role="alert" className="mb-2 text-sm text-red-700">
@@ -155,49 +178,44 @@ export default function Profile({
           </p>
         ) : null}
         {connected.length === 0 ? (
-          <p className="text-sm text-slate-600">
-            No payment methods connected.
-          </p>
+          <p className="text-sm text-slate-600">{t("account.noMethods")}</p>
         ) : (
-          <ul aria-label="Connected payment methods" className="space-y-2">
+          <ul aria-label={t("account.connectedMethods")} className="space-y-2">
             {connected.map((m) => (
               <MethodRow key={m.method} {...m} />
             ))}
           </ul>
         )}
         <h3 className="mb-2 mt-4 text-sm font-semibold text-slate-700">
-          Add payment method
+          {t("account.addMethod")}
         </h3>
-        <ul aria-label="Available payment methods" className="space-y-2">
+        <ul aria-label={t("account.availableMethods")} className="space-y-2">
           {available.map((m) => (
             <MethodRow key={m.method} {...m} />
           ))}
         </ul>
-        <p className="hint">
-          Payments in Fairshake are made by card; the other methods are saved as
-          your preference for when they arrive.
-        </p>
+        <p className="hint">{t("account.methodsHint")}</p>
       </section>
 
-      <nav aria-label="Help and account" className="card grid gap-2">
+      <nav aria-label={t("account.links")} className="card grid gap-2">
         <Link to={href("/profile/notifications")} className="btn-secondary">
-          Notification settings
+          {t("account.notifications")}
         </Link>
         <Link to={href("/profile/security")} className="btn-secondary">
-          Password &amp; devices
+          {t("account.security")}
         </Link>
         <Link to={href("/profile/data")} className="btn-secondary">
-          Your data
+          {t("account.data")}
         </Link>
         <Link to={href("/help/fees")} className="btn-secondary">
-          Platform Fees
+          {t("account.fees")}
         </Link>
         <Link to={href("/help")} className="btn-secondary">
-          Help &amp; Support
+          {t("account.help")}
         </Link>
         <Form method="post" action={href("/logout")}>
           <button type="submit" className="btn-danger w-full">
-            Sign Out
+            {t("account.signOut")}
           </button>
         </Form>
       </nav>
@@ -205,8 +223,8 @@ export default function Profile({
       <ModalDialog
         open={editing}
         onClose={close}
-        title="Edit Profile"
-        description="Change your username, email or picture."
+        title={t("editProfile.heading")}
+        description={t("account.editDescription")}
       >
         <EditProfileForms
           user={user}
@@ -238,6 +256,7 @@ function MethodRow({
   connected: boolean;
 }) {
   const navigation = useNavigation();
+  const t = useT();
   const pending =
     navigation.state === "submitting" &&
     navigation.formData?.get("method") === method;
@@ -246,7 +265,9 @@ function MethodRow({
       <span className="flex items-center gap-2">
         {label}
         {connected ? (
-          <span className="badge bg-brand-100 text-brand-800">Connected</span>
+          <span className="badge bg-brand-100 text-brand-800">
+            {t("account.connected")}
+          </span>
         ) : null}
       </span>
       <KeyedForm method="post">
@@ -256,18 +277,26 @@ function MethodRow({
         <button
           type="submit"
           className={connected ? "btn-secondary" : "btn-primary"}
-          aria-label={`${connected ? "Disconnect" : "Connect"} ${label}`}
+          aria-label={
+            connected
+              ? t("account.disconnectName", { method: label })
+              : t("account.connectName", { method: label })
+          }
           disabled={pending}
         >
-          {pending ? "Saving..." : connected ? "Disconnect" : "Connect"}
+          {pending
+            ? t("account.saving")
+            : connected
+              ? t("account.disconnect")
+              : t("account.connect")}
         </button>
       </KeyedForm>
     </li>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Profile · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("account.pageTitle") },
 ];
 
 /** The same plain form as the footer's: pages and mail follow it (docs/product-rules.md#languages). */

@@ -1,7 +1,7 @@
 import { Form, redirect, useNavigation, href } from "react-router";
 import { keepFormIfUnsent } from "~/browser/unsent-forms";
 import { KeyedForm } from "~/components/keyed-form";
-import { ProfileSubPage } from "~/components/page-frames";
+import { ProfileSubPage } from "~/components/profile/profile-sub-page";
 import type { Route } from "./+types/security";
 import { FormAlert, formAlert, PasswordField } from "~/components/forms";
 import {
@@ -21,6 +21,10 @@ import {
   requireUser,
 } from "~/models/accounts/session.server";
 import { formatDateTime } from "~/utils/dates";
+import { metaT, useT } from "~/components/i18n";
+import { serverT } from "~/framework/catalogs.server";
+import { pageLanguage } from "~/framework/language.server";
+import { intlLocale } from "~/domain/language";
 import { invalid } from "~/utils/errors";
 import { formFailure, pageFailure } from "~/framework/page.server";
 import { readFormData } from "~/framework/form-data.server";
@@ -30,7 +34,10 @@ import { describeUserAgent } from "~/utils/user-agent";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // Passwords, sessions and passkeys never wait on the device.
-export const handle: RouteTraits = { messages: ["header"], offline: false };
+export const handle: RouteTraits = {
+  messages: ["header", "subPage", "security", "passkeys"],
+  offline: false,
+};
 
 // /profile/security (docs/product-rules.md#accounts): change the password, see where you are
 // signed in, sign one device or every other one out, and the passkeys
@@ -40,20 +47,30 @@ export const handle: RouteTraits = { messages: ["header"], offline: false };
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context });
   const timeZone = readTimeZone(request);
+  const language = pageLanguage(request, user.language);
+  const t = serverT(language);
+  const locale = intlLocale(language);
+  const when = (at: Date) => formatDateTime(at, timeZone, locale);
+  const words = {
+    on: (browser: string, system: string) =>
+      t("security.browserOn", { browser, system }),
+    browserOn: (system: string) => t("security.someBrowserOn", { system }),
+    unknown: t("security.unknownDevice"),
+  };
   const sessions = (
     await listSessions(user.id, await currentSessionId(request))
   ).map((s) => ({
     id: s.id,
-    device: describeUserAgent(s.userAgent),
-    createdAt: formatDateTime(s.createdAt, timeZone),
-    lastSeenAt: formatDateTime(s.lastSeenAt, timeZone),
+    device: describeUserAgent(s.userAgent, words),
+    createdAt: when(s.createdAt),
+    lastSeenAt: when(s.lastSeenAt),
     current: s.current,
   }));
   const passkeys = (await listPasskeys(user.id)).map((p) => ({
     id: p.id,
     name: p.name,
-    createdAt: formatDateTime(p.createdAt, timeZone),
-    lastUsedAt: p.lastUsedAt ? formatDateTime(p.lastUsedAt, timeZone) : null,
+    createdAt: when(p.createdAt),
+    lastUsedAt: p.lastUsedAt ? when(p.lastUsedAt) : null,
   }));
   return { sessions, passkeys };
 }
@@ -63,6 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const intent = form.get("intent");
   const here = href("/profile/security");
+  const t = serverT(pageLanguage(request, user.language));
 
   if (intent === "change-password") {
     const newPassword = form.get("newPassword");
@@ -71,10 +89,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       newPassword !== form.get("confirmPassword")
     )
       return formFailure(
-        invalid("Passwords do not match", {
-          confirmPassword: ["Passwords do not match"],
+        invalid(t("security.mismatch"), {
+          confirmPassword: [t("security.mismatch")],
         }),
-        "Please wait",
+        t("security.pleaseWait"),
       );
     try {
       await changePassword({
@@ -86,11 +104,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         keepSessionId: await currentSessionId(request),
       });
     } catch (error) {
-      return formFailure(error, "Please wait");
+      return formFailure(error, t("security.pleaseWait"));
     }
     return redirectWithToast(here, {
-      title: "Password changed",
-      description: "Every other device was signed out.",
+      title: t("security.changedTitle"),
+      description: t("security.changed"),
     });
   }
 
@@ -100,14 +118,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (error) {
       pageFailure(error); // anything but a refusal is a bug: rethrown
       return redirectWithToast(here, {
-        title: "Already signed out",
-        description: "That device was no longer signed in.",
+        title: t("security.alreadyOutTitle"),
+        description: t("security.alreadyOut"),
         type: "error",
       });
     }
     return redirectWithToast(here, {
-      title: "Device signed out",
-      description: "That device needs the password to get back in.",
+      title: t("security.deviceOutTitle"),
+      description: t("security.deviceOut"),
     });
   }
 
@@ -115,9 +133,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await renamePasskey(user.id, form.get("passkeyId"), form.get("name"));
     } catch (error) {
-      return formFailure(error, "Could not rename");
+      return formFailure(error, t("passkeys.renameFailed"));
     }
-    return redirectWithToast(here, { title: "Passkey renamed" });
+    return redirectWithToast(here, { title: t("passkeys.renamed") });
   }
 
   if (intent === "remove-passkey") {
@@ -126,14 +144,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (error) {
       pageFailure(error);
       return redirectWithToast(here, {
-        title: "Already removed",
-        description: "That passkey was no longer there.",
+        title: t("passkeys.alreadyRemovedTitle"),
+        description: t("passkeys.alreadyRemoved"),
         type: "error",
       });
     }
     return redirectWithToast(here, {
-      title: "Passkey removed",
-      description: "It can no longer sign in to your account.",
+      title: t("passkeys.removedTitle"),
+      description: t("passkeys.removed"),
     });
   }
 
@@ -143,11 +161,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       await currentSessionId(request),
     );
     return redirectWithToast(here, {
-      title: "Signed out everywhere else",
-      description:
-        ended === 1
-          ? "1 other device was signed out."
-          : `${ended} other devices were signed out.`,
+      title: t("security.othersOutTitle"),
+      description: t("security.othersOut", { count: ended }),
     });
   }
 
@@ -166,53 +181,57 @@ export default function Security({
   const busy = useNavigation().state === "submitting";
   const errors = actionData?.fieldErrors ?? {};
   const others = sessions.filter((s) => !s.current).length;
+  const t = useT();
   return (
-    <ProfileSubPage title="Security">
+    <ProfileSubPage title={t("security.heading")}>
       <section className="card space-y-3" aria-labelledby="password-heading">
         <h2 id="password-heading" className="text-lg font-semibold">
-          Change password
+          {t("security.changeHeading")}
         </h2>
         <KeyedForm
           method="post"
           className="space-y-4"
-          aria-label="Change password"
+          aria-label={t("security.changeHeading")}
         >
           <input type="hidden" name="intent" value="change-password" />
-          <FormAlert title="Please wait" message={formAlert(actionData)} />
+          <FormAlert
+            title={t("security.pleaseWait")}
+            message={formAlert(actionData)}
+          />
           <PasswordField
-            label="Current password"
+            label={t("security.current")}
             name="currentPassword"
             id="current-password"
             errors={errors.currentPassword}
           />
           <PasswordField
-            label="New password"
+            label={t("security.new")}
             name="newPassword"
             id="new-password"
             errors={errors.newPassword}
             isNew
           />
           <PasswordField
-            label="Confirm new password"
+            label={t("security.confirm")}
             name="confirmPassword"
             id="confirm-new-password"
             errors={errors.confirmPassword}
             isNew
           />
-          <p className="hint">Every other device will be signed out.</p>
+          <p className="hint">{t("security.othersWillGo")}</p>
           <button type="submit" className="btn-primary w-full" disabled={busy}>
-            Change password
+            {t("security.changeSubmit")}
           </button>
         </KeyedForm>
       </section>
 
       <section className="card space-y-3" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading" className="text-lg font-semibold">
-          Where you are signed in
+          {t("security.sessionsHeading")}
         </h2>
         <ul
           className="divide-y divide-slate-200"
-          aria-label="Signed-in devices"
+          aria-label={t("security.devices")}
         >
           {sessions.map((s) => (
             <li
@@ -224,12 +243,15 @@ export default function Security({
                   {s.device}
                   {s.current ? (
                     <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-xs text-brand-700">
-                      This device
+                      {t("security.thisDevice")}
                     </span>
                   ) : null}
                 </p>
                 <p className="text-slate-600">
-                  Signed in {s.createdAt} · last seen {s.lastSeenAt}
+                  {t("security.seen", {
+                    since: s.createdAt,
+                    last: s.lastSeenAt,
+                  })}
                 </p>
               </div>
               {s.current ? (
@@ -237,9 +259,9 @@ export default function Security({
                   <button
                     type="submit"
                     className="btn-secondary"
-                    aria-label={`Sign out ${s.device} (this device)`}
+                    aria-label={t("security.signOutThis", { device: s.device })}
                   >
-                    Sign out
+                    {t("security.signOut")}
                   </button>
                 </Form>
               ) : (
@@ -249,9 +271,12 @@ export default function Security({
                   <button
                     type="submit"
                     className="btn-secondary"
-                    aria-label={`Sign out ${s.device}, last seen ${s.lastSeenAt}`}
+                    aria-label={t("security.signOutOther", {
+                      device: s.device,
+                      last: s.lastSeenAt,
+                    })}
                   >
-                    Sign out
+                    {t("security.signOut")}
                   </button>
                 </KeyedForm>
               )}
@@ -262,11 +287,11 @@ export default function Security({
           <KeyedForm method="post">
             <input type="hidden" name="intent" value="revoke-others" />
             <button type="submit" className="btn-danger w-full">
-              Sign out everywhere else
+              {t("security.signOutOthers")}
             </button>
           </KeyedForm>
         ) : (
-          <p className="hint">You are signed in on this device only.</p>
+          <p className="hint">{t("security.onlyThis")}</p>
         )}
       </section>
       <PasskeysSection passkeys={passkeys} />
@@ -279,6 +304,6 @@ export default function Security({
  * the page runs where the browser has `PublicKeyCredential`. The library
  * is fetched when the button is pressed.
  */
-export const meta: Route.MetaFunction = () => [
-  { title: "Security — Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("security.pageTitle") },
 ];

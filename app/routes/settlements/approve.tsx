@@ -234,19 +234,18 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const failed = () => LOAD_FAILED;
+  const t = useT();
+  const failed = {
+    title: t("errors.title"),
+    message: t("errors.settlementLoadFailed"),
+  };
   return (
     <GeneralErrorBoundary
       error={error}
       statusHandlers={{}}
-      defaultStatusHandler={failed}
-      unexpected={LOAD_FAILED}
+      defaultStatusHandler={() => failed}
+      unexpected={failed}
       Frame={NoticeCard}
     />
   );
 }
-
-const LOAD_FAILED = {
-  title: "Error",
-  message: "Failed to load settlement details. Please try again.",
-};

@@ -25,9 +25,12 @@ import { loadMessages } from "~/routes/bets/bet-messages.server";
 import { MessagesCard } from "~/components/bets/bet-messages";
 import { readTimeZone } from "~/utils/time-zone.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import { metaT, useT } from "~/components/i18n";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
 
 export const handle: RouteTraits = {
-  messages: ["common", "winner", "messages"],
+  messages: ["common", "winner", "messages", "ruling"],
   offline: { label: "Referee's decision" },
 };
 
@@ -76,22 +79,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser({ request, context });
   const betId = betIdFrom(params);
   const form = Object.fromEntries(await readFormData(request));
+  const t = serverT(pageLanguage(request, user.language));
   try {
     const { outcome, winnerId } = parseProposalInput({
       winnerId: form.winnerId,
     });
     await ruleDispute({ betId, userId: user.id, outcome, winnerId });
     return redirectWithToast(href("/bet/:id", { id: String(betId) }), {
-      title: "Ruling recorded",
+      title: t("ruling.toastTitle"),
       description:
-        outcome === "void"
-          ? "The bet is called off: no money moves."
-          : "The bet is settled.",
+        outcome === "void" ? t("ruling.toastVoid") : t("ruling.toastSettled"),
     });
   } catch (error) {
     return formFailure(
       error,
-      form.winnerId ? "Failed to record the ruling" : NO_WINNER_TITLE,
+      form.winnerId ? t("ruling.failed") : NO_WINNER_TITLE,
     );
   }
 }
@@ -106,9 +108,10 @@ export default function RuleOnBet({
 }: Route.ComponentProps) {
   const { bet, blocked, history, viewerId } = loaderData;
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   if (blocked) {
     return (
-      <NoticeCard title="Referee's ruling" message={blocked}>
+      <NoticeCard title={t("ruling.heading")} message={blocked}>
         <BackToBet betId={bet.id} />
       </NoticeCard>
     );
@@ -116,21 +119,22 @@ export default function RuleOnBet({
   return (
     <SettlementFormCard
       id="rule-heading"
-      title="Referee's ruling"
+      title={t("ruling.heading")}
       bet={bet}
-      intro="The two sides could not agree and asked you to decide. Your ruling settles the bet at once: name the winner, or call it off."
+      intro={t("ruling.intro")}
       failure={actionData}
     >
       <p className="text-sm text-slate-700">{bet.description}</p>
       {history.length ? (
         <ul
           className="space-y-1 text-sm text-slate-700"
-          aria-label="Rejected proposals"
+          aria-label={t("ruling.rejected")}
         >
           {history.map((h) => (
             <li key={h.id}>
-              A proposal was rejected
-              {h.reason ? `: “${h.reason}”` : "."}
+              {h.reason
+                ? t("ruling.rejectedWhy", { reason: h.reason })
+                : t("ruling.rejectedOne")}
             </li>
           ))}
         </ul>
@@ -143,7 +147,7 @@ export default function RuleOnBet({
       <KeyedForm
         method="post"
         className="space-y-4"
-        aria-label="Rule on the bet"
+        aria-label={t("ruling.formLabel")}
       >
         <WinnerFieldset
           people={bet.people}
@@ -151,13 +155,13 @@ export default function RuleOnBet({
           errors={actionData?.fieldErrors?.winnerId}
         />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
-          {busy ? "Recording..." : "Record Ruling"}
+          {busy ? t("ruling.recording") : t("ruling.submit")}
         </button>
       </KeyedForm>
     </SettlementFormCard>
   );
 }
 
-export function meta() {
-  return [{ title: "Referee's ruling · Fairshake" }];
-}
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("ruling.pageTitle") },
+];
