@@ -18,12 +18,13 @@ import {
 } from "~/db/schema";
 import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
 import { renderMail } from "~/messaging/templates.server";
+import { messagesIn, writeText } from "~/messaging/activity-text.server";
+import { resolveLanguage, type Language } from "~/domain/language";
 import { isDemoMode } from "~/utils/env.server";
 import { outboxRetryBaseMs, publicOrigin } from "~/utils/env-settings.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
 import { afterFailure, lease, type WorkQueue } from "../jobs/claims.server";
 import {
-  KIND_TITLES,
   NOTIFICATION_CHANNELS,
   notificationKindOf,
   notificationPath,
@@ -191,7 +192,16 @@ type Message = {
   path: string;
   betId: number | null;
   user: { id: number; email: string; emailVerified: boolean; username: string };
+  /** The recipient's saved language, read when the delivery goes out. */
+  language: Language;
 };
+
+/**
+ * The words are written when the delivery goes out, not when it is queued:
+ * in the language the recipient has saved by then (one who changes it
+ * between hears in the new one), English for accounts older than languages.
+ * An event older than languages has only its English words.
+ */
 
 async function messageFor(eventId: number): Promise<Message | null> {
   const row = (
@@ -199,6 +209,7 @@ async function messageFor(eventId: number): Promise<Message | null> {
       .select({
         type: activityEvents.type,
         message: activityEvents.message,
+        data: activityEvents.data,
         betId: activityEvents.betId,
         user: {
           id: users.id,
@@ -206,6 +217,7 @@ async function messageFor(eventId: number): Promise<Message | null> {
           emailVerified: users.emailVerified,
           username: users.username,
         },
+        language: users.language,
         winnerId: bets.winnerId,
         betStatus: bets.status,
       })
@@ -221,10 +233,12 @@ async function messageFor(eventId: number): Promise<Message | null> {
     row.betStatus === "settled" &&
     row.winnerId !== null &&
     row.winnerId !== row.user.id;
+  const language = resolveLanguage({ saved: row.language });
   return {
     kind,
-    title: KIND_TITLES[kind],
-    body: row.message,
+    language,
+    title: messagesIn(language)(`notify.title.${kind}`),
+    body: row.data ? writeText(row.data, language) : row.message,
     path: notificationPath(kind, row.betId, owes),
     betId: row.betId,
     user: row.user,
@@ -282,12 +296,17 @@ async function deliverMail(message: Message): Promise<Outcome> {
   if (!message.user.emailVerified)
     return { status: "skipped", note: "address not verified" };
   const origin = publicOrigin();
+  const t = messagesIn(message.language);
   const mail = renderMail({
     to: message.user.email,
+    language: message.language,
     subject: message.title,
-    paragraphs: [`Hi ${message.user.username},`, `${message.body}.`],
-    action: { label: "Open in Fairshake", url: `${origin}${message.path}` },
-    footer: `You get this mail because "${message.title}" is switched on in your Fairshake notification settings.`,
+    paragraphs: [
+      t("email.greeting", { name: message.user.username }),
+      /[.!?]$/.test(message.body) ? message.body : `${message.body}.`,
+    ],
+    action: { label: t("email.open"), url: `${origin}${message.path}` },
+    footer: t("email.why", { title: message.title }),
     unsubscribeUrl: `${origin}/api/unsubscribe?token=${encodeURIComponent(
       unsubscribeToken(message.user.id, message.kind),
     )}`,
