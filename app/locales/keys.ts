@@ -4,10 +4,12 @@
 // (app/framework/catalogs.server.ts reads them all); each English file is
 // named here once.
 import type messages from "./en/messages.json";
+import type auth from "./en/auth.json";
 import type email from "./en/email.json";
 import type notify from "./en/notify.json";
 
 export type MessageKey =
   | keyof typeof messages
+  | keyof typeof auth
   | keyof typeof email
   | keyof typeof notify;
