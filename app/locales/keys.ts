@@ -7,9 +7,11 @@ import type messages from "./en/messages.json";
 import type auth from "./en/auth.json";
 import type email from "./en/email.json";
 import type notify from "./en/notify.json";
+import type sharePage from "./en/share-page.json";
 
 export type MessageKey =
   | keyof typeof messages
   | keyof typeof auth
   | keyof typeof email
-  | keyof typeof notify;
+  | keyof typeof notify
+  | keyof typeof sharePage;
