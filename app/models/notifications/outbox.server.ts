@@ -9,17 +9,11 @@
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Tx } from "~/db/connections.server";
 import { db, immediate, outsideTransaction } from "~/db/transactions.server";
-import {
-  activityEvents,
-  bets,
-  demoMails,
-  notificationDeliveries,
-  users,
-} from "~/db/schema";
+import { activityEvents, demoMails, notificationDeliveries } from "~/db/schema";
 import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
 import { renderMail } from "~/messaging/templates.server";
-import { messagesIn, writeText } from "~/messaging/activity-text.server";
-import { resolveLanguage, type Language } from "~/domain/language";
+import { messagesIn } from "~/messaging/activity-text.server";
+import { messageFor, type Message } from "./notification-message.server";
 import { isDemoMode } from "~/utils/env.server";
 import { outboxRetryBaseMs, publicOrigin } from "~/utils/env-settings.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
@@ -27,9 +21,7 @@ import { afterFailure, lease, type WorkQueue } from "../jobs/claims.server";
 import {
   NOTIFICATION_CHANNELS,
   notificationKindOf,
-  notificationPath,
   type NotificationChannel,
-  type NotificationKind,
 } from "./notification-kinds";
 import {
   unsubscribeToken,
@@ -184,66 +176,6 @@ export async function outboxDepth(): Promise<number> {
 }
 
 // --- One delivery -----------------------------------------------------------------
-
-type Message = {
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  path: string;
-  betId: number | null;
-  user: { id: number; email: string; emailVerified: boolean; username: string };
-  /** The recipient's saved language, read when the delivery goes out. */
-  language: Language;
-};
-
-/**
- * The words are written when the delivery goes out, not when it is queued:
- * in the language the recipient has saved by then (one who changes it
- * between hears in the new one), English for accounts older than languages.
- * An event older than languages has only its English words.
- */
-
-async function messageFor(eventId: number): Promise<Message | null> {
-  const row = (
-    await db
-      .select({
-        type: activityEvents.type,
-        message: activityEvents.message,
-        data: activityEvents.data,
-        betId: activityEvents.betId,
-        user: {
-          id: users.id,
-          email: users.email,
-          emailVerified: users.emailVerified,
-          username: users.username,
-        },
-        language: users.language,
-        winnerId: bets.winnerId,
-        betStatus: bets.status,
-      })
-      .from(activityEvents)
-      .innerJoin(users, eq(users.id, activityEvents.userId))
-      .leftJoin(bets, eq(bets.id, activityEvents.betId))
-      .where(eq(activityEvents.id, eventId))
-      .limit(1)
-  )[0];
-  const kind = row && notificationKindOf(row.type);
-  if (!row || !kind) return null;
-  const owes =
-    row.betStatus === "settled" &&
-    row.winnerId !== null &&
-    row.winnerId !== row.user.id;
-  const language = resolveLanguage({ saved: row.language });
-  return {
-    kind,
-    language,
-    title: messagesIn(language)(`notify.title.${kind}`),
-    body: row.data ? writeText(row.data, language) : row.message,
-    path: notificationPath(kind, row.betId, owes),
-    betId: row.betId,
-    user: row.user,
-  };
-}
 
 async function deliver(row: Claimed): Promise<Outcome> {
   const message = await messageFor(row.eventId);
