@@ -30,6 +30,8 @@ import { pageLanguage } from "~/framework/language.server";
 import { compiledMessages, pageMessages } from "~/framework/catalogs.server";
 import { routeMessageAreas } from "~/framework/route-pattern";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { Language } from "~/domain/language";
+import type { Messages } from "@lingui/core";
 
 // The icon is in the document (a small data: URL, its size in
 // docs/decisions/archive/0842-icon-inline-manifest-after-first-paint.md): as a file it was a request the browser started at the
@@ -100,10 +102,31 @@ function useHydrates() {
   );
 }
 
+type OwnLanguage = { language: Language; messages: Messages };
+
+/**
+ * A page may decide its own language, returning `ownLanguage` (its
+ * language and messages) from its loader: the share page, which a
+ * link-preview crawler reads in the bet's language. Else the root's.
+ */
+function usePageLanguage(
+  root: OwnLanguage | undefined,
+): OwnLanguage | undefined {
+  const matches = useMatches();
+  for (const match of matches) {
+    const own = (match.loaderData as { ownLanguage?: OwnLanguage } | undefined)
+      ?.ownLanguage;
+    if (own) return own;
+  }
+  return root;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const hydrates = useHydrates();
-  const root = useRouteLoaderData<typeof loader>("root");
+  const data = useRouteLoaderData<typeof loader>("root");
+  const page = usePageLanguage(data);
+  const root = data && page ? { ...data, ...page } : data;
   return (
     <html lang={root?.language ?? "en"}>
       <head>

@@ -1,26 +1,20 @@
 // What Fairshake promises, beside the sign-in and registration forms on /auth.
+import { useT } from "~/components/i18n";
+
 export function MarketingPanel() {
+  const t = useT();
   const promises = [
-    [
-      "Safe and secure payments",
-      "Settle up by card once you both agree on the result.",
-    ],
-    [
-      "Bet on anything",
-      "Sports, games, a dare between friends: you set the terms.",
-    ],
-    ["Easy sharing", "Send a 6-character code, a link or a QR code."],
-    [
-      "Fair dispute resolution",
-      "Nobody wins on their own word: both sides approve the winner.",
-    ],
+    [t("signIn.promoSafe"), t("signIn.promoSafeText")],
+    [t("signIn.promoAnything"), t("signIn.promoAnythingText")],
+    [t("signIn.promoSharing"), t("signIn.promoSharingText")],
+    [t("signIn.promoFair"), t("signIn.promoFairText")],
   ];
   return (
     <aside
       className="hidden flex-col justify-center bg-brand-800 p-12 text-white lg:flex"
-      aria-label="About Fairshake"
+      aria-label={t("signIn.about")}
     >
-      <h2 className="mb-8 text-4xl font-bold">Bet with Friends, Not Bookies</h2>
+      <h2 className="mb-8 text-4xl font-bold">{t("signIn.promoTitle")}</h2>
       <ul className="space-y-6">
         {promises.map(([title, text]) => (
           <li key={title}>

@@ -9,6 +9,10 @@ import type profilePages from "./en/profile-pages.json";
 import type help from "./en/help.json";
 import type errors from "./en/errors.json";
 import type betScreens from "./en/bet-screens.json";
+import type auth from "./en/auth.json";
+import type email from "./en/email.json";
+import type notify from "./en/notify.json";
+import type sharePage from "./en/share-page.json";
 
 export type MessageKey =
   | keyof typeof messages
@@ -16,4 +20,8 @@ export type MessageKey =
   | keyof typeof profilePages
   | keyof typeof help
   | keyof typeof errors
-  | keyof typeof betScreens;
+  | keyof typeof betScreens
+  | keyof typeof auth
+  | keyof typeof email
+  | keyof typeof notify
+  | keyof typeof sharePage;

@@ -3,9 +3,13 @@
 // plain-text part with the same words and links. Every text is escaped.
 import type { Mail } from "./mail.server";
 import { escapeHtml } from "~/utils/html";
+import type { Language } from "~/domain/language";
+import { messagesIn } from "./activity-text.server";
 
 export type MailContent = {
   to: string;
+  /** The recipient's language: every word given is in it already. */
+  language: Language;
   subject: string;
   /** The lines of the message, each a paragraph. */
   paragraphs: string[];
@@ -16,16 +20,18 @@ export type MailContent = {
 };
 
 export function renderMail(content: MailContent): Mail {
-  const { subject, paragraphs, action, footer, unsubscribeUrl } = content;
+  const { subject, paragraphs, action, footer, unsubscribeUrl, language } =
+    content;
+  const unsubscribe = messagesIn(language)("email.unsubscribe");
   const text = [
     ...paragraphs,
     `${action.label}: ${action.url}`,
     "",
     "—",
     footer,
-    ...(unsubscribeUrl ? [`Unsubscribe: ${unsubscribeUrl}`] : []),
+    ...(unsubscribeUrl ? [`${unsubscribe}: ${unsubscribeUrl}`] : []),
   ].join("\n\n");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+  const html = `<!doctype html><html lang="${escapeHtml(language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;background:#ecfdf5;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111827">
 <div style="max-width:480px;margin:0 auto;padding:24px 16px">
 <p style="margin:0 0 16px;font-weight:700;font-size:20px;color:#065f46">Fairshake</p>
@@ -36,7 +42,7 @@ ${paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escapeHtml
 </div>
 <p style="margin:16px 0 0;font-size:12px;color:#4b5563;line-height:1.5">${escapeHtml(footer)}${
     unsubscribeUrl
-      ? ` <a href="${escapeHtml(unsubscribeUrl)}" style="color:#4b5563">Unsubscribe</a>`
+      ? ` <a href="${escapeHtml(unsubscribeUrl)}" style="color:#4b5563">${escapeHtml(unsubscribe)}</a>`
       : ""
   }</p>
 </div></body></html>`;

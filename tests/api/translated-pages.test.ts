@@ -26,12 +26,18 @@ type Context = {
   friendQuery: string;
 };
 
-/** The pages whose every word is translated, signed in as the bet's creator. */
+/**
+ * The pages whose every word is translated, signed in as the bet's creator,
+ * or `signedOut` for the pages of someone not signed in (their language
+ * comes from the picker's cookie, as a browser's Accept-Language would).
+ */
 export const TRANSLATED_PAGES: {
   name: string;
   path: (c: Context) => string;
   /** The page's status when not 200 (the not-found page). */
   status?: number;
+  /** Seen by a visitor who is not signed in (the auth pages). */
+  signedOut?: true;
 }[] = [
   { name: "home", path: () => "/" },
   { name: "create bet", path: () => "/create-bet" },
@@ -102,6 +108,33 @@ export const TRANSLATED_PAGES: {
   { name: "the referee's ruling", path: (c) => `/bet/${c.refereedId}/rule` },
   { name: "checkout (the loser's)", path: (c) => `/checkout/${c.lostId}` },
   { name: "not found", path: () => "/no-such-page", status: 404 },
+  { name: "sign in", path: () => "/auth", signedOut: true },
+  { name: "register", path: () => "/auth?tab=register", signedOut: true },
+  { name: "forgot password", path: () => "/forgot-password", signedOut: true },
+  {
+    name: "forgot password, link sent",
+    path: () => "/forgot-password?sent=1",
+    signedOut: true,
+  },
+  {
+    name: "reset password, a dead link",
+    path: () => "/reset-password?token=not-a-live-token",
+    signedOut: true,
+  },
+  {
+    name: "confirm email, no link",
+    path: () => "/verify-email",
+    signedOut: true,
+  },
+  {
+    name: "confirm email, a link",
+    path: () => "/verify-email?token=some-token",
+    signedOut: true,
+  },
+  {
+    name: "confirm email, signed in",
+    path: () => "/verify-email",
+  },
 ];
 
 /** Names, not words: the same in every language. */
@@ -170,6 +203,8 @@ const pick = (client: Client, language: string) =>
 
 describe("translated pages have no English left", () => {
   let client: Client;
+  /** Someone not signed in, for the sign-in and password pages. */
+  let visitor: Client;
   let ctx: Context;
   let own: string[];
   let friendName = "";
@@ -177,6 +212,7 @@ describe("translated pages have no English left", () => {
   let lostCode = "";
   let proposedCode = "";
   beforeAll(async () => {
+    visitor = new Client(server.url);
     const signed = await signUp(server.url);
     client = signed.client;
     const made = await client.post("/api/bets", {
@@ -317,9 +353,14 @@ describe("translated pages have no English left", () => {
     ];
   });
 
-  const render = async (language: string, path: string, status = 200) => {
-    expect((await pick(client, language)).status).toBe(302);
-    const res = await client.get(path, { Accept: "text/html" });
+  const render = async (
+    language: string,
+    path: string,
+    who = client,
+    status = 200,
+  ) => {
+    expect((await pick(who, language)).status).toBe(302);
+    const res = await who.get(path, { Accept: "text/html" });
     expect(res.status, `${path} in ${language}`).toBe(status);
     expect(res.text).toContain(`<html lang="${language}"`);
     const words = wordsOn(res.text);
@@ -350,8 +391,9 @@ describe("translated pages have no English left", () => {
   for (const page of TRANSLATED_PAGES)
     it.each(["es", "de", "pt-BR"])(`${page.name} in %s`, async (language) => {
       const path = page.path(ctx);
-      const english = await render("en", path, page.status);
-      const translated = await render(language, path, page.status);
+      const who = page.signedOut ? visitor : client;
+      const english = await render("en", path, who, page.status);
+      const translated = await render(language, path, who, page.status);
       const left = [...translated].filter(
         (text) =>
           english.has(text) &&

@@ -7,6 +7,7 @@ import {
   sqliteTable,
   text,
 } from "drizzle-orm/sqlite-core";
+import type { ActivityText } from "../../domain/activity-text";
 import { createdAt } from "./columns";
 import { users } from "./accounts";
 import { bets } from "./bets";
@@ -49,6 +50,12 @@ export const activityEvents = sqliteTable(
     }),
     type: text("type").notNull(),
     message: text("message").notNull(),
+    /**
+     * The message as a catalog key and its values, so an email or a push
+     * is written in the recipient's language when it goes out; null for
+     * events older than languages (their English `message` is used).
+     */
+    data: text("data", { mode: "json" }).$type<ActivityText>(),
     betId: integer("bet_id").references(() => bets.id, { onDelete: "cascade" }),
     read: integer("read", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),

@@ -8,6 +8,8 @@ import { hashToken } from "./token-hash.server";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { immediate } from "~/db/transactions.server";
 import { emailTokens, users, type User } from "~/db/schema";
+import { resolveLanguage } from "~/domain/language";
+import { messagesIn } from "~/messaging/activity-text.server";
 import { renderMail } from "~/messaging/templates.server";
 import { publicOrigin } from "~/utils/env-settings.server";
 import { invalid } from "~/utils/errors";
@@ -28,7 +30,7 @@ const resends = new AbuseLimit({
 
 /** Mails a new link to the user's address. Never throws: account mail must not fail the request. */
 export async function sendVerificationEmail(
-  user: Pick<User, "id" | "email" | "username">,
+  user: Pick<User, "id" | "email" | "username" | "language">,
   now = Date.now(),
 ) {
   const token = crypto.randomBytes(32).toString("base64url");
@@ -44,16 +46,20 @@ export async function sendVerificationEmail(
     { bookkeeping: true },
   );
   const url = `${publicOrigin()}/verify-email?token=${token}`;
+  // In the person's saved language (English for accounts older than
+  // languages), as every mail is.
+  const language = resolveLanguage({ saved: user.language });
+  const t = messagesIn(language);
   const mail = renderMail({
     to: user.email,
-    subject: "Confirm your email address",
+    language,
+    subject: t("email.verify.subject"),
     paragraphs: [
-      `Hi ${user.username},`,
-      "Please confirm that this is your email address, so Fairshake can tell you when a bet needs you. The link works for 24 hours.",
+      t("email.greeting", { name: user.username }),
+      t("email.verify.body"),
     ],
-    action: { label: "Confirm my email", url },
-    footer:
-      "You get this mail because this address was given for a Fairshake account. If that was not you, ignore it.",
+    action: { label: t("email.verify.action"), url },
+    footer: t("email.verify.why"),
   });
   void sendAccountMail(mail, user.id, "verification").catch((error) =>
     console.error("verification mail failed", String(error)),
@@ -110,19 +116,25 @@ export async function verifyEmailToken(
 
 /** docs/product-rules.md#accounts: a changed address is unverified; a link goes to it and a notice to the old one. */
 export async function emailChanged(
-  user: Pick<User, "id" | "email" | "username">,
+  user: Pick<User, "id" | "email" | "username" | "language">,
   oldEmail: string,
 ) {
   await sendVerificationEmail(user);
+  const language = resolveLanguage({ saved: user.language });
+  const t = messagesIn(language);
   const mail = renderMail({
     to: oldEmail,
-    subject: "Your Fairshake email address was changed",
+    language,
+    subject: t("email.changed.subject"),
     paragraphs: [
-      `Hi ${user.username},`,
-      `The email address of your Fairshake account was changed from this one to ${user.email}. If you did not do this, sign in and change your password.`,
+      t("email.greeting", { name: user.username }),
+      t("email.changed.body", { email: user.email }),
     ],
-    action: { label: "Open Fairshake", url: `${publicOrigin()}/profile` },
-    footer: "A security notice: it goes to the address that was on file.",
+    action: {
+      label: t("email.changed.action"),
+      url: `${publicOrigin()}/profile`,
+    },
+    footer: t("email.securityNotice"),
   });
   void sendAccountMail(mail, user.id, "email changed").catch((error) =>
     console.error("email-change notice failed", String(error)),

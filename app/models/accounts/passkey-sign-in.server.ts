@@ -1,6 +1,8 @@
 // Signing in with a passkey (docs/product-rules.md#passkeys): the options,
 // the owner of an answered credential, and the check of its signature and
 // counter. The rules the server holds to are listed in ./passkeys.server.ts.
+import { resolveLanguage } from "~/domain/language";
+import { messagesIn } from "~/messaging/activity-text.server";
 import { and, eq, sql } from "drizzle-orm";
 import {
   generateAuthenticationOptions,
@@ -151,21 +153,24 @@ export async function verifyPasskeySignIn({
 
 /** A security notice: a passkey's counter went backwards. */
 function sendCounterWarning(
-  user: Pick<User, "id" | "email" | "username">,
+  user: Pick<User, "id" | "email" | "username" | "language">,
   passkeyName: string,
 ) {
+  const language = resolveLanguage({ saved: user.language });
+  const t = messagesIn(language);
   const mail = renderMail({
     to: user.email,
-    subject: "A Fairshake passkey sign-in was refused",
+    language,
+    subject: t("email.passkey.subject"),
     paragraphs: [
-      `Hi ${user.username},`,
-      `Someone tried to sign in with your passkey "${passkeyName}", and its signature counter went backwards. This can mean the passkey was copied, so we refused the sign-in. If you did not try to sign in just now, remove that passkey on your Security page and change your password.`,
+      t("email.greeting", { name: user.username }),
+      t("email.passkey.body", { name: passkeyName }),
     ],
     action: {
-      label: "Open Security",
+      label: t("email.passkey.action"),
       url: `${publicOrigin()}/profile/security`,
     },
-    footer: "A security notice: it goes to the address that was on file.",
+    footer: t("email.securityNotice"),
   });
   void sendAccountMail(mail, user.id, "passkey counter").catch((error) =>
     console.error("passkey notice failed", String(error)),

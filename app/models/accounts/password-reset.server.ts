@@ -8,6 +8,8 @@
 // and it dies when the password or the address changes (voidResetLinks).
 // Tokens are random; only their SHA-256 is stored, in email_tokens with
 // purpose 'reset_password'.
+import { resolveLanguage } from "~/domain/language";
+import { messagesIn } from "~/messaging/activity-text.server";
 import crypto from "node:crypto";
 import { hashToken } from "./token-hash.server";
 import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
@@ -170,19 +172,21 @@ export async function mailResetLink(login: string, now = Date.now()) {
   });
   if (!issued) return false;
   const minutes = Math.round(RESET_TTL_MS / 60_000);
+  const language = resolveLanguage({ saved: user.language });
+  const t = messagesIn(language);
   const mail = renderMail({
     to,
-    subject: "Reset your Fairshake password",
+    language,
+    subject: t("email.reset.subject"),
     paragraphs: [
-      `Hi ${user.username},`,
-      `Someone asked to reset the password of your Fairshake account. If it was you, choose a new password with the link below. It works once, for ${minutes >= 1 ? `${minutes} minutes` : "a short while"}.`,
+      t("email.greeting", { name: user.username }),
+      t("email.reset.body", { minutes }),
     ],
     action: {
-      label: "Choose a new password",
+      label: t("email.reset.action"),
       url: `${publicOrigin()}/reset-password?token=${token}`,
     },
-    footer:
-      "If you did not ask for this, ignore this mail: your password stays as it is.",
+    footer: t("email.reset.why"),
   });
   void sendAccountMail(mail, user.id, "password reset").catch((error) =>
     console.error("reset mail failed", String(error)),
@@ -271,20 +275,23 @@ export async function confirmPasswordReset(
 
 /** A security notice to the address on file (docs/product-rules.md#notifications), after a reset or a change. */
 export function sendPasswordChangedNotice(
-  user: Pick<User, "id" | "email" | "username">,
+  user: Pick<User, "id" | "email" | "username" | "language">,
 ) {
+  const language = resolveLanguage({ saved: user.language });
+  const t = messagesIn(language);
   const mail = renderMail({
     to: user.email,
-    subject: "Your Fairshake password was changed",
+    language,
+    subject: t("email.passwordChanged.subject"),
     paragraphs: [
-      `Hi ${user.username},`,
-      "The password of your Fairshake account was just changed, and every other device was signed out. If you did not do this, reset your password now with the link below.",
+      t("email.greeting", { name: user.username }),
+      t("email.passwordChanged.body"),
     ],
     action: {
-      label: "Reset my password",
+      label: t("email.passwordChanged.action"),
       url: `${publicOrigin()}/forgot-password`,
     },
-    footer: "A security notice: it goes to the address that was on file.",
+    footer: t("email.securityNotice"),
   });
   void sendAccountMail(mail, user.id, "password changed").catch((error) =>
     console.error("password notice failed", String(error)),

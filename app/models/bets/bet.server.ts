@@ -179,7 +179,10 @@ export async function joinBet({
       userId: bet.creatorId,
       actorId: userId,
       type: "bet_joined",
-      message: `${joiner} joined your bet "${bet.title}"`,
+      text: {
+        key: "notify.betJoined",
+        values: { actor: joiner, title: bet.title },
+      },
       betId,
     });
     return await getBetViewTx(tx, betId);

@@ -5,6 +5,8 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { formatMoney, type Currency } from "~/domain/currency";
+import type { Language } from "~/domain/language";
+import { messagesIn } from "~/messaging/activity-text.server";
 import { encodePalettePng } from "~/utils/palette-png.server";
 
 const require = createRequire(import.meta.url);
@@ -51,6 +53,8 @@ export type ShareImageInput = {
   amountCents: number;
   /** The bet's; US dollars for callers that name none. */
   currency?: Currency;
+  /** The bet's language, which the card is written in; English when none. */
+  language?: Language;
   updatedAt: Date;
 };
 
@@ -59,10 +63,18 @@ export function shareImageEtag(
   width: ShareImageWidth = 1200,
 ) {
   const size = width === 1200 ? "" : `-${width}`;
-  return `"bet-${bet.id}-${bet.updatedAt.getTime()}${size}"`;
+  // The card changes with its language (the creator may pick another).
+  const language =
+    !bet.language || bet.language === "en" ? "" : `-${bet.language}`;
+  return `"bet-${bet.id}-${bet.updatedAt.getTime()}${language}${size}"`;
 }
 
-/** The shipped font covers Latin; other glyphs (emoji) would render as boxes. */
+/**
+ * The shipped font is Inter's Latin subset (U+0000–00FF and the punctuation
+ * of U+2000–206F, € included): every letter of English, Spanish, German and
+ * Portuguese (ä ö ü ß ã õ ç é ñ ¿ ¡ „ “). Other glyphs (emoji) would render
+ * as boxes.
+ */
 function printable(text: string) {
   return [...text]
     .filter((c) => {
@@ -110,6 +122,16 @@ export async function renderShareImage(
   return png;
 }
 
+/** The words the card draws, in the bet's language. */
+export function shareCardWords(bet: ShareImageInput) {
+  const language = bet.language ?? "en";
+  return {
+    title: truncate(bet.title, 80),
+    amount: formatMoney(bet.amountCents, bet.currency ?? "USD", language),
+    tagline: messagesIn(language)("sharePage.tagline"),
+  };
+}
+
 /** The card's pixels (premultiplied RGBA), as resvg draws them. */
 export async function drawShareCard(
   bet: ShareImageInput,
@@ -117,6 +139,7 @@ export async function drawShareCard(
 ) {
   const { regular, bold } = loadFonts();
   const { satori, Resvg } = await loadRenderer();
+  const words = shareCardWords(bet);
   const tree = h(
     "div",
     {
@@ -140,7 +163,7 @@ export async function drawShareCard(
       h(
         "div",
         { display: "flex", fontSize: 64, fontWeight: 700, lineHeight: 1.15 },
-        truncate(bet.title, 80),
+        words.title,
       ),
       h(
         "div",
@@ -154,12 +177,12 @@ export async function drawShareCard(
             h(
               "div",
               { display: "flex", fontSize: 72, fontWeight: 700 },
-              formatMoney(bet.amountCents, bet.currency ?? "USD"),
+              words.amount,
             ),
             h(
               "div",
               { display: "flex", fontSize: 30, color: "#d1fae5" },
-              "Bet with friends on Fairshake",
+              words.tagline,
             ),
           ]),
           h(

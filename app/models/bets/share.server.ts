@@ -1,9 +1,10 @@
 // Share links and previews (docs/product-rules.md#private-bets). A private bet's links carry its code:
 // whoever holds the link holds the code, and nobody else learns the bet exists.
 import type { Currency } from "~/domain/currency";
+import { resolveLanguage, type Language } from "~/domain/language";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/db/transactions.server";
-import { bets, type Bet } from "~/db/schema";
+import { bets, users, type Bet } from "~/db/schema";
 import { publicOrigin } from "~/utils/env-settings.server";
 import { warmShareImageRenderer } from "./share-image.server";
 import { canViewBet, codeMatches } from "./bet-access.server";
@@ -46,6 +47,12 @@ export type SharePreview = {
   currency: Currency;
   visibility: Bet["visibility"];
   updatedAt: Date;
+  /**
+   * The bet's language, the one its preview tags and card are written in:
+   * its creator's saved language as the preview is served (English for
+   * accounts older than languages; docs/product-rules.md#languages).
+   */
+  language: Language;
 };
 
 /**
@@ -84,8 +91,10 @@ async function findPreview(
         visibility: bets.visibility,
         updatedAt: bets.updatedAt,
         refereeId: bets.refereeId,
+        creatorLanguage: users.language,
       })
       .from(bets)
+      .innerJoin(users, eq(users.id, bets.creatorId))
       .where(and(eq(bets.id, betId)))
       .limit(1)
   )[0];
@@ -96,8 +105,8 @@ async function findPreview(
     !(viewerId !== null && (await canViewBet(bet, viewerId)))
   )
     return null;
-  const { refereeId: _referee, ...preview } = bet;
-  return preview;
+  const { refereeId: _referee, creatorLanguage, ...preview } = bet;
+  return { ...preview, language: resolveLanguage({ saved: creatorLanguage }) };
 }
 
 /** docs/api.md share-meta: `{title, description, image, url, code}`. */

@@ -254,7 +254,10 @@ export async function postMessage({
         userId: other,
         actorId: userId,
         type: "bet_message",
-        message: `${author} wrote a message on "${bet.title}"`,
+        text: {
+          key: "notify.betMessage",
+          values: { author, title: bet.title },
+        },
         betId,
       });
     }

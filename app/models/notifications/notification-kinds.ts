@@ -93,20 +93,5 @@ export function notificationPath(
   }
 }
 
-/** A short headline per kind: the push title and the mail's subject. */
-export const KIND_TITLES: Record<NotificationKind, string> = {
-  bet_joined: "Your bet was joined",
-  settlement_proposed: "A result waits for your answer",
-  settlement_reminder: "Reminder: a result waits for your answer",
-  settlement_rejected: "Your proposed result was rejected",
-  bet_settled: "A bet is settled",
-  referee_requested: "You are asked to referee a bet",
-  referee_ruled: "The referee has ruled",
-  payment_due: "A payment is due",
-  payment_overdue: "A payment is overdue",
-  payment_nudge: "A friend is waiting for your payment",
-  payment_received: "You've been paid",
-  friend_request_received: "New friend request",
-  friend_request_accepted: "Friend request accepted",
-  bet_message: "A new message on a bet",
-};
+// A short headline per kind, the push title and the mail's subject, is in
+// the catalogs (app/locales/*/notify.json), in the recipient's language.

@@ -9,26 +9,19 @@
 import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Tx } from "~/db/connections.server";
 import { db, immediate, outsideTransaction } from "~/db/transactions.server";
-import {
-  activityEvents,
-  bets,
-  demoMails,
-  notificationDeliveries,
-  users,
-} from "~/db/schema";
+import { activityEvents, demoMails, notificationDeliveries } from "~/db/schema";
 import { hasSmtp, sendMail, type Mail } from "~/messaging/mail.server";
 import { renderMail } from "~/messaging/templates.server";
+import { messagesIn } from "~/messaging/activity-text.server";
+import { messageFor, type Message } from "./notification-message.server";
 import { isDemoMode } from "~/utils/env.server";
 import { outboxRetryBaseMs, publicOrigin } from "~/utils/env-settings.server";
 import { countOutboxFailure, setOutboxDepth } from "~/utils/metrics.server";
 import { afterFailure, lease, type WorkQueue } from "../jobs/claims.server";
 import {
-  KIND_TITLES,
   NOTIFICATION_CHANNELS,
   notificationKindOf,
-  notificationPath,
   type NotificationChannel,
-  type NotificationKind,
 } from "./notification-kinds";
 import {
   unsubscribeToken,
@@ -184,53 +177,6 @@ export async function outboxDepth(): Promise<number> {
 
 // --- One delivery -----------------------------------------------------------------
 
-type Message = {
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  path: string;
-  betId: number | null;
-  user: { id: number; email: string; emailVerified: boolean; username: string };
-};
-
-async function messageFor(eventId: number): Promise<Message | null> {
-  const row = (
-    await db
-      .select({
-        type: activityEvents.type,
-        message: activityEvents.message,
-        betId: activityEvents.betId,
-        user: {
-          id: users.id,
-          email: users.email,
-          emailVerified: users.emailVerified,
-          username: users.username,
-        },
-        winnerId: bets.winnerId,
-        betStatus: bets.status,
-      })
-      .from(activityEvents)
-      .innerJoin(users, eq(users.id, activityEvents.userId))
-      .leftJoin(bets, eq(bets.id, activityEvents.betId))
-      .where(eq(activityEvents.id, eventId))
-      .limit(1)
-  )[0];
-  const kind = row && notificationKindOf(row.type);
-  if (!row || !kind) return null;
-  const owes =
-    row.betStatus === "settled" &&
-    row.winnerId !== null &&
-    row.winnerId !== row.user.id;
-  return {
-    kind,
-    title: KIND_TITLES[kind],
-    body: row.message,
-    path: notificationPath(kind, row.betId, owes),
-    betId: row.betId,
-    user: row.user,
-  };
-}
-
 async function deliver(row: Claimed): Promise<Outcome> {
   const message = await messageFor(row.eventId);
   if (!message) return { status: "skipped", note: "nothing to say" };
@@ -282,12 +228,17 @@ async function deliverMail(message: Message): Promise<Outcome> {
   if (!message.user.emailVerified)
     return { status: "skipped", note: "address not verified" };
   const origin = publicOrigin();
+  const t = messagesIn(message.language);
   const mail = renderMail({
     to: message.user.email,
+    language: message.language,
     subject: message.title,
-    paragraphs: [`Hi ${message.user.username},`, `${message.body}.`],
-    action: { label: "Open in Fairshake", url: `${origin}${message.path}` },
-    footer: `You get this mail because "${message.title}" is switched on in your Fairshake notification settings.`,
+    paragraphs: [
+      t("email.greeting", { name: message.user.username }),
+      /[.!?]$/.test(message.body) ? message.body : `${message.body}.`,
+    ],
+    action: { label: t("email.open"), url: `${origin}${message.path}` },
+    footer: t("email.why", { title: message.title }),
     unsubscribeUrl: `${origin}/api/unsubscribe?token=${encodeURIComponent(
       unsubscribeToken(message.user.id, message.kind),
     )}`,

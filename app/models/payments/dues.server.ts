@@ -19,8 +19,6 @@ import { nameOf } from "../accounts/display-name.server";
 import { BET_NOT_FOUND } from "~/domain/bet";
 import { canViewBet, type BetCommand } from "../bets/bet-access.server";
 import { conflict, DomainError, forbidden, notFound } from "~/utils/errors";
-import { formatDateTime } from "~/utils/dates";
-import { formatMoney } from "~/domain/currency";
 import { nudgeIntervalMs } from "../bets/windows.server";
 import { announceBet } from "../notifications/live-events.server";
 
@@ -75,7 +73,15 @@ export async function remindPayment(tx: Tx, job: Job) {
     userId: settlement.loserId!,
     actorId: settlement.winnerId,
     type: "payment_due",
-    message: `Reminder: you owe ${await nameOf(tx, settlement.winnerId)} ${formatMoney(bet.amountCents, bet.currency)} for "${bet.title}", due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    text: {
+      key: "notify.paymentDue",
+      values: {
+        winner: await nameOf(tx, settlement.winnerId),
+        amount: { money: bet.amountCents, currency: bet.currency },
+        title: bet.title,
+        dueAt: { at: bet.paymentDueAt!.getTime() },
+      },
+    },
     betId: bet.id,
   });
 }
@@ -93,7 +99,15 @@ export async function markOverdue(tx: Tx, job: Job, now: number) {
     userId: settlement.loserId!,
     actorId: settlement.winnerId,
     type: "payment_overdue",
-    message: `Overdue: your ${formatMoney(bet.amountCents, bet.currency)} payment to ${await nameOf(tx, settlement.winnerId)} for "${bet.title}" was due ${formatDateTime(bet.paymentDueAt!)} UTC`,
+    text: {
+      key: "notify.paymentOverdue",
+      values: {
+        amount: { money: bet.amountCents, currency: bet.currency },
+        winner: await nameOf(tx, settlement.winnerId),
+        title: bet.title,
+        dueAt: { at: bet.paymentDueAt!.getTime() },
+      },
+    },
     betId: bet.id,
   });
 }
@@ -200,7 +214,14 @@ export async function nudgePayment({
       userId: settlement.loserId!,
       actorId: userId,
       type: "payment_nudge",
-      message: `${await nameOf(tx, userId)} nudged you: please pay ${formatMoney(bet.amountCents, bet.currency)} for "${bet.title}"`,
+      text: {
+        key: "notify.nudged",
+        values: {
+          actor: await nameOf(tx, userId),
+          amount: { money: bet.amountCents, currency: bet.currency },
+          title: bet.title,
+        },
+      },
       betId,
     });
   });

@@ -24,7 +24,7 @@ import {
 } from "~/payments/provider.server";
 import { getPaymentProvider } from "./payment-provider.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
-import { formatMoney, type Currency } from "~/domain/currency";
+import type { Currency } from "~/domain/currency";
 import { announceBet } from "../notifications/live-events.server";
 
 export const NOT_SETTLED = "This bet has not been settled yet.";
@@ -332,7 +332,14 @@ export async function completePayment({
         userId: settlement.winnerId!,
         actorId: payerId,
         type: "payment_received",
-        message: `${payer} paid ${formatMoney(amountCents, bet.currency)} for "${bet.title}"`,
+        text: {
+          key: "notify.paid",
+          values: {
+            payer,
+            amount: { money: amountCents, currency: bet.currency },
+            title: bet.title,
+          },
+        },
         betId,
       });
       return { settlement: (await current())!, recorded: true };

@@ -1,6 +1,7 @@
 // Settlements, the two writes every path ends in: a proposal (with its
 // timeout and reminder jobs) and the one settle path (docs/product-rules.md#settlement), so an
 // agreement, a concession, a silence and a referee's ruling settle alike.
+import type { Words } from "~/messaging/activity-text.server";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Tx } from "~/db/connections.server";
 import { changedRows } from "~/db/dialect.server";
@@ -19,8 +20,6 @@ import { scheduleJob } from "../jobs/jobs.server";
 import { conflict } from "~/utils/errors";
 import { TooManyRequestsError } from "~/utils/rate-limit.server";
 import { splitPayout } from "~/utils/money";
-import { formatMoney } from "~/domain/currency";
-import { formatDateTime } from "~/utils/dates";
 import { paymentDueMs, responseWindowMs } from "../bets/windows.server";
 import {
   ALREADY_SETTLED,
@@ -91,9 +90,13 @@ export async function proposalWords(
   outcome: Outcome,
   winnerId: number | null,
   proposerId: number,
-) {
-  if (outcome === "void") return "calling it off (no winner)";
-  return `${winnerId === proposerId ? "themself" : await nameOf(tx, winnerId!)} as the winner`;
+): Promise<Words> {
+  if (outcome === "void") return { key: "notify.proposal.void" };
+  if (winnerId === proposerId) return { key: "notify.proposal.self" };
+  return {
+    key: "notify.proposal.winner",
+    values: { name: await nameOf(tx, winnerId!) },
+  };
 }
 
 export async function insertProposal(
@@ -287,23 +290,36 @@ export async function finalise(
     },
   });
   await announceBet(tx, bet.id);
-  const how: Record<Resolution, string> = {
-    agreed: "both sides agreed",
-    conceded: "conceded",
-    timeout: "no answer in time",
-    referee: "the referee ruled",
-  };
+  const how: Words = { key: `notify.how.${resolution}` };
+  const amount = { money: bet.amountCents, currency: bet.currency };
   for (const userId of [parties.creatorId, parties.participantId]) {
-    const result = voided
-      ? `"${bet.title}" is called off (${how[resolution]}): no winner, no payment`
+    const result: Words = voided
+      ? { key: "notify.calledOff", values: { title: bet.title, how } }
       : final.winnerId === userId
-        ? `You won "${bet.title}" (${how[resolution]}); ${await nameOf(tx, final.loserId!)} owes you ${formatMoney(bet.amountCents, bet.currency)}`
-        : `${await nameOf(tx, final.winnerId!)} won "${bet.title}" (${how[resolution]}): please pay ${formatMoney(bet.amountCents, bet.currency)} by ${formatDateTime(dueAt!)} UTC`;
+        ? {
+            key: "notify.youWon",
+            values: {
+              title: bet.title,
+              how,
+              loser: await nameOf(tx, final.loserId!),
+              amount,
+            },
+          }
+        : {
+            key: "notify.theyWon",
+            values: {
+              winner: await nameOf(tx, final.winnerId!),
+              title: bet.title,
+              how,
+              amount,
+              dueAt: { at: dueAt! },
+            },
+          };
     await recordActivity(tx, {
       userId,
       actorId,
       type: resolution === "referee" ? "referee_ruled" : "bet_settled",
-      message: result,
+      text: result,
       betId: bet.id,
     });
   }

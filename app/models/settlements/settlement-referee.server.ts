@@ -177,7 +177,10 @@ export async function referDispute({
         userId: bet.refereeId!,
         actorId: userId,
         type: "referee_requested",
-        message: `${await nameOf(tx, userId)} asked you to referee "${bet.title}": please rule on who won`,
+        text: {
+          key: "notify.refereeAsked",
+          values: { actor: await nameOf(tx, userId), title: bet.title },
+        },
         betId,
       });
       // A referral has no timeout; the referee is reminded instead.
@@ -215,7 +218,7 @@ export async function remindReferee(tx: Tx, job: Job) {
     userId: bet.refereeId,
     actorId: bet.disputeReferredBy,
     type: "referee_requested",
-    message: `Reminder: "${bet.title}" is waiting for your ruling as referee`,
+    text: { key: "notify.refereeReminder", values: { title: bet.title } },
     betId: bet.id,
   });
 }

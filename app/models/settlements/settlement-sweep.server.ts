@@ -4,7 +4,6 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "~/db/connections.server";
 import { betEvents, bets, type Job, type Settlement } from "~/db/schema";
 import { recordActivity } from "../social/activity.server";
-import { formatDateTime } from "~/utils/dates";
 import { liveSettlement, partiesOf } from "./settlement-rules.server";
 import { nameOf } from "../accounts/display-name.server";
 import { finalise, proposalWords } from "./settlement-finalise.server";
@@ -84,7 +83,20 @@ export async function remindProposal(tx: Tx, job: Job) {
     userId: silent,
     actorId: live.proposedBy,
     type: "settlement_reminder",
-    message: `Reminder: ${await nameOf(tx, live.proposedBy)} proposed ${await proposalWords(tx, live.outcome, live.winnerId, live.proposedBy)} of "${bet.title}". It is approved automatically ${formatDateTime(live.respondBy)} UTC unless you reject it.`,
+    text: {
+      key: "notify.proposalReminder",
+      values: {
+        actor: await nameOf(tx, live.proposedBy),
+        proposal: await proposalWords(
+          tx,
+          live.outcome,
+          live.winnerId,
+          live.proposedBy,
+        ),
+        title: bet.title,
+        respondBy: { at: live.respondBy.getTime() },
+      },
+    },
     betId: bet.id,
   });
 }

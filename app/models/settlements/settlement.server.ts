@@ -18,7 +18,6 @@ import {
   type BetView,
 } from "../bets/bet-access.server";
 import { conflict, invalid, refused } from "~/utils/errors";
-import { formatDateTime } from "~/utils/dates";
 import { timeOutIfDue } from "./settlement-sweep.server";
 import {
   ALREADY_APPROVED,
@@ -84,7 +83,19 @@ export async function proposeSettlement({
         userId: otherSide(parties!, userId),
         actorId: userId,
         type: "settlement_proposed",
-        message: `${await nameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${settlement.respondBy ? `: approved automatically ${formatDateTime(settlement.respondBy)} UTC unless you reject it` : ""}`,
+        text: {
+          key: settlement.respondBy
+            ? "notify.proposedUntil"
+            : "notify.proposed",
+          values: {
+            actor: await nameOf(tx, userId),
+            proposal: await proposalWords(tx, outcome, winnerId, userId),
+            title: bet.title,
+            ...(settlement.respondBy && {
+              respondBy: { at: settlement.respondBy.getTime() },
+            }),
+          },
+        },
         betId,
       });
       return settlement;
@@ -199,10 +210,19 @@ export async function rejectSettlement({
         userId: otherSide(parties!, userId),
         actorId: userId,
         type: "settlement_rejected",
-        message:
-          proposal.proposedBy === userId
-            ? `${await nameOf(tx, userId)} withdrew the settlement proposal for "${bet.title}"`
-            : `${await nameOf(tx, userId)} rejected the settlement proposal for "${bet.title}"${reason ? `: ${reason}` : ""}`,
+        text: {
+          key:
+            proposal.proposedBy === userId
+              ? "notify.withdrew"
+              : reason
+                ? "notify.rejectedBecause"
+                : "notify.rejected",
+          values: {
+            actor: await nameOf(tx, userId),
+            title: bet.title,
+            ...(reason && proposal.proposedBy !== userId && { reason }),
+          },
+        },
         betId,
       });
       return "rejected";
@@ -257,7 +277,19 @@ export async function settleBet({
           userId: parties.participantId,
           actorId: userId,
           type: "settlement_proposed",
-          message: `${await nameOf(tx, userId)} proposed ${await proposalWords(tx, outcome, winnerId, userId)} of "${bet.title}"${proposal.respondBy ? `: approved automatically ${formatDateTime(proposal.respondBy)} UTC unless you reject it` : ""}`,
+          text: {
+            key: proposal.respondBy
+              ? "notify.proposedUntil"
+              : "notify.proposed",
+            values: {
+              actor: await nameOf(tx, userId),
+              proposal: await proposalWords(tx, outcome, winnerId, userId),
+              title: bet.title,
+              ...(proposal.respondBy && {
+                respondBy: { at: proposal.respondBy.getTime() },
+              }),
+            },
+          },
           betId,
         });
         return { kind: "proposed" as const, settlement: proposal };

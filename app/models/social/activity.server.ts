@@ -9,6 +9,7 @@ import { activityEvents, sessions } from "~/db/schema";
 import { enqueueNotifications } from "../notifications/outbox.server";
 import { href } from "react-router";
 import { announceActivity } from "../notifications/live-events.server";
+import { writeText, type Words } from "~/messaging/activity-text.server";
 import { liveResumePoint } from "../notifications/live-streams.server";
 
 export type ActivityType =
@@ -34,14 +35,25 @@ export async function recordActivity(
     userId: number;
     actorId: number | null;
     type: ActivityType;
-    message: string;
+    /**
+     * The words, as a catalog key and values: kept with the event, so its
+     * email and push are written in the recipient's language when they go
+     * out; `message` keeps them in English.
+     */
+    text: Words;
     betId?: number | null;
   },
 ) {
+  const { text, ...rest } = event;
   const written = (
     await tx
       .insert(activityEvents)
-      .values({ ...event, betId: event.betId ?? null })
+      .values({
+        ...rest,
+        message: writeText(text, "en"),
+        data: text,
+        betId: event.betId ?? null,
+      })
       .returning({ id: activityEvents.id, type: activityEvents.type })
   )[0]!;
   // The outbox row is written with the event: both commit, or neither.

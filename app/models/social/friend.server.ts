@@ -22,12 +22,10 @@ async function tellOther(
     to,
     from,
     type,
-    did,
   }: {
     to: number;
     from: number;
     type: "friend_request_received" | "friend_request_accepted";
-    did: string;
   },
 ) {
   const actor = await nameOf(tx, from);
@@ -35,7 +33,13 @@ async function tellOther(
     userId: to,
     actorId: from,
     type,
-    message: `${actor} ${did}`,
+    text: {
+      key:
+        type === "friend_request_received"
+          ? "notify.friendRequest"
+          : "notify.friendAccepted",
+      values: { actor },
+    },
   });
 }
 
@@ -81,7 +85,6 @@ export async function sendFriendRequest({
       to: friendId,
       from: userId,
       type: "friend_request_received",
-      did: "sent you a friend request",
     });
     await announceFriends(tx, userId, friendId);
     return row;
@@ -109,7 +112,6 @@ export async function acceptFriendRequest({
       to: requesterId,
       from: userId,
       type: "friend_request_accepted",
-      did: "accepted your friend request",
     });
     await announceFriends(tx, userId, requesterId);
     return updated;

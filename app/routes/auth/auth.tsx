@@ -3,20 +3,18 @@ import { useEffect } from "react";
 import { Form, Link, redirect, useSearchParams, href } from "react-router";
 import { z } from "zod";
 import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
+import { metaT, useT } from "~/components/i18n";
+import { accountWord, inPageLanguage } from "./account-words.server";
 import type { Route } from "./+types/auth";
-import {
-  ErrorList,
-  errorsOf,
-  Field,
-  FormAlert,
-  PasswordField,
-} from "~/components/forms";
+import { errorsOf, Field, FormAlert, PasswordField } from "~/components/forms";
 import { Logo } from "~/components/logo";
 import { MarketingPanel } from "~/components/marketing-panel";
+import { RegisterForm, type RefusedForm } from "./register-form";
 import { signIn, signUp } from "~/models/accounts/sign-in.server";
 import { RegisterSchema } from "~/models/accounts/user-input.server";
 import { invalid, type FieldErrors } from "~/utils/errors";
-import { formFailure } from "~/framework/page.server";
+import { formReply, pageFailure } from "~/framework/page.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, startSession } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
@@ -41,6 +39,7 @@ const RegisterFormSchema = RegisterSchema.extend({
 // Signing in and up make the session a key belongs to: outside the key
 // rule, never kept offline (a password is typed).
 export const handle: RouteTraits = {
+  messages: ["signIn"],
   hydrate: false,
   session: "starts",
   offline: false,
@@ -55,6 +54,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const intent = form.get("intent");
   const returnTo = safeRedirect(form.get("return_to"), "/");
+  // Nobody is signed in yet: the picker's cookie, else the browser's language.
+  const language = pageLanguage(request);
+  const t = serverT(language);
+  /** A refused form, its words in the page's language. */
+  const refused = <Extra extends object>(
+    error: unknown,
+    title: string,
+    extra: Extra,
+  ) =>
+    formReply(
+      inPageLanguage(pageFailure(error), t),
+      accountWord(title, t),
+      extra,
+    );
 
   if (intent === "login") {
     try {
@@ -71,13 +84,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithToast(
         returnTo,
         {
-          title: "Welcome back!",
-          description: "You have successfully logged in.",
+          title: t("signIn.toastWelcomeBack"),
+          description: t("signIn.toastLoggedIn"),
         },
         { headers },
       );
     } catch (error) {
-      return formFailure(error, "Login failed", {
+      return refused(error, t("signIn.loginFailed"), {
         intent: "login" as const,
         username: String(form.get("username") ?? ""),
       });
@@ -96,34 +109,35 @@ export async function action({ request, context }: Route.ActionArgs) {
       const errors: FieldErrors = {};
       for (const [name, list] of Object.entries(submission.error ?? {}))
         if (list?.length) errors[name] = list;
-      return formFailure(invalid("Check the form", errors), "", typed);
+      return refused(invalid("Check the form", errors), "", typed);
     }
     try {
       const user = await signUp({
         input: submission.value,
         clientAddress: context.get(clientAddressContext),
         acceptLanguage: request.headers.get("Accept-Language"),
-        language: pageLanguage(request), // the picker's, else the browser's
+        language, // the picker's, else the browser's
       });
       return redirectWithToast(
         returnTo,
         {
-          title: "Welcome to Fairshake",
-          description: "Your account has been created successfully.",
+          title: t("signIn.toastWelcome"),
+          description: t("signIn.toastCreated"),
         },
         { headers: await startSession(request, user.id) },
       );
     } catch (error) {
       // A taken name or address carries its field (code username_taken,
       // email_taken): the message shows beside it, else above the form.
-      return formFailure(error, "", typed);
+      return refused(error, "", typed);
     }
   }
 
-  return formFailure(invalid("Unknown action"), "Error", { intent: null });
+  return refused(invalid("Unknown action"), "Error", { intent: null });
 }
 
 export default function AuthPage({ actionData }: Route.ComponentProps) {
+  const t = useT();
   const [params] = useSearchParams();
   const tab = params.get("tab") === "register" ? "register" : "login";
   const returnTo = params.get("return_to") ?? "";
@@ -143,22 +157,24 @@ export default function AuthPage({ actionData }: Route.ComponentProps) {
             <Logo />
           </div>
           <h1 className="mb-4 text-center text-2xl font-bold">
-            {tab === "login" ? "Welcome back" : "Create your account"}
+            {tab === "login"
+              ? t("signIn.welcomeBack")
+              : t("signIn.createAccount")}
           </h1>
-          <nav aria-label="Login or register" className="tabs mb-6">
+          <nav aria-label={t("signIn.tabs")} className="tabs mb-6">
             <Link
               to={tabHref("login")}
               className="tab"
               aria-current={tab === "login" ? "page" : undefined}
             >
-              Login
+              {t("signIn.login")}
             </Link>
             <Link
               to={tabHref("register")}
               className="tab"
               aria-current={tab === "register" ? "page" : undefined}
             >
-              Register
+              {t("signIn.register")}
             </Link>
           </nav>
           {tab === "login" ? (
@@ -190,15 +206,16 @@ function LoginForm({
   returnTo: string;
   actionData?: RefusedForm & { username: string };
 }) {
+  const t = useT();
   const errors = errorsOf(actionData);
   const formError = errors[""]?.[0];
   return (
-    <Form method="post" className="space-y-4" aria-label="Login">
+    <Form method="post" className="space-y-4" aria-label={t("signIn.login")}>
       <input type="hidden" name="intent" value="login" />
       <input type="hidden" name="return_to" value={returnTo} />
-      <FormAlert title="Login failed" message={formError} />
+      <FormAlert title={t("signIn.loginFailed")} message={formError} />
       <Field
-        label="Username"
+        label={t("signIn.username")}
         errors={errors.username}
         inputProps={{
           name: "username",
@@ -210,20 +227,20 @@ function LoginForm({
         }}
       />
       <PasswordField
-        label="Password"
+        label={t("signIn.password")}
         name="password"
         id="login-password"
         errors={errors.password}
       />
       <button type="submit" className="btn-primary w-full">
-        Login
+        {t("signIn.login")}
       </button>
       <p className="text-sm">
         <Link
           to={href("/forgot-password")}
           className="font-medium text-brand-700 underline"
         >
-          Forgot password
+          {t("signIn.forgot")}
         </Link>
       </p>
       <PasskeySignIn />
@@ -237,6 +254,7 @@ function LoginForm({
  * is one line, run with the page's nonce.
  */
 function PasskeySignIn() {
+  const t = useT();
   const nonce = useNonce();
   // Reached inside the app (after signing out), React renders this page and
   // the inline script does not run: the effect starts the module instead.
@@ -253,7 +271,7 @@ function PasskeySignIn() {
       <template id="passkey-sign-in">
         <div className="space-y-2 border-t border-slate-200 pt-4">
           <button type="button" className="btn-secondary w-full">
-            Sign in with a passkey
+            {t("signIn.passkey")}
           </button>
           <p
             id="passkey-status"
@@ -267,84 +285,6 @@ function PasskeySignIn() {
   );
 }
 
-/** What a refused form answers (`formFailure`), as these forms read it. */
-type RefusedForm = {
-  message: string;
-  fieldErrors: Record<string, string[]>;
-  field?: string;
-};
-
-function RegisterForm({
-  returnTo,
-  actionData,
-}: {
-  returnTo: string;
-  actionData?: RefusedForm & { username: string; email: string };
-}) {
-  const errors = errorsOf(actionData);
-  return (
-    <Form method="post" className="space-y-4" aria-label="Register">
-      <input type="hidden" name="intent" value="register" />
-      <input type="hidden" name="return_to" value={returnTo} />
-      <ErrorList errors={errors[""]} />
-      <Field
-        label="Username"
-        errors={errors.username}
-        inputProps={{
-          name: "username",
-          id: "register-username",
-          type: "text",
-          defaultValue: actionData?.username,
-          required: true,
-          maxLength: 50,
-          minLength: 3,
-          autoComplete: "username",
-          autoCapitalize: "none",
-        }}
-      />
-      <Field
-        label="Email"
-        errors={errors.email}
-        inputProps={{
-          name: "email",
-          id: "register-email",
-          type: "email",
-          defaultValue: actionData?.email,
-          required: true,
-          autoComplete: "email",
-        }}
-      />
-      <Field
-        label="Password"
-        errors={errors.password}
-        inputProps={{
-          name: "password",
-          id: "register-password",
-          type: "password",
-          required: true,
-          minLength: 6,
-          autoComplete: "new-password",
-        }}
-      />
-      <Field
-        label="Confirm password"
-        errors={errors.confirmPassword}
-        inputProps={{
-          name: "confirmPassword",
-          id: "register-confirm-password",
-          type: "password",
-          required: true,
-          minLength: 6,
-          autoComplete: "new-password",
-        }}
-      />
-      <button type="submit" className="btn-primary w-full">
-        Create account
-      </button>
-    </Form>
-  );
-}
-
-export const meta: Route.MetaFunction = () => [
-  { title: "Login or register · Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("signIn.metaTitle") },
 ];

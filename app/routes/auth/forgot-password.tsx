@@ -2,11 +2,12 @@ import { Form, Link, redirect, useSearchParams, href } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { Field, FormAlert, formAlert } from "~/components/forms";
 import { PublicCardPage } from "~/components/page-frames";
-import {
-  requestPasswordReset,
-  RESET_REQUESTED,
-} from "~/models/accounts/password-reset.server";
-import { formFailure } from "~/framework/page.server";
+import { requestPasswordReset } from "~/models/accounts/password-reset.server";
+import { formReply, pageFailure } from "~/framework/page.server";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
+import { metaT, useT } from "~/components/i18n";
+import { inPageLanguage } from "./account-words.server";
 import { readFormData } from "~/framework/form-data.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 import type { RouteTraits } from "~/domain/route-traits";
@@ -14,14 +15,10 @@ import type { RouteTraits } from "~/domain/route-traits";
 // /forgot-password (docs/product-rules.md#accounts): a username or an email; the answer is always
 // the same sentence, matched or not. No JavaScript, like /auth.
 export const handle: RouteTraits = {
-  messages: ["header"],
+  messages: ["header", "passwordReset"],
   hydrate: false,
   offline: false,
 };
-
-export function loader() {
-  return { requested: RESET_REQUESTED };
-}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
@@ -32,35 +29,42 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientAddress: context.get(clientAddressContext),
     });
   } catch (error) {
-    return formFailure(error, "Please wait", {
-      login: typeof login === "string" ? login.slice(0, 254) : "",
-    });
+    const t = serverT(pageLanguage(request));
+    return formReply(
+      inPageLanguage(pageFailure(error), t),
+      t("passwordReset.pleaseWait"),
+      {
+        login: typeof login === "string" ? login.slice(0, 254) : "",
+      },
+    );
   }
   // Post/Redirect/Get: a reload does not ask again.
   throw redirect(`${href("/forgot-password")}?sent=1`);
 }
 
-export default function ForgotPassword({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const t = useT();
   const [params] = useSearchParams();
   const sent = params.get("sent") === "1";
   return (
-    <PublicCardPage title="Forgot your password?">
+    <PublicCardPage title={t("passwordReset.forgotTitle")}>
       {sent ? (
         <p role="status" className="text-slate-700">
-          {loaderData.requested}
+          {t("passwordReset.requested")}
         </p>
       ) : null}
-      <Form method="post" className="space-y-4" aria-label="Reset password">
-        <FormAlert title="Please wait" message={formAlert(actionData)} />
-        <p className="text-slate-700">
-          Enter your username or the email of your account. We will mail a link
-          to choose a new password; it works for an hour.
-        </p>
+      <Form
+        method="post"
+        className="space-y-4"
+        aria-label={t("passwordReset.formLabel")}
+      >
+        <FormAlert
+          title={t("passwordReset.pleaseWait")}
+          message={formAlert(actionData)}
+        />
+        <p className="text-slate-700">{t("passwordReset.intro")}</p>
         <Field
-          label="Username or email"
+          label={t("passwordReset.login")}
           errors={actionData?.fieldErrors.login}
           inputProps={{
             name: "login",
@@ -73,18 +77,18 @@ export default function ForgotPassword({
           }}
         />
         <button type="submit" className="btn-primary w-full">
-          Send reset link
+          {t("passwordReset.send")}
         </button>
       </Form>
       <p className="text-sm">
         <Link to={href("/auth")} className="text-brand-700 underline">
-          Back to login
+          {t("passwordReset.backToLogin")}
         </Link>
       </p>
     </PublicCardPage>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Forgot password — Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("passwordReset.forgotMetaTitle") },
 ];

@@ -10,7 +10,11 @@ import {
 } from "~/models/accounts/password-reset.server";
 import { startSession } from "~/models/accounts/session.server";
 import { invalid } from "~/utils/errors";
-import { formFailure } from "~/framework/page.server";
+import { formReply, pageFailure } from "~/framework/page.server";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
+import { metaT, useT } from "~/components/i18n";
+import { accountWord, inPageLanguage } from "./account-words.server";
 import { readFormData } from "~/framework/form-data.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import type { RouteTraits } from "~/domain/route-traits";
@@ -19,42 +23,48 @@ import type { RouteTraits } from "~/domain/route-traits";
 // (a mail scanner that follows it changes nothing); the POST sets the new
 // password, ends every session of the account and signs this browser in.
 export const handle: RouteTraits = {
-  messages: ["header"],
+  messages: ["header", "passwordReset"],
   hydrate: false,
   offline: false,
 };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, live: await resetLinkIsLive(token), badLink: BAD_RESET_LINK };
+  const t = serverT(pageLanguage(request));
+  return {
+    token,
+    live: await resetLinkIsLive(token),
+    badLink: accountWord(BAD_RESET_LINK, t),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const token = form.get("token");
   const password = form.get("password");
-  if (!(await resetLinkIsLive(token))) return formFailure(badResetLink(), "");
+  const t = serverT(pageLanguage(request));
+  const refused = (error: unknown) =>
+    formReply(inPageLanguage(pageFailure(error), t), "");
+  if (!(await resetLinkIsLive(token))) return refused(badResetLink());
   if (typeof password === "string" && password !== form.get("confirmPassword"))
-    return formFailure(
+    return refused(
       invalid("Passwords do not match", {
         confirmPassword: ["Passwords do not match"],
       }),
-      "",
     );
   try {
     const user = await confirmPasswordReset({ token, password });
     return redirectWithToast(
       "/",
       {
-        title: "Password changed",
-        description:
-          "You are signed in with your new password. Every other device was signed out.",
+        title: t("passwordReset.toastChanged"),
+        description: t("passwordReset.toastChangedText"),
       },
       { headers: await startSession(request, user.id) },
     );
   } catch (error) {
     // A link spent meanwhile (code bad_reset_link) answers like a dead one.
-    return formFailure(error, "");
+    return refused(error);
   }
 }
 
@@ -62,10 +72,11 @@ export default function ResetPassword({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
+  const t = useT();
   const { token, live, badLink } = loaderData;
   const linkDead = !live || actionData?.message === badLink;
   return (
-    <PublicCardPage title="Choose a new password">
+    <PublicCardPage title={t("passwordReset.resetTitle")}>
       {linkDead ? (
         <>
           <p role="alert" className="text-red-700">
@@ -73,7 +84,7 @@ export default function ResetPassword({
           </p>
           <p>
             <Link to={href("/forgot-password")} className="btn-primary w-full">
-              Send a new link
+              {t("passwordReset.sendNew")}
             </Link>
           </p>
         </>
@@ -81,26 +92,26 @@ export default function ResetPassword({
         <Form
           method="post"
           className="space-y-4"
-          aria-label="Choose a new password"
+          aria-label={t("passwordReset.resetTitle")}
         >
           <FormAlert message={formAlert(actionData)} />
           <input type="hidden" name="token" value={token} />
           <PasswordField
-            label="New password"
+            label={t("passwordReset.newPassword")}
             name="password"
             id="reset-password"
             errors={actionData?.fieldErrors.password}
             isNew
           />
           <PasswordField
-            label="Confirm new password"
+            label={t("passwordReset.confirmNew")}
             name="confirmPassword"
             id="reset-confirm-password"
             errors={actionData?.fieldErrors.confirmPassword}
             isNew
           />
           <button type="submit" className="btn-primary w-full">
-            Set new password
+            {t("passwordReset.set")}
           </button>
         </Form>
       )}
@@ -108,6 +119,6 @@ export default function ResetPassword({
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Choose a new password — Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("passwordReset.resetMetaTitle") },
 ];

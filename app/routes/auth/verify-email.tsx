@@ -5,7 +5,11 @@ import {
   resendVerificationEmail,
   verifyEmailToken,
 } from "~/models/accounts/email-verification.server";
-import { formFailure, pageFailure } from "~/framework/page.server";
+import { formReply, pageFailure } from "~/framework/page.server";
+import { pageLanguage } from "~/framework/language.server";
+import { serverT } from "~/framework/catalogs.server";
+import { metaT, Rich, useT } from "~/components/i18n";
+import { accountWord, inPageLanguage } from "./account-words.server";
 import { readFormData } from "~/framework/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, requireUser } from "~/models/accounts/session.server";
@@ -16,7 +20,7 @@ import type { RouteTraits } from "~/domain/route-traits";
 // confirming is a POST, never a side effect of opening the link (a mail
 // scanner that follows it changes nothing). No JavaScript, like /auth.
 export const handle: RouteTraits = {
-  messages: ["header"],
+  messages: ["header", "confirmEmail"],
   hydrate: false,
   offline: false,
 };
@@ -32,31 +36,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "resend") {
     const user = await requireUser({ request, context });
+    const t = serverT(pageLanguage(request, user.language));
     const back = safeRedirect(form.get("return_to"), "/");
     try {
       await resendVerificationEmail(user);
     } catch (error) {
       return redirectWithToast(back, {
-        title: "Please wait",
-        description: pageFailure(error).message,
+        title: t("confirmEmail.pleaseWait"),
+        description: accountWord(pageFailure(error).message, t),
         type: "error",
       });
     }
     return redirectWithToast(back, {
-      title: "Check your inbox",
-      description: `We sent a new link to ${user.email}.`,
+      title: t("confirmEmail.toastInbox"),
+      description: t("confirmEmail.toastSent", { email: user.email }),
     });
   }
   if (intent === "verify") {
+    const signedIn = await getUser({ request, context });
+    const t = serverT(pageLanguage(request, signedIn?.language));
     try {
       await verifyEmailToken(form.get("token"));
     } catch (error) {
-      return formFailure(error, "");
+      return formReply(inPageLanguage(pageFailure(error), t), "");
     }
-    const signedIn = (await getUser({ request, context })) !== null;
     return redirectWithToast(signedIn ? "/" : href("/auth"), {
-      title: "Email confirmed",
-      description: "Fairshake can now tell you when a bet needs you.",
+      title: t("confirmEmail.toastConfirmed"),
+      description: t("confirmEmail.toastConfirmedText"),
     });
   }
   throw redirect(href("/verify-email"));
@@ -66,9 +72,10 @@ export default function VerifyEmail({
   loaderData,
   actionData,
 }: Route.ComponentProps) {
+  const t = useT();
   const { token, signedIn, verified } = loaderData;
   return (
-    <PublicCardPage title="Confirm your email">
+    <PublicCardPage title={t("confirmEmail.title")}>
       {actionData?.message ? (
         <p role="alert" className="text-red-700">
           {actionData.message}
@@ -76,35 +83,33 @@ export default function VerifyEmail({
       ) : null}
       {token ? (
         <Form method="post" className="space-y-3">
-          <p className="text-slate-700">
-            Confirm this address to hear from Fairshake when a bet needs you.
-          </p>
+          <p className="text-slate-700">{t("confirmEmail.intro")}</p>
           <input type="hidden" name="token" value={token} />
           <button className="btn-primary w-full" name="intent" value="verify">
-            Confirm my email
+            {t("confirmEmail.confirm")}
           </button>
         </Form>
       ) : verified ? (
-        <p className="text-slate-700">Your email address is confirmed.</p>
+        <p className="text-slate-700">{t("confirmEmail.confirmed")}</p>
       ) : signedIn ? (
         <Form method="post" className="space-y-3">
-          <p className="text-slate-700">
-            Open the link we mailed you to confirm your address.
-          </p>
+          <p className="text-slate-700">{t("confirmEmail.openLink")}</p>
           <button className="btn-secondary w-full" name="intent" value="resend">
-            Send a new link
+            {t("confirmEmail.sendNew")}
           </button>
         </Form>
       ) : (
         <p className="text-slate-700">
-          Open the link from your mail, or{" "}
-          <Link to={href("/auth")}>sign in</Link> to ask for a new one.
+          <Rich
+            text={t("confirmEmail.signedOut")}
+            tags={{ a: (words) => <Link to={href("/auth")}>{words}</Link> }}
+          />
         </p>
       )}
     </PublicCardPage>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Confirm your email — Fairshake" },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("confirmEmail.metaTitle") },
 ];

@@ -22,9 +22,19 @@ import {
 } from "~/components/error-boundary";
 import { clientAddressContext } from "~/framework/request-context.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import { matchAcceptLanguage } from "~/domain/language";
+import { readLanguageCookie } from "~/framework/language.server";
+import { pageMessages } from "~/framework/catalogs.server";
+import { routeMessageAreas } from "~/framework/route-pattern";
+import { messagesIn } from "~/messaging/activity-text.server";
+import { useLanguage, useT } from "~/components/i18n";
 
 // A share link opens its bet for a signed-in follower: a read that writes.
-export const handle: RouteTraits = { hydrate: false, writesOnGet: true };
+export const handle: RouteTraits = {
+  messages: ["sharePage"],
+  hydrate: false,
+  writesOnGet: true,
+};
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -80,7 +90,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw redirect(href("/bet/:id", { id: String(preview.id) }));
   }
   const meta = shareMeta(preview, request);
+  // The page is in the language the visitor's browser names (the picker's
+  // cookie, else Accept-Language); a link-preview crawler names none and
+  // gets the bet's. The preview tags and the card are always in the bet's
+  // language: a chat shows the one preview to everyone in it
+  // (docs/product-rules.md#languages).
+  const language =
+    readLanguageCookie(request) ??
+    matchAcceptLanguage(request.headers.get("Accept-Language")) ??
+    preview.language;
+  const previewWords = messagesIn(preview.language)("sharePage.preview", {
+    amount: formatMoney(
+      preview.amountCents,
+      preview.currency,
+      preview.language,
+    ),
+    description: meta.description,
+  });
   return {
+    // The root's language is replaced by this page's (app/root.tsx).
+    ownLanguage: {
+      language,
+      messages: pageMessages(
+        language,
+        routeMessageAreas(url.pathname) ?? ["language", "sharePage"],
+      ),
+    },
+    previewWords,
     preview: {
       title: preview.title,
       description: preview.description,
@@ -95,6 +131,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export default function SharePage({ loaderData }: Route.ComponentProps) {
   const { preview, meta, loginUrl } = loaderData;
+  const t = useT();
+  const language = useLanguage();
   return (
     <div className="mx-auto min-h-dvh max-w-lg px-4 py-6">
       <header className="mb-6">
@@ -114,18 +152,18 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
             {preview.description}
           </p>
           <p className="text-2xl font-bold">
-            {formatMoney(preview.amountCents, preview.currency)}
+            {formatMoney(preview.amountCents, preview.currency, language)}
           </p>
           <p className="text-sm text-slate-600">
-            Code{" "}
+            {t("sharePage.code")}{" "}
             <span className="font-mono font-bold tracking-widest">
               {preview.code}
             </span>
           </p>
         </article>
-        <p className="text-slate-700">Log in to view and join this bet.</p>
+        <p className="text-slate-700">{t("sharePage.logIn")}</p>
         <Link to={loginUrl} className="btn-primary w-full">
-          Log in to continue
+          {t("sharePage.continue")}
         </Link>
       </main>
     </div>
@@ -134,11 +172,7 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) => {
   if (!loaderData || error) return [{ title: "Fairshake" }];
-  const { meta: m, loginUrl } = loaderData;
-  const description = `${formatMoney(
-    loaderData.preview.amountCents,
-    loaderData.preview.currency,
-  )} · ${m.description}`;
+  const { meta: m, loginUrl, previewWords: description } = loaderData;
   return [
     { title: `${m.title} · Fairshake` },
     { name: "description", content: description },

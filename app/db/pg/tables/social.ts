@@ -7,10 +7,12 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
 } from "drizzle-orm/pg-core";
 import { createdAt, epochMs } from "../columns";
+import type { ActivityText } from "../../../domain/activity-text";
 import { users } from "./accounts";
 import { bets } from "./bets";
 
@@ -52,6 +54,12 @@ export const activityEvents = pgTable(
     }),
     type: text("type").notNull(),
     message: text("message").notNull(),
+    /**
+     * The message as a catalog key and its values, so an email or a push
+     * is written in the recipient's language when it goes out; null for
+     * events older than languages (their English `message` is used).
+     */
+    data: jsonb("data").$type<ActivityText>(),
     betId: integer("bet_id").references(() => bets.id, { onDelete: "cascade" }),
     read: boolean("read").notNull().default(false),
     createdAt: createdAt(),
