@@ -133,7 +133,7 @@ let collect: Collect | null | undefined;
  * body arrives, for the socket's chunks already copied into it (each held
  * outside the heap by a small young object: 10 MB of them before V8 would
  * look). V8's `gc` is taken once, by allowing it for the one context made
- * here and no other (`globalThis.gc` stays undefined); where that is
+ * here and no other (the app's own global `gc` stays undefined); where that is
  * refused, nothing is asked and V8 collects when it would have.
  */
 export function collectGarbage(type: "major" | "minor") {

@@ -16,12 +16,8 @@ import {
   type ServerBuild,
 } from "react-router";
 import { defaultBodyLimit } from "~/framework/body-limits";
-import { setting } from "~/utils/env.server";
-import {
-  BodyAdmission,
-  collectGarbage,
-  type AdmissionTicket,
-} from "./body-admission";
+import { collectGarbage, type AdmissionTicket } from "./body-admission";
+import { admissionWeight, admitBody, uploadAdmission } from "./upload-turns";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { sendPlainPage } from "./plain-page";
 import {
@@ -152,57 +148,7 @@ function bodyLimitFor(req: ExpressRequest): BodyLimit {
   return own ?? defaultBodyLimit(type);
 }
 
-// --- Admitting a large body (app/framework/body-admission.ts) ----------------
-
-/** From this size on, a body waits for its turn within the upload budget. */
-const ADMITTED_FROM = 1024 * 1024;
-
-let admission: BodyAdmission | undefined;
-function uploadAdmission() {
-  admission ??= new BodyAdmission(
-    setting("UPLOAD_BUDGET_BYTES"),
-    setting("UPLOAD_WAIT_MS"),
-  );
-  return admission;
-}
-
-/**
- * What a body will hold: its declared length, or for a chunked body its
- * route's limit (the most it may grow to); 0 for a body too small to wait
- * for a turn, or declared past its limit (refused before a byte is read).
- */
-function admissionWeight(req: ExpressRequest, limit: number) {
-  const declared = req.get("Content-Length");
-  const bytes = declared === undefined ? limit : Number(declared);
-  if (!Number.isFinite(bytes) || bytes > limit) return 0;
-  return bytes >= ADMITTED_FROM ? bytes : 0;
-}
-
-/**
- * Waits for the body's turn. Its socket is not read meanwhile; a sender
- * that goes away leaves the queue (Node notices a closed connection while
- * it still reads the socket, that is before the kernel's buffer fills;
- * past that, when the wait ends and the 503 cannot be written).
- */
-async function admitBody(
-  req: ExpressRequest,
-  res: ExpressResponse,
-  bytes: number,
-) {
-  const gone = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) gone.abort();
-  };
-  if (req.destroyed || res.destroyed) gone.abort();
-  res.on("close", onClose);
-  req.on("close", onClose);
-  try {
-    return await uploadAdmission().admit(bytes, gone.signal);
-  } finally {
-    res.off("close", onClose);
-    req.off("close", onClose);
-  }
-}
+// --- Admitting a large body (./upload-turns.ts) ----------------------------
 
 export const UPLOADS_BUSY =
   "The server is busy with other uploads. Please try again in a moment.";

@@ -41,6 +41,9 @@ const API_ONLY = new Set([
   "Content-Type must be application/json",
   // Names and placeholders a page draws with its own words, not refusals.
   "Deleted user",
+  // Written by the door before any route, and so before the page's
+  // language is known (a plain page, like the door's 413).
+  "The server is busy with other uploads. Please try again in a moment.",
 ]);
 
 const REFUSALS = [

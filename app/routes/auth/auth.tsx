@@ -5,7 +5,7 @@ import { z } from "zod";
 import { pageLanguage } from "~/framework/language.server";
 import { serverT } from "~/framework/catalogs.server";
 import { metaT, useT } from "~/components/i18n";
-import { accountWord, inPageLanguage } from "./account-words.server";
+import { pageWords } from "~/framework/page-words.server";
 import type { Route } from "./+types/auth";
 import { errorsOf, Field, FormAlert, PasswordField } from "~/components/forms";
 import { Logo } from "~/components/logo";
@@ -62,12 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     error: unknown,
     title: string,
     extra: Extra,
-  ) =>
-    formReply(
-      inPageLanguage(pageFailure(error), t),
-      accountWord(title, t),
-      extra,
-    );
+  ) => formReply(pageFailure(error), pageWords(title), extra);
 
   if (intent === "login") {
     try {

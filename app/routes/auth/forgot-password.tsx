@@ -7,7 +7,6 @@ import { formReply, pageFailure } from "~/framework/page.server";
 import { pageLanguage } from "~/framework/language.server";
 import { serverT } from "~/framework/catalogs.server";
 import { metaT, useT } from "~/components/i18n";
-import { inPageLanguage } from "./account-words.server";
 import { readFormData } from "~/framework/form-data.server";
 import { clientAddressContext } from "~/framework/request-context.server";
 import type { RouteTraits } from "~/domain/route-traits";
@@ -30,13 +29,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   } catch (error) {
     const t = serverT(pageLanguage(request));
-    return formReply(
-      inPageLanguage(pageFailure(error), t),
-      t("passwordReset.pleaseWait"),
-      {
-        login: typeof login === "string" ? login.slice(0, 254) : "",
-      },
-    );
+    return formReply(pageFailure(error), t("passwordReset.pleaseWait"), {
+      login: typeof login === "string" ? login.slice(0, 254) : "",
+    });
   }
   // Post/Redirect/Get: a reload does not ask again.
   throw redirect(`${href("/forgot-password")}?sent=1`);

@@ -14,7 +14,7 @@ import { formReply, pageFailure } from "~/framework/page.server";
 import { pageLanguage } from "~/framework/language.server";
 import { serverT } from "~/framework/catalogs.server";
 import { metaT, useT } from "~/components/i18n";
-import { accountWord, inPageLanguage } from "./account-words.server";
+import { pageWords } from "~/framework/page-words.server";
 import { readFormData } from "~/framework/form-data.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import type { RouteTraits } from "~/domain/route-traits";
@@ -30,11 +30,10 @@ export const handle: RouteTraits = {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const t = serverT(pageLanguage(request));
   return {
     token,
     live: await resetLinkIsLive(token),
-    badLink: accountWord(BAD_RESET_LINK, t),
+    badLink: pageWords(BAD_RESET_LINK),
   };
 }
 
@@ -43,8 +42,7 @@ export async function action({ request }: Route.ActionArgs) {
   const token = form.get("token");
   const password = form.get("password");
   const t = serverT(pageLanguage(request));
-  const refused = (error: unknown) =>
-    formReply(inPageLanguage(pageFailure(error), t), "");
+  const refused = (error: unknown) => formReply(pageFailure(error), "");
   if (!(await resetLinkIsLive(token))) return refused(badResetLink());
   if (typeof password === "string" && password !== form.get("confirmPassword"))
     return refused(

@@ -9,7 +9,6 @@ import { formReply, pageFailure } from "~/framework/page.server";
 import { pageLanguage } from "~/framework/language.server";
 import { serverT } from "~/framework/catalogs.server";
 import { metaT, Rich, useT } from "~/components/i18n";
-import { accountWord, inPageLanguage } from "./account-words.server";
 import { readFormData } from "~/framework/form-data.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { getUser, requireUser } from "~/models/accounts/session.server";
@@ -43,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (error) {
       return redirectWithToast(back, {
         title: t("confirmEmail.pleaseWait"),
-        description: accountWord(pageFailure(error).message, t),
+        description: pageFailure(error).message,
         type: "error",
       });
     }
@@ -58,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await verifyEmailToken(form.get("token"));
     } catch (error) {
-      return formReply(inPageLanguage(pageFailure(error), t), "");
+      return formReply(pageFailure(error), "");
     }
     return redirectWithToast(signedIn ? "/" : href("/auth"), {
       title: t("confirmEmail.toastConfirmed"),
