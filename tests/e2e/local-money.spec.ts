@@ -2,7 +2,8 @@
 // (docs/product-rules.md#languages, #currencies,
 // #amounts-typed-the-local-way), with JavaScript and without: a German
 // browser makes a € bet typing `1.000` (one thousand, never one euro), a
-// friend joins, the creator concedes and reaches the payment; the same in
+// friend joins, the creator concedes and pays by card, the winner sees
+// the payout after the fee; the same in
 // Brazilian Portuguese with reais. Every label is read from the page
 // language's catalog, so English left on a step fails it.
 import fs from "node:fs";
@@ -100,7 +101,7 @@ for (const c of CASES)
       return Number(/\/bet\/(\d+)$/.exec(page.url())![1]);
     }
 
-    test("typed 1.000 is one thousand: create, join, concede, pay summary", async ({
+    test("typed 1.000 is one thousand: create, join, concede, pay by card", async ({
       page,
       context,
       baseURL,
@@ -140,8 +141,26 @@ for (const c of CASES)
         summary.getByText(t("money.youPay"), { exact: true }),
       ).toBeVisible();
       await expect(summary.getByText(c.amount).first()).toBeVisible();
+      // The card, in the page's language, charged the bet's currency.
+      await page.getByRole("button", { name: t("pay.continue") }).click();
+      await expect(page).toHaveURL(new RegExp(`/checkout/${betId}$`));
+      const pay = page.getByRole("button", { name: c.amount });
+      if (js) await untilHydrated(pay);
+      await page
+        .getByLabel(t("checkout.cardNumber"))
+        .fill("4242 4242 4242 4242");
+      await page.getByLabel(t("checkout.expiry")).fill("12/40");
+      await page.getByLabel(t("checkout.cvc")).fill("123");
+      await pay.click();
       await expect(
-        page.getByRole("button", { name: t("pay.continue") }),
+        page.getByText(t("checkout.successTitle"), { exact: true }).first(),
       ).toBeVisible();
+
+      // The winner's history: the payout after the fee, in their language.
+      await as(context, baseURL!, friend);
+      await page.goto("/financial-history");
+      await expect(page.locator("html")).toHaveAttribute("lang", c.language);
+      await expect(page.getByText(c.payout).first()).toBeVisible();
+      await expect(page.getByText(c.fee).first()).toBeVisible();
     });
   });
