@@ -370,6 +370,19 @@ describe("translated pages have no English left", () => {
     return words;
   };
 
+  it("the activity feed says each event in the reader's language", async () => {
+    expect((await pick(client, "de")).status).toBe(302);
+    const de = await client.get("/notifications", { Accept: "text/html" });
+    expect(de.text).toContain(
+      `${friendName} ist deiner Wette „Zyxw qvut“ beigetreten`,
+    );
+    expect((await pick(client, "en")).status).toBe(302);
+    const en = await client.get("/notifications", { Accept: "text/html" });
+    expect(wordsOn(en.text)).toContain(
+      `${friendName} joined your bet "Zyxw qvut"`,
+    );
+  });
+
   it("a page carries its own areas' messages, not every page's", async () => {
     expect((await pick(client, "de")).status).toBe(302);
     const myBets = await client.get("/my-bets", { Accept: "text/html" });

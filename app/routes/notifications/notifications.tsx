@@ -13,6 +13,7 @@ import {
 } from "~/models/social/activity.server";
 import { relativeTimeIn } from "~/framework/dates-in-language.server";
 import { pageLanguage } from "~/framework/language.server";
+import { writeText } from "~/messaging/activity-text.server";
 import { metaT, useT } from "~/components/i18n";
 import { loadFinances } from "~/routes/payments/finances.server";
 import { requireUser } from "~/models/accounts/session.server";
@@ -50,7 +51,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unread: await countUnreadActivity(user.id),
     events: (await listActivity(user.id)).map((e) => ({
       id: e.id,
-      message: e.message,
+      // Written in the reader's language from the words the event kept;
+      // an event older than that has only its English.
+      message: e.data ? writeText(e.data, language) : e.message,
       read: e.read,
       when: relativeTimeIn(e.createdAt, language),
       at: e.createdAt.toISOString(),
