@@ -46,7 +46,7 @@ export const links: Route.LinksFunction = () => [
 // each page adds its own areas in its `handle`.
 export const handle = {
   // The footer's picker, and the error pages' words any page may need.
-  messages: ["language", "errors"],
+  messages: ["language", "errors", "offline"],
 } satisfies RouteTraits;
 
 // Every request under the root (pages and the /api alike) passes the

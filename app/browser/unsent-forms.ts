@@ -11,10 +11,6 @@ import { queueableRoute } from "./offline-queue/queueable";
 import { forgetAnswered } from "./offline-queue/kept-actions";
 import { markKey, unansweredState } from "./unsent-keys";
 
-export const NOT_SENT = "Not sent — check your connection and try again.";
-export const SAVED_OFFLINE =
-  "Saved on this phone — it will be sent when you're back online.";
-
 // The answer each action path last gave, so that a failed send leaves the
 // route's actionData as it was (an echoed form keeps its key: no remount).
 const lastAnswers = new Map<string, unknown>();

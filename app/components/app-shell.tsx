@@ -67,7 +67,7 @@ export function AppHeader({
               // (docs/product-rules.md#shaky-connections).
               event.preventDefault();
               const form = event.currentTarget;
-              void discardKeptBeforeSignOut(userId).then((go) => {
+              void discardKeptBeforeSignOut(userId, t).then((go) => {
                 if (go) void submit(form);
               });
             }}

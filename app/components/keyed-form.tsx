@@ -11,7 +11,7 @@ import {
   type FormProps,
 } from "react-router";
 import { formIdempotencyKey, IDEMPOTENCY_FIELD } from "~/domain/idempotency";
-import { NOT_SENT, SAVED_OFFLINE } from "~/browser/unsent-forms";
+import { useT } from "~/components/i18n";
 import {
   useAwaitingAnswer,
   useQueuedOffline,
@@ -34,18 +34,19 @@ export function IdempotencyKeyField({ value }: { value: string }) {
 
 /** Shown beside a form's button when its last send failed on the network, or it waits on this device. */
 export function NotSentNotice({ formKey }: { formKey: string }) {
+  const t = useT();
   const unsent = useUnsent(formKey);
   const queued = useQueuedOffline(formKey);
   if (queued)
     return (
       <p role="status" className="text-sm text-amber-700" data-saved-offline="">
-        {SAVED_OFFLINE}
+        {t("offline.saved")}
       </p>
     );
   if (!unsent) return null;
   return (
     <p role="alert" className="field-error" data-not-sent="">
-      {NOT_SENT}
+      {t("offline.notSent")}
     </p>
   );
 }

@@ -5,6 +5,8 @@ import { useEffect, useState } from "react";
 import { useQueueCounts } from "~/browser/offline-queue/counts";
 import { keptFor, removeKept } from "~/browser/offline-queue/kept-actions";
 import type { KeptAction } from "~/browser/offline-queue/store";
+import { useLanguage, useT } from "~/components/i18n";
+import { intlLocale } from "~/domain/language";
 
 export default function KeptList({
   userId,
@@ -13,6 +15,8 @@ export default function KeptList({
   userId: number;
   onClose: () => void;
 }) {
+  const t = useT();
+  const language = useLanguage();
   const counts = useQueueCounts(userId);
   const [kept, setKept] = useState<KeptAction[] | null>(null);
   useEffect(() => {
@@ -27,17 +31,17 @@ export default function KeptList({
   return (
     <section
       id="kept-actions"
-      aria-label="Actions kept on this phone"
+      aria-label={t("offline.listLabel")}
       className="absolute right-0 top-12 z-40 w-80 max-w-[90vw] space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg"
     >
       <div className="flex items-center justify-between">
-        <h2 className="font-semibold">Kept on this phone</h2>
+        <h2 className="font-semibold">{t("offline.listHeading")}</h2>
         <button type="button" className="btn-secondary" onClick={onClose}>
-          Close
+          {t("offline.close")}
         </button>
       </div>
       {kept === null ? null : kept.length === 0 ? (
-        <p className="text-slate-600">Nothing is waiting.</p>
+        <p className="text-slate-600">{t("offline.nothing")}</p>
       ) : (
         <ul className="space-y-2">
           {kept.map((action) => (
@@ -49,20 +53,26 @@ export default function KeptList({
               <p className="break-words text-slate-600">{action.about}</p>
               <p className="text-xs text-slate-500">
                 <time dateTime={new Date(action.createdAt).toISOString()}>
-                  {new Date(action.createdAt).toLocaleString()}
+                  {new Date(action.createdAt).toLocaleString(
+                    intlLocale(language),
+                  )}
                 </time>
               </p>
               {action.state === "refused" ? (
-                <p className="field-error">Not sent: {action.message}</p>
+                <p className="field-error">
+                  {t("offline.refused", { message: action.message ?? "" })}
+                </p>
               ) : (
-                <p className="text-amber-700">Waiting to send</p>
+                <p className="text-amber-700">{t("offline.waiting")}</p>
               )}
               <button
                 type="button"
                 className="btn-secondary"
                 onClick={() => void removeKept(userId, action.key)}
               >
-                {action.state === "refused" ? "Dismiss" : "Cancel"}
+                {action.state === "refused"
+                  ? t("offline.dismiss")
+                  : t("offline.cancel")}
               </button>
             </li>
           ))}

@@ -14,18 +14,20 @@ import {
 } from "~/browser/offline-queue/counts";
 import { discardAll, keptFor } from "~/browser/offline-queue/kept-actions";
 import KeptList from "./offline-queue-list";
+import { useT, type Translate } from "~/components/i18n";
 
 // The sender: loaded only when something waits and the connection may be back.
 const loadQueue = () => import("~/browser/offline-queue/queue");
 
 export function OfflineQueue({ userId }: { userId: number }) {
+  const t = useT();
   const { waiting, refused } = useQueueCounts(userId);
   const [open, setOpen] = useState(false);
   useSendWhenOnline(userId, waiting);
   if (waiting + refused === 0) return null;
   const label = [
-    waiting > 0 ? `${waiting} waiting to send` : null,
-    refused > 0 ? `${refused} not sent` : null,
+    waiting > 0 ? t("offline.waitingCount", { count: waiting }) : null,
+    refused > 0 ? t("offline.refusedCount", { count: refused }) : null,
   ]
     .filter(Boolean)
     .join(", ");
@@ -87,16 +89,12 @@ function useSendWhenOnline(userId: number, waiting: number) {
  * Signing out with actions kept: asks first when any wait, then deletes
  * them all before the sign-out is sent. Answers whether to go on.
  */
-export async function discardKeptBeforeSignOut(userId: number) {
+export async function discardKeptBeforeSignOut(userId: number, t: Translate) {
   const { waiting, refused } = readCounts(userId);
   if (waiting + refused === 0) return true;
   if (
     waiting > 0 &&
-    !window.confirm(
-      waiting === 1
-        ? "1 action hasn't been sent. Sign out and discard it?"
-        : `${waiting} actions haven't been sent. Sign out and discard them?`,
-    )
+    !window.confirm(t("offline.discardOnSignOut", { waiting }))
   )
     return false;
   setQueueOwner(null);

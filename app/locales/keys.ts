@@ -4,6 +4,7 @@
 // (app/framework/catalogs.server.ts reads them all); each English file is
 // named here once.
 import type messages from "./en/messages.json";
+import type offline from "./en/offline.json";
 import type social from "./en/social.json";
 import type profilePages from "./en/profile-pages.json";
 import type help from "./en/help.json";
@@ -16,6 +17,7 @@ import type sharePage from "./en/share-page.json";
 
 export type MessageKey =
   | keyof typeof messages
+  | keyof typeof offline
   | keyof typeof social
   | keyof typeof profilePages
   | keyof typeof help

@@ -96,6 +96,39 @@ test.describe("languages", () => {
       );
     });
 
+    test("a bet kept on the phone offline says so in German", async ({
+      signedInPage: page,
+      context,
+    }, testInfo) => {
+      test.skip(
+        !jsEnabled(testInfo),
+        "keeping a form offline needs JavaScript",
+      );
+      await page.goto("/create-bet");
+      const submit = page.getByRole("button", { name: "Wette erstellen" });
+      await untilHydrated(submit);
+      await page.getByLabel("Titel", { exact: true }).fill("Derby");
+      await page
+        .getByLabel("Beschreibung", { exact: true })
+        .fill("Wer gewinnt das Derby?");
+      const date = new Date(Date.now() + 3 * 86_400_000).toISOString();
+      await page.getByLabel("Fristdatum").fill(date.slice(0, 10));
+      await context.setOffline(true);
+      await submit.click();
+      await expect(
+        page.getByText(
+          "Auf diesem Handy gespeichert – wird gesendet, sobald du wieder online bist.",
+        ),
+      ).toBeVisible();
+      const count = page.getByRole("button", { name: "1 warten aufs Senden" });
+      await count.click();
+      await expect(
+        page.getByRole("heading", { name: "Auf diesem Handy gespeichert" }),
+      ).toBeVisible();
+      await expect(page.getByText("Wartet aufs Senden")).toBeVisible();
+      await context.setOffline(false);
+    });
+
     test("gets German pages without picking anything", async ({ page }) => {
       await page.goto("/auth");
       await expect(page.locator("html")).toHaveAttribute("lang", "de");
