@@ -83,6 +83,19 @@ describe("refusals in the page's language", () => {
     expect(res.text).toContain("Só quem criou a aposta pode resolvê-la");
   });
 
+  it("a share link that leads nowhere says so in the page's language", async () => {
+    const missing = await german.get("/share/99999999", {
+      Accept: "text/html",
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain("Wette nicht gefunden");
+    const invalid = await german.get("/share/not-a-bet", {
+      Accept: "text/html",
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.text).toContain("Dieser Teilen-Link ist ungültig.");
+  });
+
   it("the /api keeps English, whatever the language", async () => {
     const res = await german.post("/api/bets", {
       title: "x",

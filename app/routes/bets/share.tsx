@@ -2,6 +2,7 @@
 // person goes on to the bet; a visitor is sent to log in after 300 ms by a
 // meta refresh (docs/product-rules.md#private-bets). No JavaScript on this page.
 import { data, Link, redirect, href } from "react-router";
+import { pageWords } from "~/framework/page-words.server";
 import type { Route } from "./+types/share";
 import { Logo } from "~/components/logo";
 import { BET_NOT_FOUND } from "~/domain/bet";
@@ -41,7 +42,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   if (id === null)
     throw data(
-      { title: "Invalid bet ID", message: "This share link is not valid." },
+      {
+        title: pageWords("Invalid bet ID"),
+        message: pageWords("This share link is not valid."),
+      },
       { status: 400 },
     );
   const code = url.searchParams.get("code");
@@ -58,15 +62,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (isDomainError(unwrapDomainError(error)))
       throw pageError(error, {
         429: (failure) => ({
-          title: "Too many tries",
+          title: pageWords("Too many tries"),
           message: failure.message,
         }),
       });
     console.error(error);
     throw data(
       {
-        title: "Failed to load bet information",
-        message: "Please try again in a moment.",
+        title: pageWords(LOAD_FAILED.title),
+        message: pageWords(LOAD_FAILED.message),
       },
       { status: 500 },
     );
@@ -74,8 +78,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!preview)
     throw data(
       {
-        title: "Bet not found",
-        message: BET_NOT_FOUND,
+        title: pageWords("Bet not found"),
+        message: pageWords(BET_NOT_FOUND),
       },
       { status: 404 },
     );
