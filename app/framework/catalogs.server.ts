@@ -1,5 +1,6 @@
 // The message catalogs (app/locales/<language>/*.json: ICU messages a
-// translator edits, a language's messages split over files by area),
+// translator edits, a language's messages split over files by area, each
+// named in app/locales/catalog-files.ts),
 // compiled once at start-up for @lingui/core, so the browser gets ready
 // messages and no message parser
 // (docs/decisions/1110-messages-with-lingui-core.md). A page gets only the
@@ -8,23 +9,17 @@ import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { setupI18n, type Messages } from "@lingui/core";
 import { LANGUAGES, type Language } from "~/domain/language";
 import type { MessageKey } from "~/locales/keys";
-
-const FILES = import.meta.glob<Record<string, string>>("../locales/*/*.json", {
-  eager: true,
-  import: "default",
-});
+import { CATALOG_FILES } from "~/locales/catalog-files";
 
 /** One language's files merged; a key written in two files is a mistake. */
 function catalogOf(language: Language): Record<string, string> {
   const merged: Record<string, string> = {};
-  for (const [path, messages] of Object.entries(FILES)) {
-    if (path.split("/").at(-2) !== language) continue;
+  for (const messages of Object.values(CATALOG_FILES[language]))
     for (const [key, message] of Object.entries(messages)) {
       if (key in merged)
         throw new Error(`Message ${key} is written twice in ${language}`);
       merged[key] = message;
     }
-  }
   return merged;
 }
 

@@ -5,7 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { LANGUAGES } from "~/domain/language";
+import fs from "node:fs";
+import path from "node:path";
 import { CATALOGS } from "~/framework/catalogs.server";
+import { CATALOG_FILES } from "~/locales/catalog-files";
 
 /** The argument names a message uses (`{name}`, `{count, plural, …}`), sorted. */
 export function placeholdersOf(message: string): string[] {
@@ -28,6 +31,12 @@ export function placeholdersOf(message: string): string[] {
 
 describe("message catalogs", () => {
   const english = CATALOGS.en;
+
+  it.each(LANGUAGES)("every file of %s is read", (language) => {
+    const folder = path.resolve(__dirname, "../../app/locales", language);
+    const files = fs.readdirSync(folder).filter((f) => f.endsWith(".json"));
+    expect(Object.keys(CATALOG_FILES[language]).sort()).toEqual(files.sort());
+  });
 
   it("reads placeholders through plurals", () => {
     expect(
