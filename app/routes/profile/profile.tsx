@@ -121,13 +121,14 @@ export default function Profile({
         {/* A link to the edit page; with JavaScript it opens the dialog. */}
         <Link
           to={href("/profile/edit")}
-          aria-label={t("editProfile.heading")}
           className="rounded-full"
           onClick={(event) => {
             event.preventDefault();
             open();
           }}
         >
+          {/* Named by its words, as the header's link (label in name). */}
+          <span className="sr-only">{t("editProfile.heading")}</span>
           <UserAvatar
             username={user.username}
             avatarUrl={user.avatarUrl}
