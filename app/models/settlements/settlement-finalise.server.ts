@@ -99,6 +99,29 @@ export async function proposalWords(
   };
 }
 
+/** What the other side is told of a proposal: who, what, and by when. */
+export async function proposedWords(
+  tx: Tx,
+  proposal: {
+    title: string;
+    outcome: Outcome;
+    winnerId: number | null;
+    proposerId: number;
+    respondBy: Date | null;
+  },
+): Promise<Words> {
+  const { title, outcome, winnerId, proposerId, respondBy } = proposal;
+  return {
+    key: respondBy ? "notify.proposedUntil" : "notify.proposed",
+    values: {
+      actor: await nameOf(tx, proposerId),
+      proposal: await proposalWords(tx, outcome, winnerId, proposerId),
+      title,
+      ...(respondBy && { respondBy: { at: respondBy.getTime() } }),
+    },
+  };
+}
+
 export async function insertProposal(
   tx: Tx,
   bet: Bet,

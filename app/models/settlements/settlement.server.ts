@@ -40,7 +40,7 @@ import { nameOf } from "../accounts/display-name.server";
 import {
   finalise,
   insertProposal,
-  proposalWords,
+  proposedWords,
 } from "./settlement-finalise.server";
 import { announceBet } from "../notifications/live-events.server";
 
@@ -83,19 +83,13 @@ export async function proposeSettlement({
         userId: otherSide(parties!, userId),
         actorId: userId,
         type: "settlement_proposed",
-        text: {
-          key: settlement.respondBy
-            ? "notify.proposedUntil"
-            : "notify.proposed",
-          values: {
-            actor: await nameOf(tx, userId),
-            proposal: await proposalWords(tx, outcome, winnerId, userId),
-            title: bet.title,
-            ...(settlement.respondBy && {
-              respondBy: { at: settlement.respondBy.getTime() },
-            }),
-          },
-        },
+        text: await proposedWords(tx, {
+          title: bet.title,
+          outcome,
+          winnerId,
+          proposerId: userId,
+          respondBy: settlement.respondBy,
+        }),
         betId,
       });
       return settlement;
@@ -277,19 +271,13 @@ export async function settleBet({
           userId: parties.participantId,
           actorId: userId,
           type: "settlement_proposed",
-          text: {
-            key: proposal.respondBy
-              ? "notify.proposedUntil"
-              : "notify.proposed",
-            values: {
-              actor: await nameOf(tx, userId),
-              proposal: await proposalWords(tx, outcome, winnerId, userId),
-              title: bet.title,
-              ...(proposal.respondBy && {
-                respondBy: { at: proposal.respondBy.getTime() },
-              }),
-            },
-          },
+          text: await proposedWords(tx, {
+            title: bet.title,
+            outcome,
+            winnerId,
+            proposerId: userId,
+            respondBy: proposal.respondBy,
+          }),
           betId,
         });
         return { kind: "proposed" as const, settlement: proposal };
