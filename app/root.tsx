@@ -24,7 +24,7 @@ import { newFormKeySeed } from "~/utils/form-key-seed.server";
 import { stylesheetDelivery } from "~/framework/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { I18nProvider } from "~/components/i18n";
+import { I18nProvider, metaT } from "~/components/i18n";
 import { SiteFooter } from "~/components/language-picker";
 import { pageLanguage } from "~/framework/language.server";
 import { compiledMessages, pageMessages } from "~/framework/catalogs.server";
@@ -45,8 +45,9 @@ export const links: Route.LinksFunction = () => [
 // The words of the layout every page shows (header, menu, footer, banner);
 // each page adds its own areas in its `handle`.
 export const handle = {
-  // The footer's picker, and the error pages' words any page may need.
-  messages: ["language", "errors", "offline"],
+  // The footer's picker, the error pages' words any page may need, and the
+  // site's description.
+  messages: ["language", "errors", "offline", "site"],
 } satisfies RouteTraits;
 
 // Every request under the root (pages and the /api alike) passes the
@@ -190,12 +191,16 @@ export default function App() {
   );
 }
 
-export function meta() {
-  return [
-    { title: "Fairshake" },
-    { name: "description", content: "Bet with friends, not bookies." },
-  ];
-}
+// A page without a `meta` of its own (the not-found page) gets these, the
+// description in the page's language; the root's messages carry the `site`
+// area. With no root data (its loader failed) the title alone.
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  loaderData
+    ? [
+        { title: "Fairshake" },
+        { name: "description", content: metaT(matches)("site.description") },
+      ]
+    : [{ title: "Fairshake" }];
 
 // Never a stack trace: the server logs it, the person gets a way back.
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -383,6 +383,22 @@ describe("translated pages have no English left", () => {
     );
   });
 
+  it("the site's description is in the page's language", async () => {
+    const description = async (language: string) => {
+      expect((await pick(client, language)).status).toBe(302);
+      const res = await client.get("/no-such-page", { Accept: "text/html" });
+      expect(res.status).toBe(404);
+      return /<meta name="description" content="([^"]*)"/.exec(res.text)?.[1];
+    };
+    expect(await description("de")).toBe(
+      "Wette mit Freunden, nicht mit Buchmachern.",
+    );
+    for (const language of ["en", "es", "pt-BR"] as const)
+      expect(await description(language)).toBe(
+        CATALOGS[language]["site.description"],
+      );
+  });
+
   it("a page carries its own areas' messages, not every page's", async () => {
     expect((await pick(client, "de")).status).toBe(302);
     const myBets = await client.get("/my-bets", { Accept: "text/html" });
