@@ -210,6 +210,10 @@ const escapeHtml = (text) =>
       ],
   );
 
+// The banner's words when no offline page in the person's language says
+// them (server/offline-page.ts writes them into each).
+const KEPT_BANNER_ENGLISH = "Offline — showing this page as it was at {time}.";
+
 /**
  * A kept page as it is shown offline: its scripts taken out (it is read as
  * plain HTML, never hydrated, so the banner and the disabled controls stay
@@ -217,12 +221,12 @@ const escapeHtml = (text) =>
  * and every button, input, select and textarea disabled. `keptAtText` is the
  * time it was kept, already formatted.
  */
-function offlineCopyHtml(html, keptAtText) {
+function offlineCopyHtml(html, keptAtText, words = KEPT_BANNER_ENGLISH) {
   const banner =
     `<div role="status" data-offline-banner style="position:sticky;top:0;z-index:100;` +
     `background:#fef3c7;color:#78350f;border-bottom:1px solid #f59e0b;` +
     `padding:8px 16px;font:500 14px/1.4 system-ui,sans-serif;text-align:center">` +
-    `Offline — showing this page as it was at ${escapeHtml(keptAtText)}.</div>`;
+    `${escapeHtml(words.replace("{time}", () => keptAtText))}</div>`;
   return html
     .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, "")
     .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, "")
@@ -231,9 +235,31 @@ function offlineCopyHtml(html, keptAtText) {
     .replace(/<body\b[^>]*>/i, (body) => body + banner);
 }
 
-/** The time a copy was kept, in the person's own locale and time zone. */
-function keptAtText(keptAt) {
-  return new Intl.DateTimeFormat(undefined, {
+const unescapeHtml = (text) =>
+  text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, name) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[name],
+  );
+
+/**
+ * The banner's words and language: those of the offline page in place (its
+ * `fairshake-kept-banner` meta, written from the catalogs), else English.
+ */
+async function keptBanner() {
+  const page = await offlinePage();
+  if (!page) return { words: KEPT_BANNER_ENGLISH, language: undefined };
+  const meta = /<meta name="fairshake-kept-banner" content="([^"]*)"/.exec(
+    await page.text(),
+  );
+  return {
+    words: meta ? unescapeHtml(meta[1]) : KEPT_BANNER_ENGLISH,
+    language: page.headers.get("Content-Language") || undefined,
+  };
+}
+
+/** The time a copy was kept, in the person's language and time zone. */
+function keptAtText(keptAt, language) {
+  return new Intl.DateTimeFormat(language, {
     dateStyle: "medium",
     timeStyle: "short",
   }).format(new Date(keptAt));
@@ -323,8 +349,13 @@ async function keptCopy(key) {
     if (!kept) continue;
     const keptAt = Number(kept.headers.get(KEPT_AT_HEADER)) || 0;
     if (Date.now() - keptAt > PAGE_MAX_AGE_MS) return null;
+    const banner = await keptBanner();
     return new Response(
-      offlineCopyHtml(await kept.text(), keptAtText(keptAt)),
+      offlineCopyHtml(
+        await kept.text(),
+        keptAtText(keptAt, banner.language),
+        banner.words,
+      ),
       {
         headers: {
           "Content-Type": "text/html; charset=utf-8",

@@ -1,6 +1,6 @@
 // The service worker's offline page (public/sw.js), one per language: what
 // a person with the worker sees when the network is gone and the page they
-// open was never kept. Its words are the catalogs' `offlinePage` area, in
+// open was never kept, and the words of the banner on a kept one. Its words are the catalogs' `offlinePage` area, in
 // all four languages, written into the page once, when the server starts.
 // The worker keeps all four at install and shows the one of the language
 // the server last answered this person in (the LANGUAGE_HEADER of every
@@ -17,19 +17,28 @@ import { escapeHtml } from "~/utils/html";
 export const offlinePagePath = (language: Language) =>
   `/offline/${language}.html`;
 
+/**
+ * The banner of a page kept for reading, in the page's language, `{time}`
+ * left for the worker to fill: the worker reads it from the offline page
+ * in place (public/sw.js spells the name too).
+ */
+export const KEPT_BANNER_META = "fairshake-kept-banner";
+
 /** The offline page in one language, as plain HTML with no script. */
 export function offlinePageHtml(language: Language): string {
   const i18n = setupI18n({
     locale: language,
     messages: { [language]: compiledMessages(language) },
   });
-  const t = (key: MessageKey) => escapeHtml(i18n._(key));
+  const t = (key: MessageKey, values?: Record<string, string>) =>
+    escapeHtml(i18n._(key, values));
   return `<!doctype html>
 <html lang="${language}">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="theme-color" content="#047857" />
+    <meta name="${KEPT_BANNER_META}" content="${t("offlinePage.keptBanner", { time: "{time}" })}" />
     <title>${t("offlinePage.title")}</title>
     <style>
       body { font-family: system-ui, sans-serif; margin: 0; min-height: 100dvh;

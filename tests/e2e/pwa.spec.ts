@@ -1,6 +1,6 @@
 // Runs in the "js" project only (playwright.config.ts): a service worker
 // needs JavaScript.
-import { expect, test } from "./fixtures";
+import { createPerson, expect, signIn, test } from "./fixtures";
 
 test.use({ serviceWorkers: "allow" });
 
@@ -83,6 +83,44 @@ for (const { who, locale, accept, cookie } of [
       await expect(page.locator("html")).toHaveAttribute("lang", "de");
       await expect(
         page.getByRole("link", { name: "Erneut versuchen" }),
+      ).toBeVisible();
+      await context.setOffline(false);
+    });
+
+    test("reads a kept page under a German banner", async ({
+      page,
+      context,
+      baseURL,
+    }) => {
+      const me = await createPerson("offde");
+      await signIn(context, baseURL!, me.cookie);
+      if (cookie)
+        await context.addCookies([
+          { name: "lang", value: cookie, url: baseURL! },
+        ]);
+      await page.goto("/");
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.register("/sw.js");
+        await navigator.serviceWorker.ready;
+      });
+      await expect
+        .poll(() => page.evaluate(() => !!navigator.serviceWorker.controller))
+        .toBe(true);
+      await page.reload();
+      await expect
+        .poll(() =>
+          page.evaluate(async (id) => {
+            const cache = await caches.open(`fairshake-pages-${id}`);
+            return (await cache.keys()).map((r) => new URL(r.url).pathname);
+          }, me.id),
+        )
+        .toContain("/");
+      await context.setOffline(true);
+      await page.reload();
+      await expect(
+        page.getByText(
+          /^Keine Verbindung – diese Seite wird so gezeigt, wie sie am .+ war\.$/,
+        ),
       ).toBeVisible();
       await context.setOffline(false);
     });

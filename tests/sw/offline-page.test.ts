@@ -151,10 +151,11 @@ function startWorker(
     /** A navigation (or a data request) while the server answers in `language`. */
     visit: (path: string, language: string, mode = "navigate") => {
       network = async () =>
-        new Response("<!doctype html><p>page</p>", {
+        new Response("<!doctype html><html><body><p>page</p></body></html>", {
           headers: {
             "Content-Type": "text/html; charset=utf-8",
             [LANGUAGE_HEADER]: language,
+            "X-Fairshake-User": "7",
           },
         });
       return run("fetch", {
@@ -203,6 +204,22 @@ describe("the worker's offline page", () => {
     // A language the app does not speak changes nothing.
     await w.visit("/", "fr");
     expect(await w.offline("/help")).toContain(inLanguage("es"));
+  });
+
+  it("says a kept page's banner in that language too", async () => {
+    const w = startWorker(["en-US"]);
+    await w.install();
+    await w.visit("/", "de");
+    const copy = await w.offline("/");
+    expect(copy).toContain("<p>page</p>");
+    expect(copy).toMatch(
+      /Keine Verbindung – diese Seite wird so gezeigt, wie sie am .+ war\.<\/div>/,
+    );
+    expect(copy).not.toContain("Offline — showing");
+    await w.visit("/", "en");
+    expect(await w.offline("/")).toContain(
+      "Offline — showing this page as it was at ",
+    );
   });
 
   it("stays in that language when a new worker installs", async () => {
