@@ -30,7 +30,10 @@ export const pageLanguageMiddleware: MiddlewareFunction<Response> = async (
     next,
   );
   // The language chosen for this person, said on every page answer: the
-  // service worker shows its offline page in it (public/sw.js).
+  // service worker shows its offline page in it (public/sw.js). Never on
+  // an answer a shared cache may keep for others (an avatar).
+  if (/\bpublic\b/.test(response.headers.get("Cache-Control") ?? ""))
+    return response;
   try {
     response.headers.set(LANGUAGE_HEADER, pageLanguage(request, saved));
   } catch {

@@ -383,11 +383,13 @@ describe("translated pages have no English left", () => {
     );
   });
 
-  it("the site's description is in the page's language", async () => {
+  it("the site's description is in the page's language, which the answer names", async () => {
     const description = async (language: string) => {
       expect((await pick(client, language)).status).toBe(302);
       const res = await client.get("/no-such-page", { Accept: "text/html" });
       expect(res.status).toBe(404);
+      // And the answer names it, for the service worker's offline page.
+      expect(res.headers.get("X-Fairshake-Language")).toBe(language);
       return /<meta name="description" content="([^"]*)"/.exec(res.text)?.[1];
     };
     expect(await description("de")).toBe(
