@@ -1,5 +1,6 @@
 import {
   data,
+  redirectDocument,
   Links,
   Meta,
   Outlet,
@@ -27,7 +28,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { I18nProvider, metaT } from "~/components/i18n";
 import { SiteFooter } from "~/components/language-picker";
 import { pageLanguage } from "~/framework/language.server";
-import { compiledMessages, pageMessages } from "~/framework/catalogs.server";
+import { pageMessagesFile } from "~/framework/catalogs.server";
+import {
+  keepMessages,
+  loadMessages,
+  messagesAt,
+} from "~/framework/page-messages";
 import { routeMessageAreas } from "~/framework/route-pattern";
 import type { RouteTraits } from "~/domain/route-traits";
 import type { Language } from "~/domain/language";
@@ -66,15 +72,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Decided here, on the server, for the whole page; the browser hydrates
   // with these very messages (docs/product-rules.md#languages).
   const language = pageLanguage(request, user?.language);
-  const areas = routeMessageAreas(new URL(request.url).pathname);
+  // Only this page's areas (docs/decisions/1111-messages-per-page.md), and
+  // not in the data itself but named: a file of their own that the browser
+  // fetches once and keeps (docs/decisions/1165-messages-in-a-file-of-their-own.md).
+  const file = pageMessagesFile(
+    language,
+    routeMessageAreas(new URL(request.url).pathname),
+  );
+  keepMessages(file.href, file.messages);
   return data(
     {
       language,
-      // Only this page's areas: the whole catalog would ride every page's
-      // HTML (docs/decisions/1111-messages-per-page.md).
-      messages: areas
-        ? pageMessages(language, areas)
-        : compiledMessages(language),
+      messagesHref: file.href,
       user: user
         ? { id: user.id, username: user.username, avatarUrl: user.avatarUrl }
         : null,
@@ -89,9 +98,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
+/**
+ * A navigation renders the next page only once its messages are here: the
+ * root's data names their file, fetched the first time a page with these
+ * areas is reached. Where it cannot be had (the server gone between the
+ * two requests), the page is loaded whole instead, words and all.
+ */
+export async function clientLoader({
+  request,
+  serverLoader,
+}: Route.ClientLoaderArgs) {
+  const root = await serverLoader();
+  try {
+    await loadMessages(root.messagesHref);
+  } catch {
+    throw redirectDocument(request.url);
+  }
+  return root;
+}
+
 // No `shouldRevalidate`: with single fetch React Router loads every
 // loader again for each navigation, the root's too, and the root's data
-// carries the page's messages, which change from page to page. One that
+// names the page's messages, which change from page to page. One that
 // skipped the root would have to keep doing so for a new path
 // (docs/decisions/1111-messages-per-page.md; tests/e2e/languages.spec.ts).
 
@@ -103,7 +131,7 @@ function useHydrates() {
   );
 }
 
-type OwnLanguage = { language: Language; messages: Messages };
+type OwnLanguage = { language: Language; messages?: Messages };
 
 /**
  * A page may decide its own language, returning `ownLanguage` (its
@@ -128,6 +156,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const page = usePageLanguage(data);
   const root = data && page ? { ...data, ...page } : data;
+  const messages =
+    page?.messages ?? (data ? messagesAt(data.messagesHref) : undefined);
   return (
     <html lang={root?.language ?? "en"}>
       <head>
@@ -137,6 +167,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           content="width=device-width, initial-scale=1, viewport-fit=cover"
         />
         <meta name="theme-color" content="#047857" />
+        {hydrates && data ? (
+          // Fetched when the scripts start (withModuleAfterFirstPaint),
+          // awaited before hydrating (app/entry.client.tsx).
+          <meta name="page-messages" content={data.messagesHref} />
+        ) : null}
         <Meta />
         <AppStylesheet
           href={stylesheet}
@@ -157,7 +192,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-dvh">
         {root ? (
-          <I18nProvider language={root.language} messages={root.messages}>
+          <I18nProvider language={root.language} messages={messages ?? {}}>
             {children}
           </I18nProvider>
         ) : (

@@ -79,8 +79,12 @@ async function offlinePage() {
 // ASSET_LIMIT, oldest first.
 const ASSETS = "fairshake-assets-v1";
 const ASSET_LIMIT = 120;
+// A page's messages (/messages/<language>/<areas>.<hash>.json) are named by
+// their content too, and a kept page cannot hydrate without them.
 const isAsset = (url) =>
-  url.origin === self.location.origin && url.pathname.startsWith("/assets/");
+  url.origin === self.location.origin &&
+  (url.pathname.startsWith("/assets/") ||
+    url.pathname.startsWith("/messages/"));
 
 async function keepAssets(urls) {
   const cache = await caches.open(ASSETS);

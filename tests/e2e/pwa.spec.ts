@@ -130,8 +130,8 @@ test("the service worker keeps only the signed-in pages it may, never other page
   signedInPage: page,
 }) => {
   // A signed-in visit with the worker in control, then a reload: everything
-  // the worker stored is the offline page, its icon, a hashed asset, or a
-  // kept copy of home, My Bets, a bet page or Activity without a query
+  // the worker stored is the offline page, its icon, a hashed asset, a
+  // page's messages (the same words for everyone), or a kept copy of home, My Bets, a bet page or Activity without a query
   // (docs/decisions/1001-offline-reading-of-kept-pages.md); never /profile, a tab's URL or an API answer.
   await page.goto("/");
   await page.evaluate(async () => {
@@ -159,7 +159,7 @@ test("the service worker keeps only the signed-in pages it may, never other page
   const urls = await stored();
   for (const url of urls)
     expect(url).toMatch(
-      /^(\/offline\.html|\/offline\/(en|es|de|pt-BR)\.html|\/favicon\.svg|\/assets\/.+|\/|\/my-bets|\/notifications|\/bet\/\d+)$/,
+      /^(\/offline\.html|\/offline\/(en|es|de|pt-BR)\.html|\/favicon\.svg|\/assets\/.+|\/messages\/(en|es|de|pt-BR)\/[\w.-]+\.json|\/|\/my-bets|\/notifications|\/bet\/\d+)$/,
     );
   expect(urls).toContain("/");
 });
