@@ -15,6 +15,11 @@ export default defineConfig({
   },
   environments: {
     ssr: {
+      // Drizzle's package.json is 180 KB of export paths, and Node reads it
+      // again for every one of Drizzle's ~150 modules it loads: about half a
+      // second of every server start. Bundled, it is read by nobody at run
+      // time (docs/decisions/1160-a-server-starts-in-a-second.md).
+      resolve: { noExternal: ["drizzle-orm"] },
       build: {
         // The server build's entry is the server itself, which imports React
         // Router's route table (`virtual:react-router/server-build`): one

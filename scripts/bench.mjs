@@ -41,6 +41,17 @@ const opt = (name, fallback) => {
 const onlyArg = process.argv.find((a) => a.startsWith("--only="));
 const only = onlyArg ? onlyArg.split("=")[1] : null;
 const section = (name) => !only || only === name;
+// --against=<dir>: an earlier Fairshake checkout, installed and built there
+// (`npm ci && npm run build`), run beside this build in the same run and
+// compared page by page in the "against" section: JS weight, server CPU per
+// request and the main thread, each in paired turns (docs/performance.md#against-an-earlier-build).
+// --against-node=<path>: the Node that runs it (the one it was built for).
+const argValue = (name) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const AGAINST_DIR = argValue("against")
+  ? path.resolve(argValue("against"))
+  : null;
+const AGAINST_NODE = argValue("against-node") ?? process.execPath;
 const RUNS = opt("runs", 3);
 const DURATION = opt("duration", 5);
 const TURNS = opt("turns", 5);
@@ -49,6 +60,9 @@ const PORT = opt("port", 3400);
 const BARE_PORT = PORT + 1;
 const BASE = `http://localhost:${PORT}`;
 const BARE = `http://localhost:${BARE_PORT}`;
+// Another host name than BASE's: the two builds' session cookies must not
+// overwrite each other in the one browser the Lighthouse runs share.
+const AGAINST = `http://127.0.0.1:${PORT + 2}`;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 const ok = (pass) => (pass ? "✓" : "✗");
@@ -126,9 +140,15 @@ fs.writeFileSync(
 // answers in flight when a run ends, and a server may say so); the bench
 // prints how many lines each wrote, and where.
 const serverLogs = [];
-function startServer(command, cwd, env, name = path.basename(cwd)) {
+function startServer(
+  command,
+  cwd,
+  env,
+  name = path.basename(cwd),
+  node = process.execPath,
+) {
   const log = path.join(dir, `${name}-stderr.log`);
-  const child = spawn(process.execPath, command, {
+  const child = spawn(node, command, {
     cwd,
     // Both servers run as the Dockerfile runs Fairshake: the V8 heap held
     // to 192 MB (docs/decisions/archive/0803-bounded-memory.md) with 8 MB semi-spaces (docs/decisions/archive/0843-young-generation-8-mb.md), one
@@ -161,6 +181,20 @@ const server = await startServer(["build/app-server.js"], process.cwd(), {
 const bareServer = await startServer(["server.mjs"], bareDir, {
   PORT: String(BARE_PORT),
 });
+const againstServer = AGAINST_DIR
+  ? await startServer(
+      ["build/app-server.js"],
+      AGAINST_DIR,
+      {
+        DEMO_MODE: "1",
+        RATE_LIMITS: "off",
+        PORT: new URL(AGAINST).port,
+        DATABASE_PATH: path.join(dir, "against.db"),
+      },
+      "against",
+      AGAINST_NODE,
+    )
+  : null;
 
 // --- CPU and memory of a server, from /proc ---------------------------------
 // A server and every process under it (a launcher's workers, say).
@@ -227,8 +261,8 @@ function watchRss(pid) {
   };
 }
 
-async function login(username) {
-  const res = await fetch(`${BASE}/api/login`, {
+async function login(username, base = BASE) {
+  const res = await fetch(`${base}/api/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ username, password: "password123" }),
@@ -245,27 +279,20 @@ const cookie = await login("alice");
 // the boot script has set their time zone's cookie, which every request
 // then carries (app/utils/boot-script.ts).
 const TIME_ZONE_COOKIE = "tz=Europe%2FParis";
-const returning = await (async () => {
-  const res = await fetch(BASE + "/", {
-    headers: { Cookie: cookie },
+async function returningCookies(base, session) {
+  const res = await fetch(base + "/", {
+    headers: { Cookie: session },
     redirect: "manual",
   });
   const css = res.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .find((c) => c.startsWith("fs_css="));
-  return [cookie, css, TIME_ZONE_COOKIE].filter(Boolean).join("; ");
-})();
+  return [session, css, TIME_ZONE_COOKIE].filter(Boolean).join("; ");
+}
+const returning = await returningCookies(BASE, cookie);
 // What a browser sends: the answers are compressed as they would be for one.
 const ACCEPT_ENCODING = "gzip, deflate, br, zstd";
-
-async function get(base, p, withCookie = true) {
-  const res = await fetch(base + p, {
-    headers: withCookie ? { Cookie: cookie } : {},
-    redirect: "manual",
-  });
-  return { status: res.status, text: await res.text(), headers: res.headers };
-}
 
 // Find a code for /join and /share from the API.
 const publicBets = await (
@@ -316,42 +343,12 @@ if (section("weight")) {
   );
   console.info("|---|---|---|---|---|---|---|---|");
   for (const [label, base, p, withCookie, jsTarget, allowed] of pages) {
-    const { status, text } = await get(base, p, withCookie);
-    // Every script the page names (preload tags, <Scripts>' module script
-    // and, where it has one, its inline manifest of the matched routes), then
-    // what those import statically: what a browser downloads to hydrate the
-    // page. The module script is a JavaScript string inside the script that
-    // starts it after the first paint (docs/decisions/archive/0831-scripts-start-at-the-reported-first-paint.md), so its quotes may be escaped.
-    // The route manifest file counts where the page imports it (Fairshake,
-    // docs/decisions/archive/0837-route-manifest-up-front.md), not where an inline manifest only names it as its `url` (the
-    // bare app's lazy route discovery, which never downloads it).
-    const scripts = new Set();
-    for (const m of text.matchAll(
-      /(\\?"url\\?":\s*)?\\?"(\/assets\/[^"\\]+\.js)\\?"/g,
-    ))
-      if (!m[1]) scripts.add(m[2]);
-    for (const m of text.matchAll(/<script[^>]+src="([^"]+)"/g))
-      scripts.add(m[1]);
-    for (const s of scripts) {
-      const code = await (await fetch(base + s)).text();
-      for (const m of code.matchAll(
-        /(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g,
-      ))
-        scripts.add(`/assets/${m[1]}`);
-    }
-    const css = new Set(
-      [...text.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map(
-        (m) => m[1],
-      ),
+    const { status, text, js, allowedJs, cssSize, html } = await pageWeight(
+      base,
+      p,
+      withCookie ? cookie : "",
+      allowed,
     );
-    let js = 0;
-    let allowedJs = 0;
-    for (const s of scripts)
-      if (allowed?.test(s)) allowedJs += await gzSize(base, s);
-      else js += await gzSize(base, s);
-    let cssSize = 0;
-    for (const c of css) cssSize += await gzSize(base, c);
-    const html = gzipSync(Buffer.from(text)).length;
     const inlineScripts =
       (text.match(/<script/g) ?? []).length - (allowedJs > 0 ? 1 : 0);
     const jsOk =
@@ -376,6 +373,52 @@ if (section("weight")) {
   );
 }
 
+/** What a browser downloads for one page: its JS, HTML and CSS, gzipped. */
+async function pageWeight(base, p, cookieHeader, allowed) {
+  const res = await fetch(base + p, {
+    headers: cookieHeader ? { Cookie: cookieHeader } : {},
+    redirect: "manual",
+  });
+  const status = res.status;
+  const text = await res.text();
+  // Every script the page names (preload tags, <Scripts>' module script
+  // and, where it has one, its inline manifest of the matched routes), then
+  // what those import statically: what a browser downloads to hydrate the
+  // page. The module script is a JavaScript string inside the script that
+  // starts it after the first paint (docs/decisions/archive/0831-scripts-start-at-the-reported-first-paint.md), so its quotes may be escaped.
+  // The route manifest file counts where the page imports it (Fairshake,
+  // docs/decisions/archive/0837-route-manifest-up-front.md), not where an inline manifest only names it as its `url` (the
+  // bare app's lazy route discovery, which never downloads it).
+  const scripts = new Set();
+  for (const m of text.matchAll(
+    /(\\?"url\\?":\s*)?\\?"(\/assets\/[^"\\]+\.js)\\?"/g,
+  ))
+    if (!m[1]) scripts.add(m[2]);
+  for (const m of text.matchAll(/<script[^>]+src="([^"]+)"/g))
+    scripts.add(m[1]);
+  for (const s of scripts) {
+    const code = await (await fetch(base + s)).text();
+    for (const m of code.matchAll(
+      /(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g,
+    ))
+      scripts.add(`/assets/${m[1]}`);
+  }
+  const css = new Set(
+    [...text.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map(
+      (m) => m[1],
+    ),
+  );
+  let js = 0;
+  let allowedJs = 0;
+  for (const s of scripts)
+    if (allowed?.test(s)) allowedJs += await gzSize(base, s);
+    else js += await gzSize(base, s);
+  let cssSize = 0;
+  for (const c of css) cssSize += await gzSize(base, c);
+  const html = gzipSync(Buffer.from(text)).length;
+  return { status, text, js, allowedJs, cssSize, html };
+}
+
 /**
  * Load on one server for a while: req/s and latency from autocannon, CPU per
  * request from the server's own utime + stime in /proc (steadier than req/s
@@ -390,10 +433,15 @@ const returningVisitor = returning
   .filter((c) => c.startsWith("fs_css=") || c === TIME_ZONE_COOKIE)
   .join("; ");
 
-async function load(pid, base, p, { withCookie, connections, duration }) {
+async function load(
+  pid,
+  base,
+  p,
+  { withCookie, connections, duration, cookies = returning },
+) {
   const cpu0 = cpuMs(pid);
   const cookieHeader =
-    withCookie === "visitor" ? returningVisitor : withCookie ? returning : "";
+    withCookie === "visitor" ? returningVisitor : withCookie ? cookies : "";
   const result = await autocannon({
     url: base + p,
     connections,
@@ -495,6 +543,58 @@ if (section("throughput")) {
       )
       .join("; ")}`,
   );
+}
+
+if (againstServer && section("against")) {
+  // This build beside an earlier one (--against): the same seeded data, the
+  // same person, each page's figures in paired turns (the order swapped
+  // every turn), so a regression is a ratio, not a machine's mood.
+  const againstCookie = await login("alice", AGAINST);
+  const againstReturning = await returningCookies(AGAINST, againstCookie);
+  const againstBets = await (await fetch(`${AGAINST}/api/bets`)).json();
+  const againstSample = againstBets[0] ?? sample;
+  const rows = [
+    ["/", "/", "/"],
+    ["/my-bets", "/my-bets", "/my-bets"],
+    ["/bet/{id}", `/bet/${sample.id}`, `/bet/${againstSample.id}`],
+    ["/create-bet", "/create-bet", "/create-bet"],
+  ];
+  console.info(
+    `\n## This build beside ${AGAINST_DIR} (JS per page, gzip; server CPU per request, 16 connections, ${TURNS} paired turns of ${DURATION} s; signed in as alice, a returning visitor)\n`,
+  );
+  console.info(
+    "| page | JS | JS then | × then | HTML | HTML then | CPU/req | CPU/req then | × then (turns) | req/s | req/s then |",
+  );
+  console.info("|---|---|---|---|---|---|---|---|---|---|---|");
+  const opts = { connections: 16, duration: DURATION, withCookie: true };
+  for (const [label, p, pThen] of rows) {
+    const now = await pageWeight(BASE, p, cookie);
+    const then = await pageWeight(AGAINST, pThen, againstCookie);
+    const here = () => load(server.pid, BASE, p, opts);
+    const there = () =>
+      load(againstServer.pid, AGAINST, pThen, {
+        ...opts,
+        cookies: againstReturning,
+      });
+    await here();
+    await there();
+    const pairs = [];
+    for (let turn = 0; turn < TURNS; turn++)
+      pairs.push(
+        turn % 2 === 0
+          ? { then: await there(), now: await here() }
+          : { now: await here(), then: await there() },
+      );
+    const of = (side, key) => median(pairs.map((t) => t[side][key]));
+    const perTurn = pairs.map((t) => t.now.cpuPerReq / t.then.cpuPerReq);
+    const statuses =
+      now.status === 200 && then.status === 200
+        ? ""
+        : ` (status ${now.status}, then ${then.status})`;
+    console.info(
+      `| ${label}${statuses} | ${kb(now.js)} | ${kb(then.js)} | ${(now.js / then.js).toFixed(2)} | ${kb(now.html)} | ${kb(then.html)} | ${of("now", "cpuPerReq").toFixed(2)} ms | ${of("then", "cpuPerReq").toFixed(2)} ms | ${median(perTurn).toFixed(2)} (${perTurn.map((x) => x.toFixed(2)).join(" ")}) | ${of("now", "rps").toFixed(0)} | ${of("then", "rps").toFixed(0)} |`,
+    );
+  }
 }
 
 if (section("memory")) {
@@ -715,7 +815,11 @@ if (section("login")) {
 
 // Lighthouse runs for two sections: "lighthouse" (the tables of pages and
 // visits below) and "tbt" (Total Blocking Time beside the bare app's).
-if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
+const againstTbt = againstServer && section("against");
+if (
+  (section("lighthouse") || section("tbt") || againstTbt) &&
+  !args.has("--no-lighthouse")
+) {
   const { default: lighthouse } = await import("lighthouse");
   const { launchHeadlessChromium, lighthouseMobileFlags } =
     await import("./lib/chromium.mjs");
@@ -823,7 +927,7 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
         // (Lighthouse's storage reset keeps cookies, so the session stays).
         await browser.defaultBrowserContext().deleteMatchingCookies({
           name: "fs_css",
-          domain: "localhost",
+          domain: new URL(base).hostname,
         });
       }
       const run = () =>
@@ -911,12 +1015,12 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
     `${r.score} (${r.scores.join(", ")}) | ${r.tbt.toFixed(0)} ms | ${(r.lcp / 1000).toFixed(2)} s | ${r.cls.toFixed(3)} | ${kb(r.js)}`;
   // Signed-in pages need the session cookie in the browser itself (an extra
   // Cookie header is dropped); Lighthouse's storage reset keeps cookies.
-  const signInBrowser = async () => {
-    const eq = cookie.indexOf("=");
+  const signInBrowser = async (session = cookie, base = BASE) => {
+    const eq = session.indexOf("=");
     await browser.setCookie({
-      name: cookie.slice(0, eq),
-      value: cookie.slice(eq + 1),
-      domain: "localhost",
+      name: session.slice(0, eq),
+      value: session.slice(eq + 1),
+      domain: new URL(base).hostname,
       path: "/",
       httpOnly: true,
       secure: true,
@@ -1014,6 +1118,60 @@ if ((section("lighthouse") || section("tbt")) && !args.has("--no-lighthouse")) {
         await tbtBesideBare(variant);
       } finally {
         load?.kill("SIGKILL");
+      }
+    }
+  }
+
+  if (againstTbt) {
+    // The main thread of each hydrated page beside the earlier build's,
+    // quiet and busy, in paired cold runs.
+    await signInBrowser();
+    await signInBrowser(await login("alice", AGAINST), AGAINST);
+    const againstBets = await (await fetch(`${AGAINST}/api/bets`)).json();
+    const pThen = (p) =>
+      p === `/bet/${sample.id}` ? `/bet/${(againstBets[0] ?? sample).id}` : p;
+    for (const variant of ["quiet", "busy"]) {
+      const spin = variant === "busy" ? busyLoop() : null;
+      try {
+        console.info(
+          `\n## Main thread beside ${AGAINST_DIR}, ${variant === "busy" ? "busy (one core spinning)" : "as the machine is"}: Lighthouse mobile, first visit, ${RUNS} paired cold runs; medians (runs)\n`,
+        );
+        console.info(
+          "| page | TBT | TBT then | main-thread work | then | × then | scripting | then | score | score then |",
+        );
+        console.info("|---|---|---|---|---|---|---|---|---|---|");
+        for (const [label, p] of hydrated) {
+          const now = [];
+          const then = [];
+          const once = (base, path_) =>
+            measure(base, path_, { runs: 1 }).catch((error) => ({
+              failed: error.message,
+            }));
+          for (let i = 0; i < RUNS; i++) {
+            if (i % 2 === 0) {
+              then.push(await once(AGAINST, pThen(p)));
+              now.push(await once(BASE, p));
+            } else {
+              now.push(await once(BASE, p));
+              then.push(await once(AGAINST, pThen(p)));
+            }
+          }
+          const good = (runs) => runs.filter((r) => !r.failed);
+          const of = (runs, key) => median(good(runs).map((r) => r[key]));
+          const list = (runs, key) =>
+            runs
+              .map((r) => (r.failed ? "failed" : r[key].toFixed(0)))
+              .join(", ");
+          if (!good(now).length || !good(then).length) {
+            console.info(`| ${label} | no complete run | | | | | | | | |`);
+            continue;
+          }
+          console.info(
+            `| ${label} | ${of(now, "tbt").toFixed(0)} ms (${list(now, "tbt")}) | ${of(then, "tbt").toFixed(0)} ms (${list(then, "tbt")}) | ${of(now, "mainThread").toFixed(0)} ms (${list(now, "mainThread")}) | ${of(then, "mainThread").toFixed(0)} ms (${list(then, "mainThread")}) | ${(of(now, "mainThread") / of(then, "mainThread")).toFixed(2)} | ${of(now, "scripting").toFixed(0)} ms | ${of(then, "scripting").toFixed(0)} ms | ${of(now, "score")} | ${of(then, "score")} |`,
+          );
+        }
+      } finally {
+        spin?.kill("SIGKILL");
       }
     }
   }

@@ -55,6 +55,12 @@ export function stopGracefully({
   onStop,
 }: StopOptions) {
   let exitCode = 0;
+  // Every open connection, to find the ones that never sent a byte.
+  const connections = new Set<net.Socket>();
+  server.on("connection", (socket: net.Socket) => {
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
+  });
   const stop = (signal: NodeJS.Signals | "unexpected error") => {
     if (stopping) return;
     stopping = true;
@@ -77,8 +83,16 @@ export function stopGracefully({
     let quietSince = Date.now();
     const idle = setInterval(() => {
       if (answering > 0) quietSince = Date.now();
-      else if (Date.now() - quietSince >= IDLE_LINGER_MS)
+      else if (Date.now() - quietSince >= IDLE_LINGER_MS) {
         server.closeIdleConnections();
+        // A connection that has sent nothing at all (a browser's
+        // speculative pre-connect, a client that connected and thought
+        // better of it) is not "idle" to Node: it would hold the stop for
+        // the whole grace period. After a quiet second with the event loop
+        // turning, anything it had sent would have been read.
+        for (const socket of connections)
+          if (socket.bytesRead === 0) socket.destroy();
+      }
     }, 50);
     idle.unref();
     setTimeout(() => {

@@ -2,8 +2,14 @@
 // on the server: English exactly as before ('Nov 28, 2026', 'in 3 days'),
 // the others through date-fns's locales and Intl. Server-only, so the
 // locales never reach a page's JavaScript.
-import { formatDistanceToNow } from "date-fns";
-import { de, es, ptBR } from "date-fns/locale";
+// Each function and locale by its own path: the packages' index files
+// import all of date-fns (every locale, every function), and Node reads
+// date-fns's 200 KB package.json once per module it loads, which cost the
+// server about two seconds at every start (docs/decisions/1160-a-server-starts-in-a-second.md).
+import { formatDistanceToNow } from "date-fns/formatDistanceToNow";
+import { de } from "date-fns/locale/de";
+import { es } from "date-fns/locale/es";
+import { ptBR } from "date-fns/locale/pt-BR";
 import { intlLocale, type Language } from "~/domain/language";
 import { formatDate, relativeTime } from "~/utils/dates";
 

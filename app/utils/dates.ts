@@ -1,4 +1,6 @@
-import { format, formatDistanceToNow } from "date-fns";
+// By path, not the index: see app/framework/dates-in-language.server.ts.
+import { format } from "date-fns/format";
+import { formatDistanceToNow } from "date-fns/formatDistanceToNow";
 
 /** docs/product-rules.md#amounts-and-limits: dates read 'MMM d, yyyy'. */
 export function formatDate(date: Date | number): string {

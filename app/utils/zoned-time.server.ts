@@ -3,7 +3,8 @@
 // Server-side only: the library's date class would ride into every page's
 // scripts with app/utils/dates.ts, which components import.
 import { TZDate, tzOffset } from "@date-fns/tz";
-import { format } from "date-fns";
+// By path, not the index: see app/framework/dates-in-language.server.ts.
+import { format } from "date-fns/format";
 
 /**
  * The UTC instant of a wall-clock time in a time zone: "2026-12-01" +
