@@ -1,5 +1,6 @@
 import {
   data,
+  redirectDocument,
   Links,
   Meta,
   Outlet,
@@ -24,10 +25,15 @@ import { newFormKeySeed } from "~/utils/form-key-seed.server";
 import { stylesheetDelivery } from "~/framework/inline-css.server";
 import { readTimeZone } from "~/utils/time-zone.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { I18nProvider } from "~/components/i18n";
+import { I18nProvider, metaT } from "~/components/i18n";
 import { SiteFooter } from "~/components/language-picker";
 import { pageLanguage } from "~/framework/language.server";
-import { compiledMessages, pageMessages } from "~/framework/catalogs.server";
+import { pageMessagesFile } from "~/framework/catalogs.server";
+import {
+  keepMessages,
+  loadMessages,
+  messagesAt,
+} from "~/framework/page-messages";
 import { routeMessageAreas } from "~/framework/route-pattern";
 import type { RouteTraits } from "~/domain/route-traits";
 import type { Language } from "~/domain/language";
@@ -45,8 +51,9 @@ export const links: Route.LinksFunction = () => [
 // The words of the layout every page shows (header, menu, footer, banner);
 // each page adds its own areas in its `handle`.
 export const handle = {
-  // The footer's picker, and the error pages' words any page may need.
-  messages: ["language", "errors", "offline"],
+  // The footer's picker, the error pages' words any page may need, and the
+  // site's description.
+  messages: ["language", "errors", "offline", "site"],
 } satisfies RouteTraits;
 
 // Every request under the root (pages and the /api alike) passes the
@@ -65,15 +72,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Decided here, on the server, for the whole page; the browser hydrates
   // with these very messages (docs/product-rules.md#languages).
   const language = pageLanguage(request, user?.language);
-  const areas = routeMessageAreas(new URL(request.url).pathname);
+  // Only this page's areas (docs/decisions/1111-messages-per-page.md), and
+  // not in the data itself but named: a file of their own that the browser
+  // fetches once and keeps (docs/decisions/1165-messages-in-a-file-of-their-own.md).
+  const file = pageMessagesFile(
+    language,
+    routeMessageAreas(new URL(request.url).pathname),
+  );
+  keepMessages(file.href, file.messages);
   return data(
     {
       language,
-      // Only this page's areas: the whole catalog would ride every page's
-      // HTML (docs/decisions/1111-messages-per-page.md).
-      messages: areas
-        ? pageMessages(language, areas)
-        : compiledMessages(language),
+      messagesHref: file.href,
       user: user
         ? { id: user.id, username: user.username, avatarUrl: user.avatarUrl }
         : null,
@@ -88,9 +98,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
+/**
+ * A navigation renders the next page only once its messages are here: the
+ * root's data names their file, fetched the first time a page with these
+ * areas is reached. Where it cannot be had (the server gone between the
+ * two requests), the page is loaded whole instead, words and all.
+ */
+export async function clientLoader({
+  request,
+  serverLoader,
+}: Route.ClientLoaderArgs) {
+  const root = await serverLoader();
+  try {
+    await loadMessages(root.messagesHref);
+  } catch {
+    throw redirectDocument(request.url);
+  }
+  return root;
+}
+
 // No `shouldRevalidate`: with single fetch React Router loads every
 // loader again for each navigation, the root's too, and the root's data
-// carries the page's messages, which change from page to page. One that
+// names the page's messages, which change from page to page. One that
 // skipped the root would have to keep doing so for a new path
 // (docs/decisions/1111-messages-per-page.md; tests/e2e/languages.spec.ts).
 
@@ -102,7 +131,7 @@ function useHydrates() {
   );
 }
 
-type OwnLanguage = { language: Language; messages: Messages };
+type OwnLanguage = { language: Language; messages?: Messages };
 
 /**
  * A page may decide its own language, returning `ownLanguage` (its
@@ -127,6 +156,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const page = usePageLanguage(data);
   const root = data && page ? { ...data, ...page } : data;
+  const messages =
+    page?.messages ?? (data ? messagesAt(data.messagesHref) : undefined);
   return (
     <html lang={root?.language ?? "en"}>
       <head>
@@ -136,6 +167,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           content="width=device-width, initial-scale=1, viewport-fit=cover"
         />
         <meta name="theme-color" content="#047857" />
+        {hydrates && data ? (
+          // Fetched when the scripts start (withModuleAfterFirstPaint),
+          // awaited before hydrating (app/entry.client.tsx).
+          <meta name="page-messages" content={data.messagesHref} />
+        ) : null}
         <Meta />
         <AppStylesheet
           href={stylesheet}
@@ -156,7 +192,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-dvh">
         {root ? (
-          <I18nProvider language={root.language} messages={root.messages}>
+          <I18nProvider language={root.language} messages={messages ?? {}}>
             {children}
           </I18nProvider>
         ) : (
@@ -190,12 +226,16 @@ export default function App() {
   );
 }
 
-export function meta() {
-  return [
-    { title: "Fairshake" },
-    { name: "description", content: "Bet with friends, not bookies." },
-  ];
-}
+// A page without a `meta` of its own (the not-found page) gets these, the
+// description in the page's language; the root's messages carry the `site`
+// area. With no root data (its loader failed) the title alone.
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  loaderData
+    ? [
+        { title: "Fairshake" },
+        { name: "description", content: metaT(matches)("site.description") },
+      ]
+    : [{ title: "Fairshake" }];
 
 // Never a stack trace: the server logs it, the person gets a way back.
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -61,6 +61,8 @@ export default [
   route("language", "routes/language.tsx"),
   route("avatars/:userId", "routes/avatars.ts"),
   route("healthz", "routes/healthz.ts"),
+  // A page's messages, named by the root's data (docs/product-rules.md#languages).
+  route("messages/:language/:file", "routes/messages-file.ts"),
   // The bench's yardstick page is no part of the product: it is in the
   // table only of a build made with BENCH_BARE=1 (`npm run bench` makes one).
   ...(benchBareOn() ? [route("bench/bare", "routes/bench/bare.tsx")] : []),

@@ -5,8 +5,72 @@
 // docs/decisions/1001-offline-reading-of-kept-pages.md). Those copies are this person's only: any answer that
 // names someone else, or no one, and signing out delete them all. No other
 // page and no API answer is ever stored.
-const CACHE = "fairshake-offline-v1";
+const CACHE = "fairshake-offline-v2";
+// The offline page in the person's language: a copy of one of the four the
+// server writes from the catalogs (server/offline-page.ts), all kept at
+// install.
 const OFFLINE_URL = "/offline.html";
+
+// --- The offline page's language (docs/product-rules.md#languages) ---------
+// Every page answer says which language the server chose for this person
+// (the picker's cookie, their saved language, the browser's): the copy in
+// place follows it. Before any answer, the browser's own languages decide.
+const LANGUAGES = ["en", "es", "de", "pt-BR"];
+const LANGUAGE_HEADER = "X-Fairshake-Language";
+const offlinePagePath = (language) => `/offline/${language}.html`;
+
+/** The language one of the browser's tags means, or null (as the app reads one). */
+function languageOfTag(tag) {
+  const primary = String(tag).trim().split("-")[0].toLowerCase();
+  if (primary === "pt") return "pt-BR";
+  return LANGUAGES.includes(primary) ? primary : null;
+}
+
+/** The first of the browser's languages we speak, else English. */
+function browserLanguage(tags) {
+  for (const tag of tags || []) {
+    const language = languageOfTag(tag);
+    if (language) return language;
+  }
+  return "en";
+}
+
+// The language of the copy in place, once known in this worker's life.
+let offlineLanguage;
+let languageQueue = Promise.resolve();
+
+/** Puts the offline page of `language` in place, unless it already is. */
+function useOfflineLanguage(language) {
+  const work = async () => {
+    if (!LANGUAGES.includes(language)) return;
+    const cache = await caches.open(CACHE);
+    if (offlineLanguage === undefined) {
+      const current = await cache.match(OFFLINE_URL);
+      offlineLanguage = current
+        ? current.headers.get("Content-Language")
+        : null;
+    }
+    if (offlineLanguage === language) return;
+    const page = await cache.match(offlinePagePath(language));
+    if (!page) return;
+    await cache.put(OFFLINE_URL, page);
+    offlineLanguage = language;
+  };
+  languageQueue = languageQueue.then(work, work).catch(() => {});
+  return languageQueue;
+}
+
+function noticeLanguage(response) {
+  const language = response.headers.get(LANGUAGE_HEADER);
+  return language ? useOfflineLanguage(language) : Promise.resolve();
+}
+
+async function offlinePage() {
+  return (
+    (await caches.match(OFFLINE_URL)) ||
+    (await caches.match(offlinePagePath("en")))
+  );
+}
 
 // --- Hashed assets (docs/decisions/archive/0801-service-worker-keeps-hashed-assets.md) -------------------------------------
 // Files under /assets/ are named by their content hash and never change, so
@@ -15,8 +79,12 @@ const OFFLINE_URL = "/offline.html";
 // ASSET_LIMIT, oldest first.
 const ASSETS = "fairshake-assets-v1";
 const ASSET_LIMIT = 120;
+// A page's messages (/messages/<language>/<areas>.<hash>.json) are named by
+// their content too, and a kept page cannot hydrate without them.
 const isAsset = (url) =>
-  url.origin === self.location.origin && url.pathname.startsWith("/assets/");
+  url.origin === self.location.origin &&
+  (url.pathname.startsWith("/assets/") ||
+    url.pathname.startsWith("/messages/"));
 
 async function keepAssets(urls) {
   const cache = await caches.open(ASSETS);
@@ -146,6 +214,10 @@ const escapeHtml = (text) =>
       ],
   );
 
+// The banner's words when no offline page in the person's language says
+// them (server/offline-page.ts writes them into each).
+const KEPT_BANNER_ENGLISH = "Offline — showing this page as it was at {time}.";
+
 /**
  * A kept page as it is shown offline: its scripts taken out (it is read as
  * plain HTML, never hydrated, so the banner and the disabled controls stay
@@ -153,12 +225,12 @@ const escapeHtml = (text) =>
  * and every button, input, select and textarea disabled. `keptAtText` is the
  * time it was kept, already formatted.
  */
-function offlineCopyHtml(html, keptAtText) {
+function offlineCopyHtml(html, keptAtText, words = KEPT_BANNER_ENGLISH) {
   const banner =
     `<div role="status" data-offline-banner style="position:sticky;top:0;z-index:100;` +
     `background:#fef3c7;color:#78350f;border-bottom:1px solid #f59e0b;` +
     `padding:8px 16px;font:500 14px/1.4 system-ui,sans-serif;text-align:center">` +
-    `Offline — showing this page as it was at ${escapeHtml(keptAtText)}.</div>`;
+    `${escapeHtml(words.replace("{time}", () => keptAtText))}</div>`;
   return html
     .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, "")
     .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, "")
@@ -167,9 +239,31 @@ function offlineCopyHtml(html, keptAtText) {
     .replace(/<body\b[^>]*>/i, (body) => body + banner);
 }
 
-/** The time a copy was kept, in the person's own locale and time zone. */
-function keptAtText(keptAt) {
-  return new Intl.DateTimeFormat(undefined, {
+const unescapeHtml = (text) =>
+  text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, name) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[name],
+  );
+
+/**
+ * The banner's words and language: those of the offline page in place (its
+ * `fairshake-kept-banner` meta, written from the catalogs), else English.
+ */
+async function keptBanner() {
+  const page = await offlinePage();
+  if (!page) return { words: KEPT_BANNER_ENGLISH, language: undefined };
+  const meta = /<meta name="fairshake-kept-banner" content="([^"]*)"/.exec(
+    await page.text(),
+  );
+  return {
+    words: meta ? unescapeHtml(meta[1]) : KEPT_BANNER_ENGLISH,
+    language: page.headers.get("Content-Language") || undefined,
+  };
+}
+
+/** The time a copy was kept, in the person's language and time zone. */
+function keptAtText(keptAt, language) {
+  return new Intl.DateTimeFormat(language, {
     dateStyle: "medium",
     timeStyle: "short",
   }).format(new Date(keptAt));
@@ -259,8 +353,13 @@ async function keptCopy(key) {
     if (!kept) continue;
     const keptAt = Number(kept.headers.get(KEPT_AT_HEADER)) || 0;
     if (Date.now() - keptAt > PAGE_MAX_AGE_MS) return null;
+    const banner = await keptBanner();
     return new Response(
-      offlineCopyHtml(await kept.text(), keptAtText(keptAt)),
+      offlineCopyHtml(
+        await kept.text(),
+        keptAtText(keptAt, banner.language),
+        banner.words,
+      ),
       {
         headers: {
           "Content-Type": "text/html; charset=utf-8",
@@ -284,12 +383,15 @@ async function navigate(event) {
   try {
     response = await fetch(request);
   } catch {
-    return (key && (await keptCopy(key))) || caches.match(OFFLINE_URL);
+    return (key && (await keptCopy(key))) || offlinePage();
   }
   // Cloned now: the browser starts reading the answer as soon as it is returned.
   const copy = key ? response.clone() : null;
   event.waitUntil(
-    noticeUser(response).then(() => (copy ? keepPage(key, copy) : undefined)),
+    Promise.all([
+      noticeLanguage(response),
+      noticeUser(response).then(() => (copy ? keepPage(key, copy) : undefined)),
+    ]),
   );
   return response;
 }
@@ -315,16 +417,26 @@ async function pageData(event, page) {
       },
     });
   }
-  event.waitUntil(noticeUser(response));
+  event.waitUntil(
+    Promise.all([noticeLanguage(response), noticeUser(response)]),
+  );
   return response;
 }
 // -------------------------------------------------------------------------------
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches
-      .open(CACHE)
-      .then((cache) => cache.addAll([OFFLINE_URL, "/favicon.svg"])),
+    caches.open(CACHE).then(async (cache) => {
+      await cache.addAll([...LANGUAGES.map(offlinePagePath), "/favicon.svg"]);
+      // The copy in place is refreshed in its own language (the new
+      // worker's words), else put in the browser's.
+      const current = await cache.match(OFFLINE_URL);
+      const language =
+        (current && current.headers.get("Content-Language")) ||
+        browserLanguage(self.navigator && self.navigator.languages);
+      offlineLanguage = null;
+      await useOfflineLanguage(language);
+    }),
   );
   self.skipWaiting();
 });

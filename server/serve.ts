@@ -46,6 +46,7 @@ import {
   metricsServedHere,
   startMetricsServer,
 } from "./metrics";
+import { serveOfflinePages } from "./offline-page";
 import { prepareToServe } from "./start-up";
 import { discardUnreadBodyAfterAnswer } from "./unread-body";
 
@@ -202,6 +203,8 @@ export async function serve({ vite }: ServeOptions = {}) {
   });
 
   // --- Static files and the app ----------------------------------------------
+  // The service worker's offline page, in each language (server/offline-page.ts).
+  serveOfflinePages(app);
   let build: ServerBuild | (() => Promise<ServerBuild>);
 
   if (!vite) {

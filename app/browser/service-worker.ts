@@ -1,7 +1,9 @@
 import { useEffect } from "react";
 import { whenIdle } from "~/utils/idle";
 
-const isAsset = (url: string) => new URL(url).pathname.startsWith("/assets/");
+// Hashed build files, and a page's messages, named by their content alike.
+const isAsset = (url: string) =>
+  /^\/(assets|messages)\//.test(new URL(url).pathname);
 
 /**
  * Tells the service worker (public/sw.js) which hashed assets this page

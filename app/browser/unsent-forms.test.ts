@@ -22,7 +22,7 @@ vi.mock("./offline-queue/kept-actions", () => ({
 // does, paying does not.
 vi.stubGlobal("window", {
   __fairshakeOffline: [
-    { pattern: "/create-bet", offline: { label: "Create a bet" } },
+    { pattern: "/create-bet", offline: { label: "kept.createBet" } },
   ],
 });
 const WAITS = "/create-bet";

@@ -1,10 +1,11 @@
 // The page's messages in React: the root hands down its language's compiled
-// catalog (its loader's data, so the browser hydrates with exactly what the
-// server rendered), and components ask `useT()` for a message by key
+// messages for this page (named by its loader's data, fetched before
+// hydrating, so the browser hydrates with exactly what the server rendered), and components ask `useT()` for a message by key
 // (docs/decisions/1110-messages-with-lingui-core.md).
 import { setupI18n, type Messages } from "@lingui/core";
 import { createContext, Fragment, useContext, useMemo } from "react";
 import type { MessageKey } from "~/locales/keys";
+import { messagesAt } from "~/framework/page-messages";
 import { DEFAULT_LANGUAGE, type Language } from "~/domain/language";
 
 export type { MessageKey };
@@ -29,18 +30,19 @@ export function translator(language: Language, messages: Messages): Translate {
 }
 
 type RootMatch = { id: string; data?: unknown; loaderData?: unknown };
-type RootData = { language?: Language; messages?: Messages } | undefined;
+type RootData = { language?: Language; messagesHref?: string } | undefined;
 const metaTranslators = new WeakMap<Messages, Translate>();
 
 /** For a route's `meta`, where no hook runs: the root's language's messages. */
 export function metaT(matches: readonly (RootMatch | undefined)[]): Translate {
   const match = matches.find((m) => m?.id === "root");
   const root = (match?.loaderData ?? match?.data) as RootData;
-  if (!root?.messages || !root.language) return (key) => key;
-  let t = metaTranslators.get(root.messages);
+  const messages = root?.messagesHref && messagesAt(root.messagesHref);
+  if (!messages || !root?.language) return (key) => key;
+  let t = metaTranslators.get(messages);
   if (!t) {
-    t = translator(root.language, root.messages);
-    metaTranslators.set(root.messages, t);
+    t = translator(root.language, messages);
+    metaTranslators.set(messages, t);
   }
   return t;
 }

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { useQueueCounts } from "~/browser/offline-queue/counts";
 import { keptFor, removeKept } from "~/browser/offline-queue/kept-actions";
 import type { KeptAction } from "~/browser/offline-queue/store";
-import { useLanguage, useT } from "~/components/i18n";
+import { useLanguage, useT, type MessageKey } from "~/components/i18n";
 import { intlLocale } from "~/domain/language";
 
 export default function KeptList({
@@ -49,7 +49,9 @@ export default function KeptList({
               key={action.key}
               className="space-y-1 border-t border-slate-100 pt-2"
             >
-              <p className="font-medium">{action.what}</p>
+              {/* A message key, said in today's language; a record kept
+                  before names were keys holds the words, shown as they are. */}
+              <p className="font-medium">{t(action.what as MessageKey)}</p>
               <p className="break-words text-slate-600">{action.about}</p>
               <p className="text-xs text-slate-500">
                 <time dateTime={new Date(action.createdAt).toISOString()}>

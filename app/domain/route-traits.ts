@@ -7,17 +7,21 @@
 // is here and nowhere else (docs/decisions/1085-route-traits-in-handle.md);
 // tests/lint/route-traits.test.ts holds every route with an action to it.
 
-/** What the offline queue's list calls a kept form of this route. */
-export type OfflineLabel = {
-  /** "Create a bet"; with `namesIntent`, the prefix of "Friends: send request". */
-  label: string;
-  /** The form's `intent` follows the label ("Settlement: pay"). */
-  namesIntent?: true;
-  /** Whole labels for some intents ("join" → "Join a bet"). */
-  intents?: Readonly<Record<string, string>>;
+/**
+ * What the offline queue's list calls a kept form of this route: message
+ * keys of the `kept` area, shown in the reader's language when the list is
+ * opened (the signed-in layout carries that area). `Key` is the catalogs'
+ * key type, which the domain cannot import: a route's handle says
+ * `RouteTraits<MessageKey>` (tests/lint/route-traits.test.ts checks them all).
+ */
+export type OfflineLabel<Key extends string = string> = {
+  /** A key such as kept.createBet ("Create a bet"): any form of the route. */
+  label: Key;
+  /** By the form's `intent` (join → kept.joinBet); others get `label`. */
+  intents?: Readonly<Record<string, Key>>;
 };
 
-export type RouteTraits = {
+export type RouteTraits<Key extends string = string> = {
   /** `false`: the page ships no JavaScript (app/root.tsx). */
   hydrate?: false;
   /**
@@ -47,7 +51,7 @@ export type RouteTraits = {
    * only says 'Not sent' (`false`: paying, passwords, the email, account
    * data, signing in).
    */
-  offline?: OfflineLabel | false;
+  offline?: OfflineLabel<Key> | false;
   /** A signed-in page the service worker keeps, without a query, for reading offline. */
   keptForReading?: true;
   /**
@@ -82,19 +86,22 @@ export function messageAreasOf(handles: readonly unknown[]): string[] {
   return [...areas];
 }
 
-/** The kept action's name in the list, from its form's `intent`. */
-export function offlineLabelFor(offline: OfflineLabel, intent: string) {
-  const whole = offline.intents?.[intent];
-  if (whole) return whole;
-  return offline.namesIntent && intent
-    ? `${offline.label}: ${intent.replace(/-/g, " ")}`
-    : offline.label;
+/** The kept action's name in the list (a message key), from its form's `intent`. */
+export function offlineLabelFor<Key extends string>(
+  offline: OfflineLabel<Key>,
+  intent: string,
+): Key {
+  return (
+    (Object.hasOwn(offline.intents ?? {}, intent)
+      ? offline.intents?.[intent]
+      : undefined) ?? offline.label
+  );
 }
 
 /** What the browser and the service worker are told (JSON). */
-export type BrowserRouteTraits = {
+export type BrowserRouteTraits<Key extends string = string> = {
   /** Page routes whose unsent forms wait on the device, by route pattern. */
-  offline: { pattern: string; offline: OfflineLabel }[];
+  offline: { pattern: string; offline: OfflineLabel<Key> }[];
   /** Paths whose POST ends the session, data requests included. */
   signOut: string[];
   /** Patterns of the pages kept for reading offline. */

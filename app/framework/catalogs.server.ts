@@ -5,6 +5,7 @@
 // messages and no message parser
 // (docs/decisions/1110-messages-with-lingui-core.md). A page gets only the
 // areas its routes name in `handle.messages` (docs/decisions/1111-messages-per-page.md).
+import { createHash } from "node:crypto";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { setupI18n, type Messages } from "@lingui/core";
 import { LANGUAGES, type Language } from "~/domain/language";
@@ -78,6 +79,43 @@ export function pageMessages(
   }
   return messages;
 }
+
+export type MessagesFile = { href: string; messages: Messages };
+const files = new Map<string, MessagesFile>();
+
+/**
+ * A page's messages as a file of their own (/messages/<language>/<areas>.
+ * <hash>.json), named by a hash of what it holds, so a browser may keep it
+ * for ever: the document names it instead of carrying the words, which it
+ * needs only to hydrate (docs/decisions/1165-messages-in-a-file-of-their-own.md).
+ */
+export function pageMessagesFile(
+  language: Language,
+  areas: readonly string[] | null,
+): MessagesFile {
+  const wanted = [...new Set(areas ?? ALL_AREAS)].sort();
+  const key = `${language} ${wanted.join()}`;
+  let file = files.get(key);
+  if (!file) {
+    const messages = pageMessages(language, wanted);
+    const hash = createHash("sha256")
+      .update(JSON.stringify(messages))
+      .digest("base64url")
+      .slice(0, 12);
+    file = {
+      href: `/messages/${language}/${wanted.join(".")}.${hash}.json`,
+      messages,
+    };
+    files.set(key, file);
+  }
+  return file;
+}
+
+/** Every area any catalog has a key in. */
+const ALL_AREAS = [...new Set(Object.keys(CATALOGS.en).map(areaOf))];
+
+/** Whether `area` is one the catalogs have (a file's name is checked against it). */
+export const isMessageArea = (area: string) => ALL_AREAS.includes(area);
 
 /**
  * The server's message function in one language, for words an action

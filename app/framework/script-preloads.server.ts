@@ -53,8 +53,13 @@ export function withModuleAfterFirstPaint(html: string): string {
   // The module's text as a JavaScript string inside an HTML <script>: no
   // `<` survives, so neither `</script>` nor `<!--` can end it early.
   const text = JSON.stringify(code).replace(/</g, "\\u003c");
+  // With the module, the page's messages start on their way (the module
+  // awaits them before hydrating: app/entry.client.tsx), not a round trip
+  // after it; a preload the module's fetch() then finds.
   const starter =
     `<script nonce="${nonce}">(function(){var d=0;function go(){if(d)return;d=1;` +
+    `var m=document.querySelector('meta[name="page-messages"]');if(m){var l=document.createElement("link");` +
+    `l.rel="preload";l.as="fetch";l.crossOrigin="anonymous";l.href=m.content;document.head.appendChild(l)}` +
     `var s=document.createElement("script");s.type="module";s.nonce=${JSON.stringify(nonce)};` +
     `s.textContent=${text};document.body.appendChild(s)}` +
     `${onFirstPaintJs("go")}})()</script>`;

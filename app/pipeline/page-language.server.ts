@@ -11,7 +11,10 @@ import { pageLanguage } from "~/framework/language.server";
 import { inPageLanguage } from "~/framework/page-words.server";
 import { onUserKnown } from "~/models/requests/request-user.server";
 
-export const pageLanguageMiddleware: MiddlewareFunction<Response> = (
+/** Names a page answer's language for the service worker (public/sw.js spells it too). */
+export const LANGUAGE_HEADER = "X-Fairshake-Language";
+
+export const pageLanguageMiddleware: MiddlewareFunction<Response> = async (
   { request, url, context },
   next,
 ) => {
@@ -22,5 +25,19 @@ export const pageLanguageMiddleware: MiddlewareFunction<Response> = (
   onUserKnown(context, (user) => {
     saved = user?.language ?? null;
   });
-  return inPageLanguage(() => pageLanguage(request, saved), next);
+  const response = await inPageLanguage(
+    () => pageLanguage(request, saved),
+    next,
+  );
+  // The language chosen for this person, said on every page answer: the
+  // service worker shows its offline page in it (public/sw.js). Never on
+  // an answer a shared cache may keep for others (an avatar).
+  if (/\bpublic\b/.test(response.headers.get("Cache-Control") ?? ""))
+    return response;
+  try {
+    response.headers.set(LANGUAGE_HEADER, pageLanguage(request, saved));
+  } catch {
+    // An answer with immutable headers keeps them.
+  }
+  return response;
 };

@@ -11,7 +11,7 @@ import { useLiveUpdates } from "~/browser/live-updates";
 // visitor to /auth?return_to=… on the server (302).
 
 export const handle: RouteTraits = {
-  messages: ["header", "nav", "verifyBanner"],
+  messages: ["header", "nav", "verifyBanner", "kept"],
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

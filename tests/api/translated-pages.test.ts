@@ -383,22 +383,80 @@ describe("translated pages have no English left", () => {
     );
   });
 
-  it("a page carries its own areas' messages, not every page's", async () => {
+  it("the site's description is in the page's language, which the answer names", async () => {
+    const description = async (language: string) => {
+      expect((await pick(client, language)).status).toBe(302);
+      const res = await client.get("/no-such-page", { Accept: "text/html" });
+      expect(res.status).toBe(404);
+      // And the answer names it, for the service worker's offline page.
+      expect(res.headers.get("X-Fairshake-Language")).toBe(language);
+      return /<meta name="description" content="([^"]*)"/.exec(res.text)?.[1];
+    };
+    expect(await description("de")).toBe(
+      "Wette mit Freunden, nicht mit Buchmachern.",
+    );
+    for (const language of ["en", "es", "pt-BR"] as const)
+      expect(await description(language)).toBe(
+        CATALOGS[language]["site.description"],
+      );
+  });
+
+  it("a page names a file of its own areas' messages, and carries none itself", async () => {
     expect((await pick(client, "de")).status).toBe(302);
     const myBets = await client.get("/my-bets", { Accept: "text/html" });
     // A key in the page's data: a quoted string, escaped inside its script.
-    const keysIn = (html: string, area: string) =>
+    const keysIn = (text: string, area: string) =>
       Object.keys(CATALOGS.en).filter(
-        (k) => k.startsWith(`${area}.`) && new RegExp(`"${k}\\\\?"`).test(html),
+        (k) => k.startsWith(`${area}.`) && new RegExp(`"${k}\\\\?"`).test(text),
       ).length;
-    expect(keysIn(myBets.text, "myBets")).toBeGreaterThan(0);
-    expect(keysIn(myBets.text, "nav")).toBeGreaterThan(0);
-    expect(keysIn(myBets.text, "approve")).toBe(0);
-    expect(keysIn(myBets.text, "create")).toBe(0);
-    // A client navigation to the bet page brings the bet page's.
+    expect(keysIn(myBets.text, "myBets")).toBe(0);
+    expect(keysIn(myBets.text, "nav")).toBe(0);
+    const href = /<meta name="page-messages" content="([^"]+)"/.exec(
+      myBets.text,
+    )?.[1];
+    expect(href).toMatch(/^\/messages\/de\/[a-zA-Z.-]+\.[\w-]{12}\.json$/);
+    const file = await client.get(href!);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("cache-control")).toBe(
+      "public, max-age=31536000, immutable",
+    );
+    const areasOf = (messages: object) =>
+      new Set(Object.keys(messages).map((k) => k.slice(0, k.indexOf("."))));
+    expect(areasOf(file.data)).toContain("myBets");
+    expect(areasOf(file.data)).toContain("nav");
+    expect(areasOf(file.data)).not.toContain("approve");
+    expect(areasOf(file.data)).not.toContain("create");
+    // German words (compiled: a list of parts).
+    expect(file.data["nav.myBets"]).toEqual(["Meine Wetten"]);
+    // A client navigation to the bet page names the bet page's file.
     const data = await client.get(`/bet/${ctx.betId}.data`);
-    expect(keysIn(data.text, "bet")).toBeGreaterThan(0);
-    expect(keysIn(data.text, "myBets")).toBe(0);
+    expect(keysIn(data.text, "bet")).toBe(0);
+    const next = /\/messages\/de\/[a-zA-Z.-]+\.[\w-]{12}\.json/.exec(
+      data.text,
+    )?.[0];
+    expect(next).toBeDefined();
+    const bet = await client.get(next!);
+    expect(areasOf(bet.data)).toContain("bet");
+    expect(areasOf(bet.data)).not.toContain("myBets");
+  });
+
+  it("a messages file by another name: unknown is 404, another build's hash gets these words, not kept", async () => {
+    for (const wrong of [
+      "/messages/xx/bet.aaaaaaaaaaaa.json",
+      "/messages/de/nothing.aaaaaaaaaaaa.json",
+      "/messages/de/bet.short.json",
+      "/messages/de/bet.aaaaaaaaaaaa.txt",
+    ]) {
+      const res = await visitor.get(wrong);
+      expect(res.status, wrong).toBe(404);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    }
+    const other = await visitor.get("/messages/de/bet.aaaaaaaaaaaa.json");
+    expect(other.status).toBe(200);
+    expect(other.headers.get("cache-control")).toBe("no-store");
+    expect(Object.keys(other.data).every((k) => k.startsWith("bet."))).toBe(
+      true,
+    );
   });
 
   for (const page of TRANSLATED_PAGES)

@@ -126,6 +126,8 @@ test.describe("languages", () => {
         page.getByRole("heading", { name: "Auf diesem Handy gespeichert" }),
       ).toBeVisible();
       await expect(page.getByText("Wartet aufs Senden")).toBeVisible();
+      // The kept action's own name, from its route's message key.
+      await expect(page.getByText("Eine Wette erstellen")).toBeVisible();
       await context.setOffline(false);
     });
 

@@ -229,6 +229,37 @@ test("a cancelled action is never sent", async ({ page, context, baseURL }) => {
   expect(sends.keys).toEqual([]);
 });
 
+// docs/product-rules.md#languages: the list names a kept action in the
+// reader's language (its route names it by a message key).
+test("a German reader's list names the kept action in German", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const { bet } = await openBet(baseURL!);
+  const me = await createPerson("og");
+  await signedIn(context, baseURL!, me);
+  await context.addCookies([{ name: "lang", value: "de", url: baseURL! }]);
+  const sends = await watchJoinSends(context, bet.id);
+  await page.goto(`/bet/${bet.id}`);
+  const join = page.getByRole("button", { name: /^Für .+ beitreten$/ });
+  await untilHydrated(join);
+  await setLine(context, sends.line, false);
+  await join.click();
+  await page.getByRole("button", { name: "1 warten aufs Senden" }).click();
+  const list = page.getByRole("region", {
+    name: "Auf diesem Handy gespeicherte Aktionen",
+  });
+  await expect(list.getByText("Einer Wette beitreten")).toBeVisible();
+  await expect(list.getByText(bet.title)).toBeVisible();
+  await expect(list.getByText("Join a bet")).toHaveCount(0);
+  await expect(list.getByText("kept.joinBet")).toHaveCount(0);
+  await list.getByRole("button", { name: "Abbrechen" }).click();
+  await expect(
+    page.getByRole("button", { name: /warten aufs Senden/ }),
+  ).toHaveCount(0);
+});
+
 test("signing out with actions waiting asks first, then nothing of theirs is sent", async ({
   page,
   context,

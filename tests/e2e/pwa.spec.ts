@@ -1,6 +1,6 @@
 // Runs in the "js" project only (playwright.config.ts): a service worker
 // needs JavaScript.
-import { expect, test } from "./fixtures";
+import { createPerson, expect, signIn, test } from "./fixtures";
 
 test.use({ serviceWorkers: "allow" });
 
@@ -36,12 +36,102 @@ test("the app is installable and shows an offline page when the network is gone"
   await context.setOffline(false);
 });
 
+// docs/product-rules.md#languages: the offline page speaks the language the
+// pages spoke to this person, chosen by their browser or by the picker.
+for (const { who, locale, accept, cookie } of [
+  { who: "a German browser", locale: "de-DE", accept: "de-DE,de;q=0.9" },
+  {
+    who: "an English browser whose person picked German",
+    locale: "en-US",
+    accept: "en-US,en;q=0.9",
+    cookie: "de",
+  },
+])
+  test.describe(who, () => {
+    test.use({ locale, extraHTTPHeaders: { "Accept-Language": accept } });
+
+    test("sees the offline page in German", async ({
+      page,
+      context,
+      baseURL,
+    }) => {
+      if (cookie)
+        await context.addCookies([
+          { name: "lang", value: cookie, url: baseURL! },
+        ]);
+      await page.goto("/auth");
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.register("/sw.js");
+        await navigator.serviceWorker.ready;
+      });
+      // A page answered through the worker: it notes the page's language.
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("lang", "de");
+      await expect
+        .poll(() =>
+          page.evaluate(async () => {
+            const copy = await caches.match("/offline.html");
+            return copy?.headers.get("Content-Language") ?? null;
+          }),
+        )
+        .toBe("de");
+      await context.setOffline(true);
+      await page.goto("/help/fees").catch(() => undefined);
+      await expect(
+        page.getByRole("heading", { name: "Du bist offline" }),
+      ).toBeVisible();
+      await expect(page.locator("html")).toHaveAttribute("lang", "de");
+      await expect(
+        page.getByRole("link", { name: "Erneut versuchen" }),
+      ).toBeVisible();
+      await context.setOffline(false);
+    });
+
+    test("reads a kept page under a German banner", async ({
+      page,
+      context,
+      baseURL,
+    }) => {
+      const me = await createPerson("offde");
+      await signIn(context, baseURL!, me.cookie);
+      if (cookie)
+        await context.addCookies([
+          { name: "lang", value: cookie, url: baseURL! },
+        ]);
+      await page.goto("/");
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.register("/sw.js");
+        await navigator.serviceWorker.ready;
+      });
+      await expect
+        .poll(() => page.evaluate(() => !!navigator.serviceWorker.controller))
+        .toBe(true);
+      await page.reload();
+      await expect
+        .poll(() =>
+          page.evaluate(async (id) => {
+            const cache = await caches.open(`fairshake-pages-${id}`);
+            return (await cache.keys()).map((r) => new URL(r.url).pathname);
+          }, me.id),
+        )
+        .toContain("/");
+      await context.setOffline(true);
+      await page.reload();
+      await expect(
+        page.getByText(
+          /^Keine Verbindung – diese Seite wird so gezeigt, wie sie am .+ war\.$/,
+        ),
+      ).toBeVisible();
+      await context.setOffline(false);
+    });
+  });
+
 test("the service worker keeps only the signed-in pages it may, never other pages or API answers", async ({
   signedInPage: page,
 }) => {
   // A signed-in visit with the worker in control, then a reload: everything
-  // the worker stored is the offline page, its icon, a hashed asset, or a
-  // kept copy of home, My Bets, a bet page or Activity without a query
+  // the worker stored is the offline page, its icon, a hashed asset, a
+  // page's messages (the same words for everyone), or a kept copy of home, My Bets, a bet page or Activity without a query
   // (docs/decisions/1001-offline-reading-of-kept-pages.md); never /profile, a tab's URL or an API answer.
   await page.goto("/");
   await page.evaluate(async () => {
@@ -69,7 +159,7 @@ test("the service worker keeps only the signed-in pages it may, never other page
   const urls = await stored();
   for (const url of urls)
     expect(url).toMatch(
-      /^(\/offline\.html|\/favicon\.svg|\/assets\/.+|\/|\/my-bets|\/notifications|\/bet\/\d+)$/,
+      /^(\/offline\.html|\/offline\/(en|es|de|pt-BR)\.html|\/favicon\.svg|\/assets\/.+|\/messages\/(en|es|de|pt-BR)\/[\w.-]+\.json|\/|\/my-bets|\/notifications|\/bet\/\d+)$/,
     );
   expect(urls).toContain("/");
 });

@@ -8,6 +8,7 @@ import type { ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { routeTraitsTable } from "~/framework/route-split";
 import { traitsOf, type RouteTraits } from "~/domain/route-traits";
+import { CATALOGS } from "~/framework/catalogs.server";
 import { serviceWorkerSource } from "../../server/service-worker-file";
 import { routeTableWithModules } from "../support/server-route-table";
 
@@ -124,6 +125,21 @@ describe("route traits", () => {
       expect(waiting, never).not.toContain(never);
     expect(waiting).toContain("/create-bet");
     expect(waiting).toContain("/bet/:id");
+  });
+
+  // docs/product-rules.md#languages: the list of kept actions names each
+  // in the reader's language, so a route names it by a key of the `kept`
+  // area, which the layout of every page with that list carries.
+  it("every kept action's name is a message of the kept area", () => {
+    const names = routeTraitsTable(routes).offline.flatMap(({ offline }) => [
+      offline.label,
+      ...Object.values(offline.intents ?? {}),
+    ]);
+    expect(names.length).toBeGreaterThan(10);
+    const wrong = names.filter(
+      (key) => !key.startsWith("kept.") || !(key in CATALOGS.en),
+    );
+    expect(wrong).toEqual([]);
   });
 
   it("the service worker is told the sign-out posts and the pages kept for reading", () => {

@@ -6,15 +6,20 @@ import { keepableFields, queueableRoute } from "./queueable";
 // route manifest file (which routes do is tests/lint/route-traits.test.ts).
 vi.stubGlobal("window", {
   __fairshakeOffline: [
-    { pattern: "/create-bet", offline: { label: "Create a bet" } },
-    { pattern: "/bet/:id/edit", offline: { label: "Edit a bet" } },
-    { pattern: "/friends", offline: { label: "Friends", namesIntent: true } },
+    { pattern: "/create-bet", offline: { label: "kept.createBet" } },
+    { pattern: "/bet/:id/edit", offline: { label: "kept.editBet" } },
+    {
+      pattern: "/friends",
+      offline: {
+        label: "kept.friends",
+        intents: { send: "kept.sendFriendRequest" },
+      },
+    },
     {
       pattern: "/bet/:id",
       offline: {
-        label: "Bet",
-        namesIntent: true,
-        intents: { join: "Join a bet", nudge: "Nudge" },
+        label: "kept.bet",
+        intents: { join: "kept.joinBet", nudge: "kept.nudge" },
       },
     },
   ],
@@ -37,15 +42,20 @@ describe("the routes that wait", () => {
   });
 
   it("are found by path, in any case, with or without a query", () => {
-    expect(queueableRoute("/bet/12")?.what("join")).toBe("Join a bet");
-    expect(queueableRoute("/bet/12")?.what("cancel-bet")).toBe(
-      "Bet: cancel bet",
+    expect(queueableRoute("/bet/12")?.what("join")).toBe("kept.joinBet");
+    expect(queueableRoute("/bet/12/edit?x=1")?.what("")).toBe("kept.editBet");
+    expect(queueableRoute("/Create-Bet")?.what("x")).toBe("kept.createBet");
+    expect(queueableRoute("/friends")?.what("send")).toBe(
+      "kept.sendFriendRequest",
     );
-    expect(queueableRoute("/bet/12/edit?x=1")?.what("")).toBe("Edit a bet");
-    expect(queueableRoute("/Create-Bet")?.what("x")).toBe("Create a bet");
-    expect(queueableRoute("/friends")?.what("send-request")).toBe(
-      "Friends: send request",
-    );
+  });
+
+  // docs/product-rules.md#languages: the list says a kept action's name in
+  // the reader's language, so what is kept is a message key, never words.
+  it("name a kept action by a message key, the route's own for an unknown intent", () => {
+    expect(queueableRoute("/bet/12")?.what("cancel-bet")).toBe("kept.bet");
+    expect(queueableRoute("/friends")?.what("toString")).toBe("kept.friends");
+    expect(queueableRoute("/friends")?.what("")).toBe("kept.friends");
   });
 
   it("are none without the manifest's list (the development server)", () => {

@@ -12,22 +12,23 @@ import {
   offlineLabelFor,
   type BrowserRouteTraits,
 } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 
 declare global {
   interface Window {
     /** Set by the route manifest file (app/framework/route-split.ts). */
-    __fairshakeOffline?: BrowserRouteTraits["offline"];
+    __fairshakeOffline?: BrowserRouteTraits<MessageKey>["offline"];
   }
 }
 
 type Queueable = {
   /** The route's path, as app/routes.ts declares it. */
   pattern: string;
-  /** What the list of kept actions calls it, from the form's `intent`. */
-  what: (intent: string) => string;
+  /** What the list of kept actions calls it (a message key), from the form's `intent`. */
+  what: (intent: string) => MessageKey;
 };
 
-function waitingRoutes(): BrowserRouteTraits["offline"] {
+function waitingRoutes(): BrowserRouteTraits<MessageKey>["offline"] {
   return (typeof window !== "undefined" && window.__fairshakeOffline) || [];
 }
 

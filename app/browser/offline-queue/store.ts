@@ -12,8 +12,12 @@ export type KeptAction = {
   action: string;
   encType: "application/x-www-form-urlencoded" | "multipart/form-data";
   fields: KeptField[];
-  /** The page it came from, and what the list calls it. */
+  /** The page it came from. */
   page: string;
+  /**
+   * What the list calls it: a message key of the `kept` area
+   * (app/domain/route-traits.ts), said in the reader's language when shown.
+   */
   what: string;
   about: string;
   createdAt: number;

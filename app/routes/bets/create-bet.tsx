@@ -18,13 +18,14 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 
 const DAY = 86_400_000;
 
 // A bet made while the network is gone waits on the device.
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["create", "betForm", "fee"],
-  offline: { label: "Create a bet" },
+  offline: { label: "kept.createBet" },
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

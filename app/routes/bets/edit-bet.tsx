@@ -26,14 +26,15 @@ import { readTimeZone } from "~/utils/time-zone.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 import { metaT, useLanguage, useT } from "~/components/i18n";
 import { pageLanguage } from "~/framework/language.server";
 import { serverT } from "~/framework/catalogs.server";
 
 // An edit made while the network is gone waits on the device.
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["betForm", "fee", "editBet"],
-  offline: { label: "Edit a bet" },
+  offline: { label: "kept.editBet", intents: { delete: "kept.deleteBet" } },
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -6,6 +6,7 @@ import { requireUser } from "~/models/accounts/session.server";
 import { friendsAction, loadFriendsView } from "./friends-view.server";
 import type { FriendsActionFailure, FriendsTab } from "~/domain/friends";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 import { metaT, useT } from "~/components/i18n";
 
 // /friends: tabs Friends, Requests and Add; the state is in the URL.
@@ -16,9 +17,16 @@ const TAB_PARAM: Record<string, FriendsTab> = {
 };
 
 // Friend requests and answers wait on the device, named by their intent.
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["friends"],
-  offline: { label: "Friends", namesIntent: true },
+  offline: {
+    label: "kept.friends",
+    intents: {
+      send: "kept.sendFriendRequest",
+      accept: "kept.acceptFriendRequest",
+      decline: "kept.declineFriendRequest",
+    },
+  },
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

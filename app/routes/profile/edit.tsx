@@ -20,6 +20,7 @@ import { formFailure } from "~/framework/page.server";
 import { requireUser } from "~/models/accounts/session.server";
 import { redirectWithToast } from "~/framework/toast.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 import { metaT, useT } from "~/components/i18n";
 import { serverT } from "~/framework/catalogs.server";
 import { pageLanguage } from "~/framework/language.server";
@@ -28,9 +29,9 @@ import { readFormData } from "~/framework/form-data.server";
 
 // The server reads an upload within this limit before the action runs; an
 // edit made while the network is gone waits on the device (a photo never).
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["editProfile", "upload"],
-  offline: { label: "Edit profile" },
+  offline: { label: "kept.editProfile" },
   bodyLimit: { bytes: AVATAR_BODY_LIMIT, message: AVATAR_MESSAGES.tooLarge },
 };
 

@@ -22,9 +22,9 @@ import { redirectWithToast } from "~/framework/toast.server";
 import type { RouteTraits } from "~/domain/route-traits";
 
 // Settings changed offline wait on the device.
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["header", "subPage", "notifySettings", "push"],
-  offline: { label: "Notification settings" },
+  offline: { label: "kept.notificationSettings" },
 };
 
 /** How the page names each kind (who hears it: docs/product-rules.md#notifications). */

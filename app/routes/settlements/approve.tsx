@@ -30,8 +30,9 @@ import { WaitingNotice } from "~/components/waiting-notice";
 import { loadMessages } from "~/routes/bets/bet-messages.server";
 import { MessagesCard } from "~/components/bets/bet-messages";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: [
     "approve",
     "bet",
@@ -42,7 +43,7 @@ export const handle: RouteTraits = {
     "resolution",
     "messages",
   ],
-  offline: { label: "Approve a settlement" },
+  offline: { label: "kept.approveSettlement" },
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

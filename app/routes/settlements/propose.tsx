@@ -19,10 +19,11 @@ import { redirectWithToast } from "~/framework/toast.server";
 import { betIdFrom, settleFormLoader } from "./load.server";
 import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["settle", "propose", "money", "settlement", "common", "winner"],
-  offline: { label: "Propose a settlement" },
+  offline: { label: "kept.proposeSettlement" },
 };
 
 export function loader({ request, params, context }: Route.LoaderArgs) {

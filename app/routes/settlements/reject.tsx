@@ -28,10 +28,11 @@ import { partiesOfView } from "~/models/settlements/settlement-rules.server";
 import { betIdFrom, loadBetOr404 } from "./load.server";
 import { readFormData } from "~/framework/form-data.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["reject", "approve", "card", "common", "messages"],
-  offline: { label: "Reject a settlement" },
+  offline: { label: "kept.rejectSettlement" },
 };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -25,13 +25,14 @@ import { loadMessages } from "~/routes/bets/bet-messages.server";
 import { MessagesCard } from "~/components/bets/bet-messages";
 import { readTimeZone } from "~/utils/time-zone.server";
 import type { RouteTraits } from "~/domain/route-traits";
+import type { MessageKey } from "~/locales/keys";
 import { metaT, useT } from "~/components/i18n";
 import { pageLanguage } from "~/framework/language.server";
 import { serverT } from "~/framework/catalogs.server";
 
-export const handle: RouteTraits = {
+export const handle: RouteTraits<MessageKey> = {
   messages: ["common", "winner", "messages", "ruling"],
-  offline: { label: "Referee's decision" },
+  offline: { label: "kept.ruling" },
 };
 
 // /bet/{id}/rule: the referee's own screen (docs/product-rules.md#referee). Works without
