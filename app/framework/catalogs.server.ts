@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { setupI18n, type Messages } from "@lingui/core";
+import { href } from "react-router";
 import { LANGUAGES, type Language } from "~/domain/language";
 import type { MessageKey } from "~/locales/keys";
 import { CATALOG_FILES } from "~/locales/catalog-files";
@@ -103,7 +104,10 @@ export function pageMessagesFile(
       .digest("base64url")
       .slice(0, 12);
     file = {
-      href: `/messages/${language}/${wanted.join(".")}.${hash}.json`,
+      href: href("/messages/:language/:file", {
+        language,
+        file: `${wanted.join(".")}.${hash}.json`,
+      }),
       messages,
     };
     files.set(key, file);

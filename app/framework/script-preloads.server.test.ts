@@ -5,6 +5,7 @@ import {
   withoutScriptPreloads,
 } from "./script-preloads.server";
 
+const MESSAGES = "/messages/en/bet.errors.aaaaaaaaaaaa.json";
 const MODULE = `;\nimport * as route0 from "/assets/root-1.js";\nwindow.__reactRouterRouteModules = {"root": route0};\nif (1 <!--2) {}\nimport("/assets/entry.client-2.js");`;
 const page = (body: string) =>
   `<!DOCTYPE html><html><head><link rel="modulepreload" href="/assets/a.js"/><title>t</title></head><body><main>content</main>${body}</body></html>`;
@@ -46,6 +47,7 @@ describe("withModuleAfterFirstPaint", () => {
     paintTiming = true,
   }: { visibility?: string; paintTiming?: boolean } = {}) {
     const appended: Record<string, string>[] = [];
+    const preloaded: Record<string, string>[] = [];
     let report: ((names: string[]) => void) | undefined;
     let observed: unknown;
     let disconnected = false;
@@ -78,6 +80,14 @@ describe("withModuleAfterFirstPaint", () => {
         addEventListener: (_: string, f: () => void) => (onVisibility = f),
         createElement: () => ({}) as Record<string, string>,
         body: { appendChild: (s: Record<string, string>) => appended.push(s) },
+        // The page's messages file, named by the root (app/root.tsx).
+        querySelector: (selector: string) =>
+          selector === 'meta[name="page-messages"]'
+            ? { content: MESSAGES }
+            : null,
+        head: {
+          appendChild: (l: Record<string, string>) => preloaded.push(l),
+        },
       },
       window: { PerformanceObserver: FakeObserver },
       setTimeout: (f: () => void, ms: number) => (timer = { f, ms }),
@@ -85,6 +95,7 @@ describe("withModuleAfterFirstPaint", () => {
     new Function(...Object.keys(env), starterOf(out)!)(...Object.values(env));
     return {
       appended,
+      preloaded,
       report: (names: string[]) => report!(names),
       observed: () => observed,
       disconnected: () => disconnected,
@@ -93,6 +104,9 @@ describe("withModuleAfterFirstPaint", () => {
     };
   }
   const inserted = [{ type: "module", nonce: "n0+/=", textContent: MODULE }];
+  const messagesPreload = [
+    { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: MESSAGES },
+  ];
 
   it("inserts the same module, with the same nonce, once the browser reports the first contentful paint", () => {
     const page = runStarter();
@@ -100,8 +114,11 @@ describe("withModuleAfterFirstPaint", () => {
     expect(page.appended).toEqual([]); // nothing before the paint
     page.report(["first-paint"]); // a paint with nothing contentful yet
     expect(page.appended).toEqual([]);
+    expect(page.preloaded).toEqual([]);
     page.report(["first-contentful-paint"]);
     expect(page.appended).toEqual(inserted);
+    // The page's messages set off with the module, not before the paint.
+    expect(page.preloaded).toEqual(messagesPreload);
     expect(page.disconnected()).toBe(true);
     // Once only, whatever comes after.
     page.timer()!.f();

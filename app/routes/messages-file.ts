@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { Route } from "./+types/messages-file";
 import { isMessageArea, pageMessagesFile } from "~/framework/catalogs.server";
 import { isLanguage } from "~/domain/language";
@@ -20,7 +21,7 @@ export function loader({ params }: Route.LoaderArgs) {
       { status: 404, headers: { "Cache-Control": "no-store" } },
     );
   const file = pageMessagesFile(params.language, areas);
-  const exact = file.href === `/messages/${params.language}/${params.file}`;
+  const exact = file.href === href("/messages/:language/:file", params);
   return Response.json(file.messages, {
     headers: {
       "Cache-Control": exact

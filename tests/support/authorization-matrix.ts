@@ -294,6 +294,15 @@ export const MATRIX: Row[] = [
     states: ["pending"],
     expect: (c) => (c.role === "anonymous" ? 401 : 404),
   },
+  // A page's messages are the same words for everyone, signed in or not
+  // (docs/decisions/1165-messages-in-a-file-of-their-own.md).
+  {
+    route: "/messages/:language/:file",
+    method: "GET",
+    path: "/messages/de/bet.aaaaaaaaaaaa.json",
+    states: ["pending"],
+    expect: () => 200,
+  },
   // Uploaded avatars are public images; nobody here has uploaded one.
   {
     route: "/avatars/:userId",
