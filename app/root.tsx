@@ -1,5 +1,6 @@
 import {
   data,
+  href,
   redirectDocument,
   Links,
   Meta,
@@ -79,11 +80,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     language,
     routeMessageAreas(new URL(request.url).pathname),
   );
-  keepMessages(file.href, file.messages);
+  const messagesHref = href("/messages/:language/:file", {
+    language,
+    file: file.name,
+  });
+  keepMessages(messagesHref, file.messages);
   return data(
     {
       language,
-      messagesHref: file.href,
+      messagesHref,
       user: user
         ? { id: user.id, username: user.username, avatarUrl: user.avatarUrl }
         : null,

@@ -8,7 +8,6 @@
 import { createHash } from "node:crypto";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { setupI18n, type Messages } from "@lingui/core";
-import { href } from "react-router";
 import { LANGUAGES, type Language } from "~/domain/language";
 import type { MessageKey } from "~/locales/keys";
 import { CATALOG_FILES } from "~/locales/catalog-files";
@@ -81,14 +80,15 @@ export function pageMessages(
   return messages;
 }
 
-export type MessagesFile = { href: string; messages: Messages };
+export type MessagesFile = { name: string; messages: Messages };
 const files = new Map<string, MessagesFile>();
 
 /**
- * A page's messages as a file of their own (/messages/<language>/<areas>.
- * <hash>.json), named by a hash of what it holds, so a browser may keep it
- * for ever: the document names it instead of carrying the words, which it
- * needs only to hydrate (docs/decisions/1165-messages-in-a-file-of-their-own.md).
+ * A page's messages as a file of their own (its name `<areas>.<hash>.json`,
+ * served at /messages/<language>/<name>), named by a hash of what it holds,
+ * so a browser may keep it for ever: the document names it instead of
+ * carrying the words, which it needs only to hydrate
+ * (docs/decisions/1165-messages-in-a-file-of-their-own.md).
  */
 export function pageMessagesFile(
   language: Language,
@@ -103,13 +103,7 @@ export function pageMessagesFile(
       .update(JSON.stringify(messages))
       .digest("base64url")
       .slice(0, 12);
-    file = {
-      href: href("/messages/:language/:file", {
-        language,
-        file: `${wanted.join(".")}.${hash}.json`,
-      }),
-      messages,
-    };
+    file = { name: `${wanted.join(".")}.${hash}.json`, messages };
     files.set(key, file);
   }
   return file;

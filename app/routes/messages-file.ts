@@ -1,4 +1,3 @@
-import { href } from "react-router";
 import type { Route } from "./+types/messages-file";
 import { isMessageArea, pageMessagesFile } from "~/framework/catalogs.server";
 import { isLanguage } from "~/domain/language";
@@ -21,7 +20,7 @@ export function loader({ params }: Route.LoaderArgs) {
       { status: 404, headers: { "Cache-Control": "no-store" } },
     );
   const file = pageMessagesFile(params.language, areas);
-  const exact = file.href === href("/messages/:language/:file", params);
+  const exact = file.name === params.file;
   return Response.json(file.messages, {
     headers: {
       "Cache-Control": exact
