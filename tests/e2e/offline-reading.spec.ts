@@ -235,13 +235,18 @@ test("a live page whose stream was refused waits while offline, never turning in
   await expect(page.locator("html[data-offline-copy]")).toHaveCount(0);
 
   // Back online, the stream opens again and the page looks for what it
-  // missed, as itself. On a loaded machine the page may handle the refusal
-  // only after the clock ran above, so its retry is still due: the clock
-  // runs past it once more (without it CI waited for a timer that the
-  // paused clock never fired).
+  // missed, as itself. On a loaded machine the page may set its retry
+  // timer only after any one run of the clock has ended (it handles the
+  // refusal, or the `online` event, late), and the paused clock would then
+  // never fire it: so the clock moves a second at each look until the
+  // reload is seen (CI failed twice on a single run of it).
   await context.setOffline(false);
-  await page.clock.runFor(5_000);
-  await expect.poll(() => dataLoads.length).toBeGreaterThan(0);
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(1_000);
+      return dataLoads.length;
+    })
+    .toBeGreaterThan(0);
   expect(new URL(dataLoads[0]!).pathname).toMatch(/^\/my-bets/);
   await expect(page).toHaveURL(/\/my-bets$/);
   await expect(page.locator("html[data-offline-copy]")).toHaveCount(0);
