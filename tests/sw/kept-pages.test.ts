@@ -7,6 +7,7 @@ import fs from "node:fs";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { serviceWorkerSource } from "../../server/service-worker-file";
+import { FakeCache, fakeCacheStorage } from "../support/fake-cache-storage";
 
 const ORIGIN = "https://fairshake.example";
 const DAY = 24 * 60 * 60 * 1000;
@@ -164,26 +165,6 @@ describe("offlineCopyHtml", () => {
 type FakeRequest = { url: string; method: string; mode: string };
 type Handler = (event: unknown) => void;
 
-class FakeCache {
-  entries = new Map<string, Response>();
-  // A worker's relative URLs are read against its own origin.
-  private urlOf = (key: string | { url: string }) =>
-    new URL(typeof key === "string" ? key : key.url, ORIGIN).href;
-  async put(key: string | { url: string }, response: Response) {
-    this.entries.delete(this.urlOf(key));
-    this.entries.set(this.urlOf(key), response);
-  }
-  async match(key: string | { url: string }) {
-    return this.entries.get(this.urlOf(key))?.clone();
-  }
-  async keys() {
-    return [...this.entries.keys()].map((url) => ({ url }));
-  }
-  async delete(key: string | { url: string }) {
-    return this.entries.delete(this.urlOf(key));
-  }
-}
-
 function workerWithCaches() {
   const store = new Map<string, FakeCache>();
   const handlers: Record<string, Handler> = {};
@@ -199,21 +180,7 @@ function workerWithCaches() {
     URL,
     Response,
     fetch: (request: FakeRequest) => network(request),
-    caches: {
-      keys: async () => [...store.keys()],
-      open: async (name: string) => {
-        if (!store.has(name)) store.set(name, new FakeCache());
-        return store.get(name)!;
-      },
-      delete: async (name: string) => store.delete(name),
-      match: async (key: string) => {
-        for (const cache of store.values()) {
-          const hit = await cache.match(key);
-          if (hit) return hit;
-        }
-        return undefined;
-      },
-    },
+    caches: fakeCacheStorage(store, () => new FakeCache(ORIGIN)),
   });
   // As the server answers the file: the routes' table written in (which
   // routes say what is tests/lint/route-traits.test.ts).
@@ -224,7 +191,7 @@ function workerWithCaches() {
     }),
     context,
   );
-  const offline = new FakeCache();
+  const offline = new FakeCache(ORIGIN);
   void offline.put(`${ORIGIN}/offline.html`, new Response("You're offline"));
   store.set("fairshake-offline-v1", offline);
 
@@ -302,7 +269,7 @@ describe("the worker's kept pages", () => {
 
   it("never shows a copy kept more than 7 days ago", async () => {
     const w = workerWithCaches();
-    const cache = new FakeCache();
+    const cache = new FakeCache(ORIGIN);
     await cache.put(
       `${ORIGIN}/my-bets`,
       new Response("<body>old", {

@@ -13,6 +13,7 @@ import { LANGUAGE_HEADER } from "~/pipeline/page-language.server";
 import { escapeHtml } from "~/utils/html";
 import { offlinePageHtml, offlinePagePath } from "../../server/offline-page";
 import { serviceWorkerSource } from "../../server/service-worker-file";
+import { FakeCache, fakeCacheStorage } from "../support/fake-cache-storage";
 
 const ORIGIN = "https://fairshake.example";
 const WORDS = [
@@ -67,27 +68,6 @@ function server(url: string): Response {
   });
 }
 
-class FakeCache {
-  entries = new Map<string, Response>();
-  private urlOf = (key: string | { url: string }) =>
-    new URL(typeof key === "string" ? key : key.url, ORIGIN).href;
-  async put(key: string | { url: string }, response: Response) {
-    this.entries.set(this.urlOf(key), response);
-  }
-  async match(key: string | { url: string }) {
-    return this.entries.get(this.urlOf(key))?.clone();
-  }
-  async addAll(urls: string[]) {
-    for (const url of urls) await this.put(url, server(url));
-  }
-  async keys() {
-    return [...this.entries.keys()].map((url) => ({ url }));
-  }
-  async delete(key: string | { url: string }) {
-    return this.entries.delete(this.urlOf(key));
-  }
-}
-
 /** A worker started in a browser whose languages are `languages`; `store` is its Cache Storage. */
 function startWorker(
   languages: string[],
@@ -108,21 +88,7 @@ function startWorker(
     URL,
     Response,
     fetch: (request: FakeRequest) => network(request),
-    caches: {
-      keys: async () => [...store.keys()],
-      open: async (name: string) => {
-        if (!store.has(name)) store.set(name, new FakeCache());
-        return store.get(name)!;
-      },
-      delete: async (name: string) => store.delete(name),
-      match: async (key: string) => {
-        for (const cache of store.values()) {
-          const hit = await cache.match(key);
-          if (hit) return hit;
-        }
-        return undefined;
-      },
-    },
+    caches: fakeCacheStorage(store, () => new FakeCache(ORIGIN, server)),
   });
   vm.runInContext(
     serviceWorkerSource(fs.readFileSync("public/sw.js", "utf8"), {
