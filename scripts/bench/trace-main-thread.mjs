@@ -287,6 +287,26 @@ const sumBy = (pairs) => {
   return [...out].sort((a, b) => b[1] - a[1]);
 };
 
+/** [kind, ms] pairs: the self time of a task's events, the task's own rest as "other". */
+function selfTimeByKind(task, inside, ms) {
+  const self = new Map(
+    inside.filter((e) => !TASKS.has(e.name)).map((e) => [e, e.dur]),
+  );
+  const stack = [];
+  let outermost = 0;
+  for (const e of self.keys()) {
+    while (stack.length && e.ts >= stack.at(-1).ts + stack.at(-1).dur)
+      stack.pop();
+    if (stack.length) self.set(stack.at(-1), self.get(stack.at(-1)) - e.dur);
+    else outermost += e.dur;
+    stack.push(e);
+  }
+  return [
+    ...[...self].map(([e, us]) => [group(e.name), ms(us), e.name]),
+    ["other", ms(task.dur - outermost), "(the task itself)"],
+  ];
+}
+
 function analyse(events, url) {
   // The renderer that committed the page, and when its navigation started
   // (where the trace lacks that mark: when the browser first named the URL).
@@ -376,11 +396,22 @@ function analyse(events, url) {
     );
     return { t, kinds, children, entries, fns };
   });
+  // The whole load's time by kind: every event's self time inside the
+  // tasks, and a task's own time outside its events as "other".
+  const wholeKinds = [];
+  for (const t of top) {
+    const inside = thread.filter(
+      (e) => e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e !== t,
+    );
+    wholeKinds.push(...selfTimeByKind(t, inside, ms));
+  }
   return {
     t0,
     marks,
     top,
     long,
+    kinds: sumBy(wholeKinds),
+    events: sumBy(wholeKinds.map(([, v, name]) => [name, v])),
     blocking: long.reduce((s, t) => s + (ms(t.dur) - LONG_MS) * TO_4X, 0),
     busy: top.reduce((s, t) => s + ms(t.dur), 0),
     // After the first paint, where TBT is counted: all the tasks' time, and
@@ -453,6 +484,18 @@ for (const p of paths) {
       summary.push({ p, a, tbt: lh?.tbt });
       continue;
     }
+    console.info(
+      `Whole load by kind: ${a.kinds
+        .filter(([, v]) => v >= 0.5)
+        .map(([k, v]) => `${k} ${f(v)}`)
+        .join(", ")}`,
+    );
+    console.info(
+      `Whole load by event: ${a.events
+        .slice(0, 12)
+        .map(([k, v]) => `${k} ${f(v)}`)
+        .join(", ")}`,
+    );
     console.info(`\nTop self time, whole load (${f(total)} ms sampled):`);
     for (const [k, v] of fns.slice(0, TOP))
       console.info(`  ${f(v).padStart(7)} ms  ${k}`);
