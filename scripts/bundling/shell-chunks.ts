@@ -30,6 +30,12 @@ export function shellChunks(layers: ShellLayer[]) {
       members = null;
       for (const id of this.getModuleIds())
         imports.set(id, this.getModuleInfo(id)?.importedIds ?? []);
+      // A root renamed or moved would leave its layer empty, and the pages
+      // back in dozens of files without a word: the build stops instead.
+      const ids = [...imports.keys()];
+      for (const root of layers.flatMap((layer) => layer.roots))
+        if (!ids.some((id) => id === root || id.startsWith(`${root}?`)))
+          this.error(`shell-chunks: ${root} is not in the client build`);
     },
   };
 
