@@ -398,11 +398,16 @@ function analyse(events, url) {
   });
   // The whole load's time by kind: every event's self time inside the
   // tasks, and a task's own time outside its events as "other".
+  // Both lists are in time order and the tasks do not overlap: one walk.
   const wholeKinds = [];
+  let next = 0;
   for (const t of top) {
-    const inside = thread.filter(
-      (e) => e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e !== t,
-    );
+    while (next < thread.length && thread[next].ts < t.ts) next++;
+    const inside = [];
+    for (; next < thread.length && thread[next].ts < t.ts + t.dur; next++) {
+      const e = thread[next];
+      if (e !== t && e.ts + e.dur <= t.ts + t.dur) inside.push(e);
+    }
     wholeKinds.push(...selfTimeByKind(t, inside, ms));
   }
   return {

@@ -34,7 +34,7 @@ export function shellChunks(layers: ShellLayer[]) {
       // back in dozens of files without a word: the build stops instead.
       const ids = [...imports.keys()];
       for (const root of layers.flatMap((layer) => layer.roots))
-        if (!ids.some((id) => id === root || id.startsWith(`${root}?`)))
+        if (!ids.some((id) => isModuleOf(id, root)))
           this.error(`shell-chunks: ${root} is not in the client build`);
     },
   };
@@ -64,17 +64,20 @@ export function shellChunks(layers: ShellLayer[]) {
   return { plugin, groups };
 }
 
+// A route module is in the graph twice: as the file, and as the route entry
+// React Router makes of it (the file's path with a query).
+const isModuleOf = (id: string, file: string) =>
+  id === file || id.startsWith(`${file}?`);
+
 function membersOfLayers(
   layers: ShellLayer[],
   imports: Map<string, readonly string[]>,
 ): Set<string>[] {
   const taken = new Set<string>();
   return layers.map((layer) => {
-    // A route module is in the graph twice: as the file, and as the route
-    // entry React Router makes of it (the file's path with a query).
     const roots = new Set(
       [...imports.keys()].filter((id) =>
-        layer.roots.some((root) => id === root || id.startsWith(`${root}?`)),
+        layer.roots.some((root) => isModuleOf(id, root)),
       ),
     );
     const found = new Set<string>();
