@@ -199,25 +199,39 @@ test("a live page whose stream was refused waits while offline, never turning in
   const me = await createPerson("offl");
   await newBet(baseURL!, me);
   await signIn(context, baseURL!, me.cookie);
-  // The page's timers run when the test says, so the stream's retry
-  // (2 s after a refusal) is reached without sleeping.
+  // The page's clock is faked so that the stream's retry (2 s after a
+  // refusal) is reached without sleeping.
   await page.clock.install();
   await page.goto("/");
   await underTheWorker(page);
   // The first stream of My Bets is refused, as a server restarting does;
-  // the next ones go through.
+  // the next ones go through. The page's time stops before the refusal
+  // reaches it: an installed clock still flows on its own, and on a loaded
+  // machine the retry ran online before the test went offline, so the
+  // stream was open again and the offline spell tested nothing (CI failed
+  // so; a 3 s wait here did it every time).
   let refusals = 0;
-  await context.route(/\/api\/events\b/, (route) => {
-    if (refusals > 0) return route.continue();
+  await context.route(/\/api\/events\b/, async (route) => {
+    const from = await route.request().headerValue("referer");
+    if (refusals > 0 || !from?.endsWith("/my-bets")) return route.continue();
     refusals++;
+    const now = await page.evaluate(() => Date.now());
+    await page.clock.pauseAt(now + 100);
     return route.fulfill({
       status: 503,
       headers: { "Retry-After": "2", "Content-Type": "application/json" },
       body: JSON.stringify({ error: "The server is restarting" }),
     });
   });
+  // Offline only once the refusal has reached the page. (Its request is
+  // not always "finished": the browser may drop a refused stream's body.)
+  const refused = page.waitForResponse(
+    (response) =>
+      /\/api\/events\b/.test(response.url()) && response.status() === 503,
+  );
   await openAndKeep(page, "/my-bets", me.id);
-  await expect.poll(() => refusals).toBe(1);
+  await refused;
+  expect(refusals).toBe(1);
   const dataLoads: string[] = [];
   page.on("request", (request) => {
     if (/\.data\b/.test(request.url())) dataLoads.push(request.url());
@@ -235,11 +249,9 @@ test("a live page whose stream was refused waits while offline, never turning in
   await expect(page.locator("html[data-offline-copy]")).toHaveCount(0);
 
   // Back online, the stream opens again and the page looks for what it
-  // missed, as itself. On a loaded machine the page may set its retry
-  // timer only after any one run of the clock has ended (it handles the
-  // refusal, or the `online` event, late), and the paused clock would then
-  // never fire it: so the clock moves a second at each look until the
-  // reload is seen (CI failed twice on a single run of it).
+  // missed, as itself. The page may handle the `online` event only after
+  // one run of the paused clock has ended, and its reload waits on a timer:
+  // so the clock moves a second at each look until the reload is seen.
   await context.setOffline(false);
   await expect
     .poll(async () => {
