@@ -31,7 +31,9 @@ import { measureLiveStreams } from "./bench/live-streams.mjs";
 import { measureRegions } from "./bench/regions.mjs";
 import { synchronousCommitSection } from "./bench/synchronous-commit.mjs";
 import { measurePhotoUploads } from "./bench/photo-uploads.mjs";
+import { buildBareApp } from "./lib/bare-app.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
+import { cpuMs, rssBytes } from "./lib/process-stats.mjs";
 
 const args = new Set(process.argv.slice(2));
 const opt = (name, fallback) => {
@@ -113,28 +115,7 @@ async function stopServers() {
 
 // --- The yardstick: a bare React Router app, built from its template --------
 const bareDir = path.join(dir, "bare-app");
-fs.cpSync(path.resolve("scripts/bench/bare-app"), bareDir, { recursive: true });
-fs.symlinkSync(
-  path.resolve("node_modules"),
-  path.join(bareDir, "node_modules"),
-);
-fs.writeFileSync(
-  path.join(bareDir, "package.json"),
-  JSON.stringify({ name: "bare-app", private: true, type: "module" }),
-);
-{
-  // The CLI as the package names it (bin.js up to 7, bin.cjs since 8).
-  const devPackage = path.resolve("node_modules/@react-router/dev");
-  const { bin } = JSON.parse(
-    fs.readFileSync(path.join(devPackage, "package.json"), "utf8"),
-  );
-  const cli = typeof bin === "string" ? bin : bin["react-router"];
-  const r = spawnSync(process.execPath, [path.join(devPackage, cli), "build"], {
-    cwd: bareDir,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  if (r.status !== 0) throw new Error("the bare app did not build");
-}
+buildBareApp({ into: bareDir });
 
 // Each server's own error output goes to a file (autocannon hangs up on
 // answers in flight when a run ends, and a server may say so); the bench
@@ -197,59 +178,6 @@ const againstServer = AGAINST_DIR
   : null;
 
 // --- CPU and memory of a server, from /proc ---------------------------------
-// A server and every process under it (a launcher's workers, say).
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout) || 100;
-function processTree(pid) {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    let tasks;
-    try {
-      tasks = fs.readdirSync(`/proc/${pids[i]}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tasks) {
-      try {
-        const kids = fs.readFileSync(
-          `/proc/${pids[i]}/task/${tid}/children`,
-          "utf8",
-        );
-        for (const k of kids.trim().split(/\s+/).filter(Boolean))
-          pids.push(Number(k));
-      } catch {
-        // the task ended meanwhile
-      }
-    }
-  }
-  return pids;
-}
-/** utime + stime of the process tree, in milliseconds. */
-function cpuMs(pid) {
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return (ticks * 1000) / CLK_TCK;
-}
-/** Resident memory of the process tree, in bytes. */
-function rssBytes(pid) {
-  let kbs = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
-      kbs += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return kbs * 1024;
-}
 function watchRss(pid) {
   let peak = rssBytes(pid);
   const timer = setInterval(() => {
