@@ -34,6 +34,7 @@ import { measurePhotoUploads } from "./bench/photo-uploads.mjs";
 import { buildBareApp } from "./lib/bare-app.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 import { cpuMs, rssBytes } from "./lib/process-stats.mjs";
+import { median } from "./lib/stats.mjs";
 
 const args = new Set(process.argv.slice(2));
 const opt = (name, fallback) => {
@@ -68,11 +69,6 @@ const AGAINST = `http://127.0.0.1:${PORT + 2}`;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const mb = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 const ok = (pass) => (pass ? "✓" : "✗");
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 // The bare page (/bench/bare) is in the route table only of a build made
 // with BENCH_BARE=1 (app/routes.ts): with --no-build, build so by hand.
@@ -726,12 +722,7 @@ if (section("login")) {
     misses.push(performance.now() - t0);
     first ??= { id, res };
   }
-  misses.sort((a, b) => a - b);
-  const mid = misses.length / 2;
-  const miss =
-    misses.length % 2
-      ? misses[Math.floor(mid)]
-      : (misses[mid - 1] + misses[mid]) / 2;
+  const miss = median(misses);
   const etag = first?.res.headers.get("etag");
   const again = await fetch(`${BASE}/api/bets/${first?.id}/share-image`, {
     headers: { Cookie: returning, ...(etag ? { "If-None-Match": etag } : {}) },

@@ -19,6 +19,7 @@ import autocannon from "autocannon";
 import { buildBareApp } from "../lib/bare-app.mjs";
 import { option } from "../lib/cli.mjs";
 import { cpuMs } from "../lib/process-stats.mjs";
+import { median } from "../lib/stats.mjs";
 
 const then = {
   name: "then",
@@ -92,11 +93,5 @@ for (let turn = 0; turn < TURNS; turn++) {
     `turn ${turn + 1}: then ${ms.then.toFixed(2)} ms, now ${ms.now.toFixed(2)} ms per request, now/then ${(ms.now / ms.then).toFixed(2)}`,
   );
 }
-ratios.sort((a, b) => a - b);
-const mid = ratios.length / 2;
-const median =
-  ratios.length % 2
-    ? ratios[Math.floor(mid)]
-    : (ratios[mid - 1] + ratios[mid]) / 2;
-console.info(`median now/then: ${median.toFixed(2)}`);
+console.info(`median now/then: ${median(ratios).toFixed(2)}`);
 process.exit(0);
