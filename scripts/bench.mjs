@@ -32,29 +32,26 @@ import { measureRegions } from "./bench/regions.mjs";
 import { synchronousCommitSection } from "./bench/synchronous-commit.mjs";
 import { measurePhotoUploads } from "./bench/photo-uploads.mjs";
 import { buildBareApp } from "./lib/bare-app.mjs";
+import { option } from "./lib/cli.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 import { cpuMs, rssBytes } from "./lib/process-stats.mjs";
 import { median } from "./lib/stats.mjs";
 
 const args = new Set(process.argv.slice(2));
+// A number given as --name=value, else `fallback`.
 const opt = (name, fallback) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.split("=")[1]) : fallback;
+  const value = option(name);
+  return value === undefined ? fallback : Number(value);
 };
-const onlyArg = process.argv.find((a) => a.startsWith("--only="));
-const only = onlyArg ? onlyArg.split("=")[1] : null;
+const only = option("only", null);
 const section = (name) => !only || only === name;
 // --against=<dir>: an earlier Fairshake checkout, installed and built there
 // (`npm ci && npm run build`), run beside this build in the same run and
 // compared page by page in the "against" section: JS weight, server CPU per
 // request and the main thread, each in paired turns (docs/performance.md#against-an-earlier-build).
 // --against-node=<path>: the Node that runs it (the one it was built for).
-const argValue = (name) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
-const AGAINST_DIR = argValue("against")
-  ? path.resolve(argValue("against"))
-  : null;
-const AGAINST_NODE = argValue("against-node") ?? process.execPath;
+const AGAINST_DIR = option("against") ? path.resolve(option("against")) : null;
+const AGAINST_NODE = option("against-node", process.execPath);
 const RUNS = opt("runs", 3);
 const DURATION = opt("duration", 5);
 const TURNS = opt("turns", 5);

@@ -21,9 +21,10 @@ import { option } from "../lib/cli.mjs";
 import { cpuMs } from "../lib/process-stats.mjs";
 import { median } from "../lib/stats.mjs";
 
+if (!option("then")) throw new Error("--then=<checkout> is required");
 const then = {
   name: "then",
-  checkout: path.resolve(option("then", "")),
+  checkout: path.resolve(option("then")),
   node: option("then-node", process.execPath),
   port: 3811,
 };
@@ -33,7 +34,6 @@ const now = {
   node: option("now-node", process.execPath),
   port: 3812,
 };
-if (!option("then")) throw new Error("--then=<checkout> is required");
 const TURNS = Number(option("turns", "6"));
 const DURATION = Number(option("duration", "5"));
 
