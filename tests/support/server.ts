@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { freshDatabaseEnv } from "./test-database";
 
 export type TestServer = {
@@ -207,10 +208,15 @@ export class Client {
 }
 
 let counter = 0;
-/** A unique, valid username for this test run. */
+/**
+ * A unique, valid username for this test run. The counter keeps names
+ * readable; the random part keeps them apart across files and workers that
+ * share a database. (Pid, counter and a number up to 999 run together once
+ * made two names alike, "…x1" + "23" and "…x12" + "3": a sign-up got 409.)
+ */
 export function uniqueName(prefix = "user") {
   counter += 1;
-  return `${prefix}${process.pid % 10000}x${counter}${Math.floor(Math.random() * 1000)}`;
+  return `${prefix}${counter}_${randomBytes(5).toString("hex")}`;
 }
 
 /** Registers a fresh user and returns a signed-in client. */
