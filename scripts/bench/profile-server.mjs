@@ -18,7 +18,11 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import WebSocket from "ws";
-import { signInAs, startServer } from "../lib/harness.mjs";
+import { startServer } from "../lib/harness.mjs";
+import {
+  pageToMeasure,
+  returningVisitorCookie,
+} from "../lib/returning-visitor.mjs";
 import { option } from "../lib/cli.mjs";
 
 const PAGE = option("page", "/bet");
@@ -49,22 +53,8 @@ process.on("exit", () => {
 });
 const base = await server.ready;
 
-// A returning visitor: the stylesheet's cookie comes with the first page.
-const session = await signInAs(base);
-const first = await fetch(`${base}/`, {
-  headers: { Cookie: session },
-  redirect: "manual",
-});
-const cookie = [
-  session,
-  ...first.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .filter((c) => c.startsWith("fs_css=")),
-  "tz=Europe%2FParis",
-].join("; ");
-const bets = await (await fetch(`${base}/api/bets`)).json();
-const page = PAGE === "/bet" ? `/bet/${bets[0].id}` : PAGE;
+const cookie = await returningVisitorCookie(base);
+const page = await pageToMeasure(base, PAGE);
 
 // The DevTools protocol over the inspector's WebSocket.
 const inspectorUrl = /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/.exec(server.log())?.[0];
