@@ -36,6 +36,10 @@ import { option } from "./lib/cli.mjs";
 import { createDatabase, startCluster } from "./lib/postgres-cluster.mjs";
 import { cpuMs, rssBytes } from "./lib/process-stats.mjs";
 import { median } from "./lib/stats.mjs";
+import {
+  returningCookies,
+  TIME_ZONE_COOKIE,
+} from "./lib/returning-visitor.mjs";
 
 const args = new Set(process.argv.slice(2));
 // A number given as --name=value, else `fallback`.
@@ -194,23 +198,8 @@ async function login(username, base = BASE) {
   return (session ?? res.headers.getSetCookie()[0]).split(";")[0];
 }
 const cookie = await login("alice");
-// A signed-in person has been here before: their browser holds the
-// stylesheet, so their documents link it rather than carry it inline
-// (the first visit's inline copy is measured by Lighthouse below), and
-// the boot script has set their time zone's cookie, which every request
-// then carries (app/utils/boot-script.ts).
-const TIME_ZONE_COOKIE = "tz=Europe%2FParis";
-async function returningCookies(base, session) {
-  const res = await fetch(base + "/", {
-    headers: { Cookie: session },
-    redirect: "manual",
-  });
-  const css = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => c.startsWith("fs_css="));
-  return [session, css, TIME_ZONE_COOKIE].filter(Boolean).join("; ");
-}
+// A signed-in person has been here before (scripts/lib/returning-visitor.mjs);
+// the first visit's inline stylesheet is measured by Lighthouse below.
 const returning = await returningCookies(BASE, cookie);
 // What a browser sends: the answers are compressed as they would be for one.
 const ACCEPT_ENCODING = "gzip, deflate, br, zstd";
