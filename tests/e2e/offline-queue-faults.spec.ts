@@ -138,7 +138,12 @@ async function joinOffline(
   ).toBeVisible();
 }
 
-/** Moves the page's clock on by `ms` at each poll until `check` holds. */
+/**
+ * Moves the page's clock on by `ms` at each poll until `check` holds. Where
+ * the test then reads a toast, `ms` stays under the toast's 5 s: a poll that
+ * jumped further just after the answer came would close the toast before
+ * the test could read it (seen on a busy machine).
+ */
 async function advanceUntil(
   page: Page,
   ms: number,
@@ -218,7 +223,7 @@ test.describe("PostgreSQL stopped while the queue sends", () => {
     await expect
       .poll(async () => (await fetch(`${base}/healthz`)).status)
       .toBe(200);
-    await advanceUntil(page, 6_000, async () =>
+    await advanceUntil(page, 1_000, async () =>
       (await participants(page, base, bet.id)).includes(me.id),
     );
     await expect(page.getByText("You joined the bet!").first()).toBeVisible();
@@ -264,7 +269,7 @@ test("the owner check failing (an outage) is tried again, and the action then go
   );
   await setLine(context, sends.line, true);
   await refused;
-  await advanceUntil(page, 6_000, async () =>
+  await advanceUntil(page, 1_000, async () =>
     (await participants(page, baseURL!, bet.id)).includes(me.id),
   );
   await expect(page.getByText("You joined the bet!").first()).toBeVisible();
