@@ -18,6 +18,8 @@ import { useT, type Translate } from "~/components/i18n";
 
 // The sender: loaded only when something waits and the connection may be back.
 const loadQueue = () => import("~/browser/offline-queue/queue");
+// Asked again this long after the sender's code failed to load.
+const SENDER_RETRY_MS = 5_000;
 
 export function OfflineQueue({ userId }: { userId: number }) {
   const t = useT();
@@ -66,11 +68,18 @@ function useSendWhenOnline(userId: number, waiting: number) {
     return () => setQueueOwner(null);
   }, [userId]);
   useEffect(() => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
     const sendNow = () => {
-      if (readCounts(userId).waiting === 0) return;
+      clearTimeout(retry);
+      // Offline, the sender's code could not come: the online event comes back here.
+      if (readCounts(userId).waiting === 0 || !navigator.onLine) return;
       void loadQueue()
         .then((queue) => queue.sendWaiting(userId, submit))
-        .catch(() => {});
+        .catch(() => {
+          // Its code did not come (the line was not back yet though the
+          // browser said online): nothing else would ask again on this page.
+          retry = setTimeout(sendNow, SENDER_RETRY_MS);
+        });
     };
     sendNow();
     const fromWorker = (event: MessageEvent) => {
@@ -79,6 +88,7 @@ function useSendWhenOnline(userId: number, waiting: number) {
     window.addEventListener("online", sendNow);
     navigator.serviceWorker?.addEventListener("message", fromWorker);
     return () => {
+      clearTimeout(retry);
       window.removeEventListener("online", sendNow);
       navigator.serviceWorker?.removeEventListener("message", fromWorker);
     };

@@ -1,7 +1,8 @@
 // The offline queue under faults and against a planted entry
 // (docs/product-rules.md#acting-offline): a send answered 503 (PostgreSQL
 // stopped while the queue sends) keeps the action waiting and it is made
-// once when the database is back; the owner check failing is retried; a
+// once when the database is back; the owner check failing is retried, and
+// so is the sender's code failing to load as the line comes back; a
 // head whose send never answers goes to 'Not sent' and the rest go on; no
 // password is ever kept in the browser's storage; an entry for a route that
 // does not wait (paying) is never sent. Waits are the page's own timers,
@@ -309,6 +310,38 @@ test("a send answered 503 with Retry-After waits as long as the server asks", as
   await advanceUntil(page, 61_000, async () =>
     (await participants(page, baseURL!, bet.id)).includes(me.id),
   );
+  expect(sends.keys).toHaveLength(1);
+});
+
+test("the sender's code failing to load as the line comes back is asked for again, and the action goes", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const { bet } = await openBet(baseURL!);
+  const me = await createPerson("fl");
+  await signIn(context, baseURL!, me.cookie);
+  await page.clock.install();
+  const sends = await watchSends(context, `/bet/${bet.id}`);
+  // The browser says online before its first request gets through: the
+  // sender's code is refused once, as the line comes back.
+  let refusedOnce = false;
+  const asked: string[] = [];
+  await context.route("**/assets/queue-*.js", (route) => {
+    asked.push(route.request().url());
+    if (!sends.line.up || refusedOnce) return route.fallback();
+    refusedOnce = true;
+    return route.abort("internetdisconnected");
+  });
+  await joinOffline(page, context, `/bet/${bet.id}`, sends.line);
+  expect(asked, "the sender's code is not asked for offline").toEqual([]);
+  await setLine(context, sends.line, true);
+  await expect.poll(() => refusedOnce).toBe(true);
+  await advanceUntil(page, 1_000, async () =>
+    (await participants(page, baseURL!, bet.id)).includes(me.id),
+  );
+  await expect(page.getByText("You joined the bet!").first()).toBeVisible();
+  expect(asked.length).toBeGreaterThanOrEqual(2);
   expect(sends.keys).toHaveLength(1);
 });
 
