@@ -69,6 +69,7 @@ function useSendWhenOnline(userId: number, waiting: number) {
   }, [userId]);
   useEffect(() => {
     let retry: ReturnType<typeof setTimeout> | undefined;
+    let current = true;
     const sendNow = () => {
       clearTimeout(retry);
       // Offline, the sender's code could not come: the online event comes back here.
@@ -78,7 +79,7 @@ function useSendWhenOnline(userId: number, waiting: number) {
         .catch(() => {
           // Its code did not come (the line was not back yet though the
           // browser said online): nothing else would ask again on this page.
-          retry = setTimeout(sendNow, SENDER_RETRY_MS);
+          if (current) retry = setTimeout(sendNow, SENDER_RETRY_MS);
         });
     };
     sendNow();
@@ -88,6 +89,7 @@ function useSendWhenOnline(userId: number, waiting: number) {
     window.addEventListener("online", sendNow);
     navigator.serviceWorker?.addEventListener("message", fromWorker);
     return () => {
+      current = false;
       clearTimeout(retry);
       window.removeEventListener("online", sendNow);
       navigator.serviceWorker?.removeEventListener("message", fromWorker);
