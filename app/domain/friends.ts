@@ -15,16 +15,32 @@ export type SearchResult = PublicUser & { relation: Relation };
 
 export type FriendsTab = "friends" | "requests" | "find";
 
+/**
+ * A person as the friends screens show one: their wins and losses worded by
+ * the server, a plural the browser would need its first Intl formatter for
+ * while the page hydrates (docs/decisions/1169-counts-worded-by-the-loader.md).
+ */
+export type Worded<T extends PublicUser> = T & { winsLossesText: string };
+
+export type ShownFriend = Omit<FriendEntry, "friend"> & {
+  friend: Worded<PublicUser>;
+  recordText?: string;
+};
+export type ShownRequest = Omit<RequestEntry, "friend"> & {
+  friend: Worded<PublicUser>;
+};
+export type ShownResult = Worded<SearchResult> & { recordText?: string };
+
 export type FriendsView = {
   tab: FriendsTab;
-  friends: (FriendEntry & { recordText?: string })[];
+  friends: ShownFriend[];
   friendsError: string | null;
-  requests: RequestEntry[];
+  requests: ShownRequest[];
   requestsError: string | null;
   requestCount: number;
   search: {
     q: string;
-    results: (SearchResult & { recordText?: string })[] | null;
+    results: ShownResult[] | null;
     tooShort: boolean;
   };
 };

@@ -115,15 +115,27 @@ const ALL_AREAS = [...new Set(Object.keys(CATALOGS.en).map(areaOf))];
 /** Whether `area` is one the catalogs have (a file's name is checked against it). */
 export const isMessageArea = (area: string) => ALL_AREAS.includes(area);
 
+type ServerT = (
+  key: MessageKey,
+  values?: Record<string, string | number>,
+) => string;
+const serverTranslators = new Map<Language, ServerT>();
+
 /**
  * The server's message function in one language, for words an action
- * sends (a toast); key and values as `useT()`'s.
+ * sends (a toast) or a loader words (a count, docs/decisions/1169-counts-worded-by-the-loader.md);
+ * key and values as `useT()`'s. One per language, kept: setting up Lingui
+ * costs more than the message.
  */
-export function serverT(language: Language) {
-  const i18n = setupI18n({
-    locale: language,
-    messages: { [language]: compiledMessages(language) },
-  });
-  return (key: MessageKey, values?: Record<string, string | number>) =>
-    i18n._(key, values);
+export function serverT(language: Language): ServerT {
+  let t = serverTranslators.get(language);
+  if (!t) {
+    const i18n = setupI18n({
+      locale: language,
+      messages: { [language]: compiledMessages(language) },
+    });
+    t = (key, values) => i18n._(key, values);
+    serverTranslators.set(language, t);
+  }
+  return t;
 }

@@ -1,13 +1,9 @@
 import { PersonHeading } from "./person-heading";
-import type { FriendEntry } from "~/domain/friends";
+import type { ShownFriend } from "~/domain/friends";
 import { useT } from "~/components/i18n";
 
 /** A friend: picture or initials, name, record, and the head-to-head. */
-export function FriendRow({
-  entry,
-}: {
-  entry: FriendEntry & { recordText?: string };
-}) {
+export function FriendRow({ entry }: { entry: ShownFriend }) {
   const { friend, headToHead } = entry;
   const played = headToHead.wins + headToHead.losses;
   const t = useT();
@@ -42,7 +38,7 @@ export function FriendList({
   error,
   findHref,
 }: {
-  friends: (FriendEntry & { recordText?: string })[];
+  friends: ShownFriend[];
   error: string | null;
   findHref: string;
 }) {

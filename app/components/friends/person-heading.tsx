@@ -1,5 +1,4 @@
 import { UserAvatar } from "~/components/user-avatar";
-import { useT } from "~/components/i18n";
 
 /**
  * A person as the friends screens show one (a friend, a request, a search
@@ -14,24 +13,18 @@ export function PersonHeading({
   person: {
     username: string;
     avatarUrl: string | null;
-    winCount: number;
-    lossCount: number;
+    /** Worded by the loader (domain/friends.ts says why). */
+    winsLossesText: string;
   };
   recordText?: string | null;
   children?: React.ReactNode;
 }) {
-  const t = useT();
   return (
     <div className="flex items-center gap-3">
       <UserAvatar username={person.username} avatarUrl={person.avatarUrl} />
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold">{person.username}</p>
-        <p className="text-sm text-slate-600">
-          {t("friends.winsLosses", {
-            wins: person.winCount,
-            losses: person.lossCount,
-          })}
-        </p>
+        <p className="text-sm text-slate-600">{person.winsLossesText}</p>
         {recordText ? (
           <p className="text-sm text-slate-600">{recordText}</p>
         ) : null}

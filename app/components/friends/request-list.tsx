@@ -1,4 +1,4 @@
-import type { RequestEntry } from "~/domain/friends";
+import type { ShownRequest } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
 import { PersonHeading } from "./person-heading";
 import { useT } from "~/components/i18n";
@@ -7,7 +7,7 @@ export function RequestList({
   requests,
   error,
 }: {
-  requests: RequestEntry[];
+  requests: ShownRequest[];
   error: string | null;
 }) {
   const t = useT();

@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { USERNAME_MAX } from "~/domain/user";
 import { PersonHeading } from "./person-heading";
-import type { SearchResult } from "~/domain/friends";
+import type { SearchResult, ShownResult } from "~/domain/friends";
 import { FriendForm } from "./friend-form";
 import { useT } from "~/components/i18n";
 
@@ -21,7 +21,7 @@ export function UserSearch({
   action: string;
   hidden: Record<string, string>;
   q: string;
-  results: (SearchResult & { recordText?: string })[] | null;
+  results: ShownResult[] | null;
   tooShort: boolean;
   shortHint: string;
 }) {

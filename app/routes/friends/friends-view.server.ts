@@ -27,7 +27,8 @@ import { pageLanguage } from "~/framework/language.server";
 import { getPublicUser } from "~/models/accounts/user.server";
 import { DomainError, invalid } from "~/utils/errors";
 import { formFailure, pageFailure } from "~/framework/page.server";
-import type { FriendsTab, FriendsView } from "~/domain/friends";
+import type { FriendsTab, FriendsView, Worded } from "~/domain/friends";
+import type { PublicUser } from "~/domain/user";
 import { safeRedirect } from "~/utils/safe-redirect";
 import { redirectWithToast } from "~/framework/toast.server";
 import { readFormData } from "~/framework/form-data.server";
@@ -43,6 +44,20 @@ async function withRecordText<T>(
     ...row,
     recordText: paymentRecordText(t, records.get(idOf(row))!),
   }));
+}
+
+/** The person's wins and losses in words, for the friends screens (domain/friends.ts says why). */
+function worded<T extends PublicUser>(
+  person: T,
+  t: ReturnType<typeof serverT>,
+): Worded<T> {
+  return {
+    ...person,
+    winsLossesText: t("friends.winsLosses", {
+      wins: person.winCount,
+      losses: person.lossCount,
+    }),
+  };
 }
 
 type Reader = { id: number; language: string | null };
@@ -84,7 +99,10 @@ export async function loadFriendsView(
     view.requestCount = await countIncomingRequests(userId);
     if (params.tab === "friends")
       view.friends = await withRecordText(
-        await listFriends(userId),
+        (await listFriends(userId)).map((e) => ({
+          ...e,
+          friend: worded(e.friend, t),
+        })),
         (e) => e.friend.id,
         t,
       );
@@ -94,7 +112,10 @@ export async function loadFriendsView(
   }
   if (params.tab === "requests") {
     try {
-      view.requests = await listIncomingRequests(userId);
+      view.requests = (await listIncomingRequests(userId)).map((e) => ({
+        ...e,
+        friend: worded(e.friend, t),
+      }));
     } catch (error) {
       console.error(error);
       view.requestsError = messageOf(error);
@@ -103,7 +124,9 @@ export async function loadFriendsView(
   if (params.tab === "find" && params.q !== null) {
     try {
       view.search.results = await withRecordText(
-        await searchUsers({ userId, query: parseSearchQuery(params.q) }),
+        (await searchUsers({ userId, query: parseSearchQuery(params.q) })).map(
+          (u) => worded(u, t),
+        ),
         (u) => u.id,
         t,
       );
