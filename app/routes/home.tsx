@@ -26,8 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     joinedCount: dashboard.joinedCount,
     atStake: dashboard.atStake,
     // Worded here, not in the browser: a plural message builds the page's
-    // first Intl number formatter, 25–35 ms on a phone's main thread while
-    // it hydrates (docs/decisions/1169-counts-worded-by-the-loader.md).
+    // first Intl number formatter, 20–35 ms of main thread here (more on a
+    // phone) while it hydrates (docs/decisions/1169-counts-worded-by-the-loader.md).
     atStakeCountText: serverT(pageLanguage(request, user.language))(
       "home.activeCount",
       { count: dashboard.atStakeCount },
