@@ -16,6 +16,22 @@ import {
   untilHydrated,
 } from "./fixtures";
 
+/** A public bet in dollars, open for three days, made through the API. */
+async function openBet(
+  baseURL: string,
+  creator: { cookie: string },
+  title: string,
+  amount: number,
+) {
+  return (await apiPost(baseURL, creator, "/api/bets", {
+    title,
+    description: "Whoever loses buys lunch.",
+    amount,
+    deadline: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    visibility: "public",
+  })) as { id: number };
+}
+
 test("a tap on Join as soon as it shows, on a CPU six times slower, joins once", async ({
   page,
   context,
@@ -25,13 +41,7 @@ test("a tap on Join as soon as it shows, on a CPU six times slower, joins once",
   const creator = await createPerson("busyc");
   const joiner = await createPerson("busyj");
   const title = `Busy phone ${uniqueUsername("t")}`;
-  const bet = (await apiPost(baseURL!, creator, "/api/bets", {
-    title,
-    description: "Whoever loses buys lunch.",
-    amount: 12,
-    deadline: new Date(Date.now() + 3 * 86_400_000).toISOString(),
-    visibility: "public",
-  })) as { id: number };
+  const bet = await openBet(baseURL!, creator, title, 12);
   await signIn(context, baseURL!, joiner.cookie);
 
   const cdp = await context.newCDPSession(page);
@@ -86,13 +96,12 @@ test("the hydrated pages build no Intl number or date formatter while they load"
 }, testInfo) => {
   test.skip(!jsEnabled(testInfo), "hydration only runs with JavaScript");
   const me = await createPerson("intl");
-  const bet = (await apiPost(baseURL!, me, "/api/bets", {
-    title: `Formatters ${uniqueUsername("t")}`,
-    description: "Whoever loses buys lunch.",
-    amount: 1234,
-    deadline: new Date(Date.now() + 3 * 86_400_000).toISOString(),
-    visibility: "public",
-  })) as { id: number };
+  const bet = await openBet(
+    baseURL!,
+    me,
+    `Formatters ${uniqueUsername("t")}`,
+    1234,
+  );
   // Joined, so the bet is active: the home page counts it in a plural.
   const friend = await createPerson("intlj");
   await apiPost(baseURL!, friend, `/api/bets/${bet.id}/join`);
