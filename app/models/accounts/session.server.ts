@@ -60,8 +60,28 @@ export async function createSession(
 }
 
 function readToken(request: Request): string | null {
+  return carriedSession(request)?.token ?? null;
+}
+
+type CarriedSession = { token: string; hash: string };
+const carried = new WeakMap<Request, CarriedSession | null>();
+
+/**
+ * The session a request carries, its signature checked and its token hashed
+ * once per request: a page asks twice (the session step's lookup and the
+ * layout's header readings), and each ask cost an HMAC and a SHA-256, parts
+ * a request pays for cold (docs/decisions/1170-a-request-runs-on-cold-caches.md).
+ */
+function carriedSession(request: Request): CarriedSession | null {
+  const known = carried.get(request);
+  if (known !== undefined) return known;
   const value = sessionCookie.read(request.headers.get("Cookie"));
-  return typeof value === "string" && value.length > 0 ? value : null;
+  const session =
+    typeof value === "string" && value.length > 0
+      ? { token: value, hash: hashToken(value) }
+      : null;
+  carried.set(request, session);
+  return session;
 }
 
 // Every page asks who the user is: one prepared statement, built once.
@@ -79,11 +99,17 @@ const userBySessionHash = preparedOnce(() =>
     .prepare("session_userBySessionHash"),
 );
 
-export async function findUserBySessionToken(
+export function findUserBySessionToken(
   token: string,
   now = Date.now(),
 ): Promise<User | null> {
-  const hash = hashToken(token);
+  return findUserBySessionHash(hashToken(token), now);
+}
+
+async function findUserBySessionHash(
+  hash: string,
+  now = Date.now(),
+): Promise<User | null> {
   const row = (await userBySessionHash().execute({ hash, now }))[0];
   if (!row) return null;
   // "Last seen" for the security page, written at most every few minutes so
@@ -127,8 +153,7 @@ export async function deleteExpiredSessions(now = Date.now()) {
  * the stream ends when the session does.
  */
 export function sessionHashOf(request: Request): string | null {
-  const token = readToken(request);
-  return token ? hashToken(token) : null;
+  return carriedSession(request)?.hash ?? null;
 }
 
 /**
@@ -153,8 +178,8 @@ export { getUser, type RequestArgs };
  * only when something asks (the session step of app/pipeline/ sets it up).
  */
 export function lookUpSessionUser(request: Request): Promise<User | null> {
-  const token = readToken(request);
-  return token ? findUserBySessionToken(token) : Promise.resolve(null);
+  const session = carriedSession(request);
+  return session ? findUserBySessionHash(session.hash) : Promise.resolve(null);
 }
 
 /** The guard of every protected page: a visitor is sent to /auth (302). */

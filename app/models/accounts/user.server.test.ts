@@ -1,10 +1,13 @@
-import { describe, expect, it } from "vitest";
+import crypto from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
 import { registerUser, verifyLogin, toUserJson } from "./user.server";
 import {
   createSession,
   deleteExpiredSessions,
   findUserBySessionToken,
+  lookUpSessionUser,
   revokeSessionToken,
+  sessionHashOf,
   SESSION_TTL_MS,
 } from "./session.server";
 import { isDomainError } from "~/utils/errors";
@@ -120,6 +123,44 @@ describe("sessions", () => {
     const { token: old } = await createSession(user.id, { now: past });
     expect(await findUserBySessionToken(old)).toBeNull();
     expect(await deleteExpiredSessions()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("reads a request's session cookie once, however often the request asks; a forged one is no one", async () => {
+    const user = await registerUser({
+      username: "asker",
+      email: "asker@example.com",
+      password: "secret123",
+    });
+    const { setCookie } = await createSession(user.id);
+    const cookie = setCookie.split(";")[0]!;
+    const request = new Request("http://localhost/", {
+      headers: { Cookie: cookie },
+    });
+    const hmac = vi.spyOn(crypto, "createHmac");
+    const hash = vi.spyOn(crypto, "createHash");
+    try {
+      // The layout's header readings, the session step's lookup, again.
+      const first = sessionHashOf(request);
+      expect((await lookUpSessionUser(request))?.id).toBe(user.id);
+      expect(sessionHashOf(request)).toBe(first);
+      expect(hmac).toHaveBeenCalledTimes(1);
+      expect(hash).toHaveBeenCalledTimes(1);
+      // Another request with the same cookie checks it again.
+      const again = new Request("http://localhost/", {
+        headers: { Cookie: cookie },
+      });
+      expect(sessionHashOf(again)).toBe(first);
+      expect(hmac).toHaveBeenCalledTimes(2);
+    } finally {
+      hmac.mockRestore();
+      hash.mockRestore();
+    }
+    const [name, value] = cookie.split("=");
+    const forged = new Request("http://localhost/", {
+      headers: { Cookie: `${name}=${value!.slice(0, -2)}AA` },
+    });
+    expect(sessionHashOf(forged)).toBeNull();
+    expect(await lookUpSessionUser(forged)).toBeNull();
   });
 
   it("lasts 30 days", async () => {
