@@ -1,8 +1,29 @@
 // Runs in the "js" project only (playwright.config.ts): a service worker
 // needs JavaScript.
+import type { BrowserContext, Locator } from "@playwright/test";
 import { createPerson, expect, signIn, test } from "./fixtures";
 
 test.use({ serviceWorkers: "allow" });
+
+/**
+ * Takes the browser offline, then navigates until the service worker answers
+ * as it does offline (`answer` is on the page). Playwright's offline
+ * emulation reaches a worker as that worker's target attaches, not with the
+ * call (microsoft/playwright#2311): a reload a moment later was once answered
+ * by the server through the worker, fresh. A worker that never gives its
+ * offline answer still fails here.
+ */
+async function navigateOffline(
+  context: BrowserContext,
+  navigate: () => Promise<unknown>,
+  answer: Locator,
+) {
+  await context.setOffline(true);
+  await expect(async () => {
+    await navigate().catch(() => undefined);
+    await expect(answer).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+}
 
 test("the app is installable and shows an offline page when the network is gone", async ({
   page,
@@ -28,11 +49,11 @@ test("the app is installable and shows an offline page when the network is gone"
     await navigator.serviceWorker.ready;
   });
   await page.reload();
-  await context.setOffline(true);
-  await page.goto("/help/fees").catch(() => undefined);
-  await expect(
+  await navigateOffline(
+    context,
+    () => page.goto("/help/fees"),
     page.getByRole("heading", { name: "You're offline" }),
-  ).toBeVisible();
+  );
   await context.setOffline(false);
 });
 
@@ -75,11 +96,11 @@ for (const { who, locale, accept, cookie } of [
           }),
         )
         .toBe("de");
-      await context.setOffline(true);
-      await page.goto("/help/fees").catch(() => undefined);
-      await expect(
+      await navigateOffline(
+        context,
+        () => page.goto("/help/fees"),
         page.getByRole("heading", { name: "Du bist offline" }),
-      ).toBeVisible();
+      );
       await expect(page.locator("html")).toHaveAttribute("lang", "de");
       await expect(
         page.getByRole("link", { name: "Erneut versuchen" }),
@@ -115,21 +136,13 @@ for (const { who, locale, accept, cookie } of [
           }, me.id),
         )
         .toContain("/");
-      await context.setOffline(true);
-      // Playwright's offline emulation reaches a service worker as that
-      // worker's target attaches, not with the call (microsoft/playwright
-      // #2311): a reload a moment later was once answered by the server,
-      // through the worker, fresh and without the banner. So the reload is
-      // tried again until the worker, too, is offline; a worker that never
-      // falls back to the kept copy still fails here.
-      await expect(async () => {
-        await page.reload();
-        await expect(
-          page.getByText(
-            /^Keine Verbindung – diese Seite wird so gezeigt, wie sie am .+ war\.$/,
-          ),
-        ).toBeVisible({ timeout: 3_000 });
-      }).toPass({ timeout: 20_000 });
+      await navigateOffline(
+        context,
+        () => page.reload(),
+        page.getByText(
+          /^Keine Verbindung – diese Seite wird so gezeigt, wie sie am .+ war\.$/,
+        ),
+      );
       await context.setOffline(false);
     });
   });
