@@ -244,17 +244,14 @@ export async function currentSessionId(
   request: Request,
   now = Date.now(),
 ): Promise<string | null> {
-  const token = readToken(request);
-  if (!token) return null;
+  const hash = sessionHashOf(request);
+  if (!hash) return null;
   const row = (
     await db
       .select({ publicId: sessions.publicId })
       .from(sessions)
       .where(
-        and(
-          eq(sessions.idHash, hashToken(token)),
-          gt(sessions.expiresAt, new Date(now)),
-        ),
+        and(eq(sessions.idHash, hash), gt(sessions.expiresAt, new Date(now))),
       )
       .limit(1)
   )[0];
